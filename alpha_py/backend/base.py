@@ -1,0 +1,305 @@
+"""Backend layer: the primitive table every engine backend provides, written once over an
+array module `xp` (NumPy or CuPy). Backends override primitives with faster code (cpu_conv.py,
+cuda.py). Imports only numpy-compatible array modules and alpha_py.errors."""
+import math
+
+from ..errors import ArgumentError
+
+ACTIVATIONS = ("relu", "relu6", "leakyRelu", "elu", "softplus", "gelu", "sigmoid",
+               "hard_sigmoid", "tanh")
+_GELU_C = math.sqrt(2.0 / math.pi)
+
+
+class ArrayBackend:
+    """Primitive table over an array module. Arrays are row-major, NHWC for images."""
+
+    name = "abstract"
+
+    def __init__(self, xp, dtype):
+        self.xp = xp
+        self.dtype = xp.dtype(dtype)
+
+    # ---------------------------------------------------------------- creation / transfer
+    def empty(self, shape, dtype=None):
+        return self.xp.empty(tuple(shape), dtype=dtype or self.dtype)
+
+    def full(self, shape, value, dtype=None):
+        return self.xp.full(tuple(shape), value, dtype=dtype or self.dtype)
+
+    def from_host(self, host, dtype=None):
+        return self.xp.asarray(host, dtype=dtype or self.dtype)
+
+    def to_host(self, a):
+        return a
+
+    def astype(self, a, dtype):
+        return a.astype(dtype, copy=False)
+
+    def copy(self, a):
+        return a.copy()
+
+    def image_to_float(self, img_u8, scale, shift):
+        """uint8 images -> float: img * scale + shift (e.g. 2/255, -1 maps to [-1, 1])."""
+        return img_u8.astype(self.dtype) * self.dtype.type(scale) + self.dtype.type(shift)
+
+    def onehot(self, labels, num_class, on, off):
+        out = self.xp.full((labels.shape[0], num_class), off, dtype=self.dtype)
+        out[self.xp.arange(labels.shape[0]), labels.astype(self.xp.int64)] = on
+        return out
+
+    # ---------------------------------------------------------------- elementwise math
+    def add(self, a, b):
+        return a + b
+
+    def sub(self, a, b):
+        return a - b
+
+    def mul(self, a, b):
+        return a * b
+
+    def div(self, a, b):
+        return a / b
+
+    def linear(self, x, alpha, beta):
+        """alpha * x + beta."""
+        return x * self.dtype.type(alpha) + self.dtype.type(beta)
+
+    def linear2(self, x, y, alpha, beta, gamma):
+        """alpha * x + beta * y + gamma."""
+        t = self.dtype.type
+        return x * t(alpha) + y * t(beta) + t(gamma)
+
+    def exp(self, x):
+        return self.xp.exp(x)
+
+    def log(self, x):
+        return self.xp.log(x)
+
+    def sqrt(self, x):
+        return self.xp.sqrt(x)
+
+    def abs(self, x):
+        return self.xp.abs(x)
+
+    def sign(self, x):
+        return self.xp.sign(x)
+
+    def clip(self, x, lo, hi):
+        return self.xp.clip(x, lo, hi)
+
+    def maximum(self, a, b):
+        return self.xp.maximum(a, b)
+
+    def where(self, cond, a, b):
+        return self.xp.where(cond, a, b)
+
+    def greater(self, a, b):
+        return a > b
+
+    def isfinite_all(self, x):
+        return bool(self.xp.isfinite(x).all())
+
+    def iadd(self, a, b):
+        """a += b in place (gradient accumulation)."""
+        a += b
+        return a
+
+    # ---------------------------------------------------------------- activations
+    def act_fwd(self, name, x, p1=0.0, p2=0.0):
+        """Activation forward. p1/p2: leakyRelu slope; elu alpha, slope."""
+        xp, t = self.xp, self.dtype.type
+        if name == "relu":
+            return xp.maximum(x, t(0))
+        if name == "relu6":
+            return xp.clip(x, t(0), t(6))
+        if name == "leakyRelu":
+            return xp.where(x > 0, x, x * t(p1))
+        if name == "elu":
+            return xp.where(x > 0, x, t(p1) * (xp.exp(xp.minimum(x, t(0))) - t(1))) * t(p2)
+        if name == "softplus":
+            return xp.logaddexp(t(0), x).astype(self.dtype, copy=False)
+        if name == "gelu":
+            return t(0.5) * x * (t(1) + xp.tanh(t(_GELU_C) * (x + t(0.044715) * x * x * x)))
+        if name == "sigmoid":
+            return self._sigmoid(x)
+        if name == "hard_sigmoid":
+            return xp.clip(x * t(1.0 / 6.0) + t(0.5), t(0), t(1))
+        if name == "tanh":
+            return xp.tanh(x)
+        raise ArgumentError(f"act_fwd: unknown activation {name!r}, expected one of {ACTIVATIONS}")
+
+    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
+        """Activation backward: grad_x given grad_y, the input x and the output y."""
+        xp, t = self.xp, self.dtype.type
+        if name == "relu":
+            return gy * (x > 0)
+        if name == "relu6":
+            return gy * ((x > 0) & (x < 6))
+        if name == "leakyRelu":
+            return gy * xp.where(x > 0, t(1), t(p1))
+        if name == "elu":
+            return gy * xp.where(x > 0, t(p2), t(p2 * p1) * xp.exp(xp.minimum(x, t(0))))
+        if name == "softplus":
+            return gy * self._sigmoid(x)
+        if name == "gelu":
+            u = t(_GELU_C) * (x + t(0.044715) * x * x * x)
+            th = xp.tanh(u)
+            du = t(_GELU_C) * (t(1) + t(3 * 0.044715) * x * x)
+            return gy * (t(0.5) * (t(1) + th) + t(0.5) * x * (t(1) - th * th) * du)
+        if name == "sigmoid":
+            return gy * y * (t(1) - y)
+        if name == "hard_sigmoid":
+            return gy * ((x > -3) & (x < 3)) * t(1.0 / 6.0)
+        if name == "tanh":
+            return gy * (t(1) - y * y)
+        raise ArgumentError(f"act_bwd: unknown activation {name!r}, expected one of {ACTIVATIONS}")
+
+    def _sigmoid(self, x):
+        xp, t = self.xp, self.dtype.type
+        e = xp.exp(-xp.abs(x))
+        return xp.where(x >= 0, t(1) / (t(1) + e), e / (t(1) + e))
+
+    # ---------------------------------------------------------------- softmax family
+    def softmax(self, x, axis=-1):
+        m = x.max(axis=axis, keepdims=True)
+        e = self.xp.exp(x - m)
+        return e / e.sum(axis=axis, keepdims=True)
+
+    def log_softmax(self, x, axis=-1):
+        m = x.max(axis=axis, keepdims=True)
+        z = x - m
+        return z - self.xp.log(self.xp.exp(z).sum(axis=axis, keepdims=True))
+
+    def softmax_ce(self, logits, y):
+        """Fused softmax + cross entropy over rows: returns (mean loss, softmax probabilities)."""
+        ls = self.log_softmax(logits, axis=-1)
+        loss = -(y * ls).sum() / logits.shape[0]
+        return loss, self.xp.exp(ls)
+
+    # ---------------------------------------------------------------- reductions
+    def sum(self, x, axis=None, keepdims=False):
+        return x.sum(axis=axis, keepdims=keepdims)
+
+    def mean(self, x, axis=None, keepdims=False):
+        return x.mean(axis=axis, keepdims=keepdims)
+
+    def max(self, x, axis=None, keepdims=False):
+        return x.max(axis=axis, keepdims=keepdims)
+
+    def argmax(self, x, axis=-1):
+        return x.argmax(axis=axis).astype(self.xp.int32)
+
+    def scalar(self, a):
+        """A 0-d/1-element device array -> Python float (synchronises)."""
+        return float(a)
+
+    def matmul(self, a, b, ta=False, tb=False):
+        return (a.T if ta else a) @ (b.T if tb else b)
+
+    # ---------------------------------------------------------------- normalisation
+    def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
+        """Normalise x over all leading dims of its last dim. With mean/var None, computes batch
+        stats (biased variance). Returns (y, mean, var, inv_std)."""
+        xp, t = self.xp, self.dtype.type
+        x2 = x.reshape(-1, x.shape[-1])
+        if mean is None:
+            mean = x2.mean(axis=0)
+            var = ((x2 - mean) ** 2).mean(axis=0)
+        inv_std = t(1) / xp.sqrt(var + t(eps))
+        y = (x2 - mean) * inv_std
+        if gamma is not None:
+            y = y * gamma + beta
+        return y.reshape(x.shape), mean, var, inv_std
+
+    def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
+        """BatchNorm backward. Returns (grad_x, grad_gamma, grad_beta); grad_gamma/beta None
+        when gamma is None. batch_stats=False: stats were constants (global/eval BN)."""
+        c = x.shape[-1]
+        gy2, x2 = gy.reshape(-1, c), x.reshape(-1, c)
+        xhat = (x2 - mean) * inv_std
+        g_beta = gy2.sum(axis=0)
+        g_gamma = (gy2 * xhat).sum(axis=0)
+        g_xhat = gy2 * gamma if gamma is not None else gy2
+        if batch_stats:
+            m = x2.shape[0]
+            gx = inv_std / m * (m * g_xhat - g_xhat.sum(axis=0) - xhat * (g_xhat * xhat).sum(axis=0))
+        else:
+            gx = g_xhat * inv_std
+        if gamma is None:
+            return gx.reshape(x.shape), None, None
+        return gx.reshape(x.shape), g_gamma, g_beta
+
+    # ---------------------------------------------------------------- shape
+    def reshape(self, x, shape):
+        return x.reshape(tuple(shape))
+
+    def transpose(self, x, perm):
+        return self.xp.ascontiguousarray(x.transpose(tuple(perm)))
+
+    def concat(self, xs, axis):
+        return self.xp.concatenate(xs, axis=axis)
+
+    def split(self, x, sizes, axis):
+        idx, acc = [], 0
+        for s in sizes[:-1]:
+            acc += s
+            idx.append(acc)
+        return [self.xp.ascontiguousarray(p) for p in self.xp.split(x, idx, axis=axis)]
+
+    def pad(self, x, pads, value=0.0):
+        """pads: list of (before, after) per axis."""
+        return self.xp.pad(x, pads, mode="constant", constant_values=value)
+
+    def slice(self, x, slices):
+        return self.xp.ascontiguousarray(x[tuple(slices)])
+
+    def broadcast_to(self, x, shape):
+        return self.xp.ascontiguousarray(self.xp.broadcast_to(x, tuple(shape)))
+
+    # ---------------------------------------------------------------- random (stateful)
+    def seed(self, seed):
+        raise NotImplementedError("seed")
+
+    def uniform(self, shape, low, high):
+        raise NotImplementedError("uniform")
+
+    def gaussian(self, shape, mean, std):
+        raise NotImplementedError("gaussian")
+
+    def dropout_mask(self, shape, keep_p):
+        """Mask with values 1/keep_p (kept) or 0 (dropped)."""
+        u = self.uniform(shape, 0.0, 1.0)
+        return (u < keep_p).astype(self.dtype) * self.dtype.type(1.0 / keep_p)
+
+    # ---------------------------------------------------------------- conv / pool (per backend)
+    def conv_fwd(self, x, w, stride, pad):
+        raise NotImplementedError("conv_fwd")
+
+    def conv_bwd_data(self, gy, w, x_shape, stride, pad):
+        raise NotImplementedError("conv_bwd_data")
+
+    def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        raise NotImplementedError("conv_bwd_filter")
+
+    def dwconv_fwd(self, x, w, stride, pad):
+        raise NotImplementedError("dwconv_fwd")
+
+    def dwconv_bwd_data(self, gy, w, x_shape, stride, pad):
+        raise NotImplementedError("dwconv_bwd_data")
+
+    def dwconv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        raise NotImplementedError("dwconv_bwd_filter")
+
+    def pool_fwd(self, mode, x, k, stride, pad):
+        raise NotImplementedError("pool_fwd")
+
+    def pool_bwd(self, mode, gy, x, y, aux, k, stride, pad):
+        raise NotImplementedError("pool_bwd")
+
+    # ---------------------------------------------------------------- sync
+    def synchronize(self):
+        """Wait until all queued work is done (no-op on the CPU)."""
+
+    def event(self):
+        """A marker for the work queued so far; None where work is synchronous."""
+        return None

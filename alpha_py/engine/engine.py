@@ -1,0 +1,200 @@
+"""Engine layer: wraps one backend's primitive table with tensor factories, initialisers,
+sync/async and argument checking. Imports backend/, tensor.py and errors only."""
+import math
+
+import numpy as np
+
+from ..errors import ArgumentError, ShapeError, fmt_shape
+from .tensor import Result, Tensor
+
+
+def parse_dims(dims, fn):
+    """Accept f(2, 3), f([2, 3]) or f((2, 3)); validate positive ints."""
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = tuple(dims[0])
+    out = []
+    for d in dims:
+        if isinstance(d, bool) or int(d) != d or int(d) <= 0:
+            raise ShapeError(f"{fn}: dims {list(dims)} must be positive integers")
+        out.append(int(d))
+    if not out:
+        raise ShapeError(f"{fn}: at least one dimension is required")
+    return tuple(out)
+
+
+class Engine:
+    """User-facing engine: `alpha.engine.cpu_float32()` / `cuda_float32(...)`."""
+
+    def __init__(self, backend, type_name):
+        self.backend = backend
+        self._type_name = type_name
+        self.is_sync = True
+        self.is_check = True
+        self._seed = None
+
+    # ------------------------------------------------------------------ switches
+    def sync(self, flag=None):
+        """sync() -> bool; sync(False): ops return at once, results carry a Syncer."""
+        if flag is None:
+            return self.is_sync
+        self.is_sync = bool(flag)
+        if self.is_sync:
+            self.backend.synchronize()
+        return self
+
+    def check(self, flag=None):
+        if flag is None:
+            return self.is_check
+        self.is_check = bool(flag)
+        return self
+
+    def set_seed(self, seed):
+        self._seed = int(seed)
+        self.backend.seed(self._seed)
+        return self
+
+    def dataType(self):
+        return self._type_name
+
+    def __repr__(self):
+        return f"Engine({self._type_name})"
+
+    # ------------------------------------------------------------------ internal
+    def wrap(self, array, node=None, index=0):
+        """A device array -> Tensor (called after every op)."""
+        if self.is_sync:
+            self.backend.synchronize()
+        return Tensor(self, array, node, index)
+
+    def result(self, array):
+        return Result(self, array)
+
+    # ------------------------------------------------------------------ factories
+    def empty(self, *dims):
+        return self.wrap(self.backend.empty(parse_dims(dims, "empty")))
+
+    def zeros(self, *dims):
+        return self.constants(0.0, *dims)
+
+    def ones(self, *dims):
+        return self.constants(1.0, *dims)
+
+    def constants(self, c, *dims):
+        return self.wrap(self.backend.full(parse_dims(dims, "constants"), float(c)))
+
+    def _host(self, data, dims, dtype, fn):
+        arr = np.asarray(data)
+        if dims:
+            shape = parse_dims(dims, fn)
+            if arr.size != math.prod(shape):
+                raise ShapeError(f"{fn}: data has {arr.size} elements, dims {fmt_shape(shape)} "
+                                 f"need {math.prod(shape)}")
+            arr = arr.reshape(shape)
+        if arr.size == 0:
+            raise ShapeError(f"{fn}: empty data")
+        if dtype is not None and np.issubdtype(arr.dtype, np.floating) and not np.isfinite(arr).all():
+            pass  # NaN/inf inputs are the user's data; units check their own arguments
+        return arr
+
+    def tensor(self, data, *dims):
+        """Float tensor from host data (list / ndarray), optionally reshaped to dims."""
+        arr = self._host(data, dims, self.backend.dtype, "tensor")
+        return self.wrap(self.backend.from_host(arr))
+
+    def tensor_int32(self, data, *dims):
+        arr = self._host(data, dims, None, "tensor_int32")
+        return self.wrap(self.backend.from_host(arr, dtype=np.int32))
+
+    def tensor_int8(self, data, *dims):
+        arr = self._host(data, dims, None, "tensor_int8")
+        return self.wrap(self.backend.from_host(arr, dtype=np.int8))
+
+    def tensor_uint8(self, data, *dims):
+        arr = self._host(data, dims, None, "tensor_uint8")
+        return self.wrap(self.backend.from_host(arr, dtype=np.uint8))
+
+    def images(self, images_u8, scale=2.0 / 255.0, shift=-1.0):
+        """uint8 images (host or Tensor) travel as bytes, become float on the device:
+        x * scale + shift (default maps [0,255] to [-1,1] as in the paper)."""
+        arr = images_u8.data if isinstance(images_u8, Tensor) else self.backend.from_host(
+            np.ascontiguousarray(images_u8, dtype=np.uint8), dtype=np.uint8)
+        return self.wrap(self.backend.image_to_float(arr, scale, shift))
+
+    def onehot(self, labels, *args):
+        """onehot(labels, num_class) or onehot(labels, alpha, beta, num_class): rows with alpha at
+        the label's index and beta elsewhere."""
+        if len(args) == 1:
+            on, off, num_class = 1.0, 0.0, args[0]
+        elif len(args) == 3:
+            on, off, num_class = args
+        else:
+            raise ArgumentError("onehot: expected (labels, num_class) or (labels, alpha, beta, num_class)")
+        lab = labels.numpy() if isinstance(labels, Tensor) else np.asarray(labels)
+        lab = lab.reshape(-1).astype(np.int64)
+        if lab.size and (lab.min() < 0 or lab.max() >= num_class):
+            raise ArgumentError(f"onehot: labels must lie in [0, {num_class}), got range "
+                                f"[{lab.min()}, {lab.max()}]")
+        return self.wrap(self.backend.onehot(self.backend.from_host(lab, dtype=np.int64),
+                                             int(num_class), float(on), float(off)))
+
+    def uniform(self, low, high, *dims):
+        if not low < high:
+            raise ArgumentError(f"uniform: need low < high, got low={low}, high={high}")
+        return self.wrap(self.backend.uniform(parse_dims(dims, "uniform"), float(low), float(high)))
+
+    def gaussian(self, mean, std, *dims):
+        if not std >= 0:
+            raise ArgumentError(f"gaussian: std must be >= 0, got {std}")
+        return self.wrap(self.backend.gaussian(parse_dims(dims, "gaussian"), float(mean), float(std)))
+
+    # ------------------------------------------------------------------ initialisers (in place)
+    def _fill(self, X, array):
+        X.data = array
+        return X
+
+    def kaiming_uniform(self, X, fan_in, a=math.sqrt(5.0)):
+        gain = math.sqrt(2.0 / (1.0 + a * a))
+        bound = gain * math.sqrt(3.0 / fan_in)
+        return self._fill(X, self.backend.uniform(X.shape, -bound, bound))
+
+    def kaiming_gaussian(self, X, fan_in, a=0.0):
+        std = math.sqrt(2.0 / (1.0 + a * a)) / math.sqrt(fan_in)
+        return self._fill(X, self.backend.gaussian(X.shape, 0.0, std))
+
+    def xavier_uniform(self, X, fan_in, fan_out, gain=1.0):
+        bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+        return self._fill(X, self.backend.uniform(X.shape, -bound, bound))
+
+    def xavier_gaussian(self, X, fan_in, fan_out, gain=1.0):
+        std = gain * math.sqrt(2.0 / (fan_in + fan_out))
+        return self._fill(X, self.backend.gaussian(X.shape, 0.0, std))
+
+    # ------------------------------------------------------------------ misc
+    def delete(self, *tensors):
+        for t in tensors:
+            if isinstance(t, (list, tuple)):
+                self.delete(*t)
+            elif t is not None:
+                t.delete()
+
+    def row_max_index(self, X):
+        """Index of each row's maximum (int32 tensor of X's leading dims)."""
+        return self.wrap(self.backend.argmax(X.data, axis=-1))
+
+    def straight_equal(self, A, B):
+        """Fraction of elements equal in A and B (Result)."""
+        if A.shape != B.shape:
+            raise ShapeError(f"straight_equal: shapes {fmt_shape(A.shape)} and {fmt_shape(B.shape)} differ")
+        return self.result(self.backend.mean((A.data == B.data).astype(self.backend.dtype)))
+
+    def straight_sum(self, X):
+        return self.result(self.backend.sum(X.data))
+
+    def straight_mean(self, X):
+        return self.result(self.backend.mean(X.data))
+
+    def accuracy(self, yh, y):
+        """Fraction of rows whose arg-max agrees (prediction yh vs one-hot or index labels)."""
+        a = self.backend.argmax(yh.data, axis=-1)
+        b = self.backend.argmax(y.data, axis=-1) if y.ndim() == yh.ndim() else y.data.reshape(-1)
+        return self.result(self.backend.mean((a == b).astype(self.backend.dtype)))

@@ -1,0 +1,123 @@
+"""Engine layer: Tensor (device array + autograd link + Syncer), Syncer and Result.
+Imports alpha_py.errors only; the engine owning a tensor supplies the backend."""
+from ..errors import StateError, fmt_shape
+
+
+class Syncer:
+    """Marks the completion of the op that produced a tensor (a CUDA event on the GPU)."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self, event=None):
+        self._event = event
+
+    def sync(self):
+        if self._event is not None:
+            self._event.synchronize()
+            self._event = None
+
+
+class Result:
+    """A scalar produced on the device; get() blocks only when called."""
+
+    __slots__ = ("_engine", "_array", "_value")
+
+    def __init__(self, engine, array):
+        self._engine, self._array, self._value = engine, array, None
+
+    def get(self):
+        if self._value is None:
+            self._value = self._engine.backend.scalar(self._array)
+            self._array = None
+        return self._value
+
+    def __float__(self):
+        return float(self.get())
+
+    def __repr__(self):
+        return f"Result({self.get()})"
+
+
+class Tensor:
+    """An n-d array on an engine. `node`/`index` link it to the op that produced it (autograd)."""
+
+    def __init__(self, engine, data, node=None, index=0):
+        self.engine = engine
+        self._data = data
+        self.node = node
+        self.index = index
+        self._need_grad = False
+        self._grad = None
+        self.syncer = Syncer(engine.backend.event() if not engine.is_sync else None)
+
+    # ------------------------------------------------------------------ data access
+    @property
+    def data(self):
+        if self._data is None:
+            raise StateError("Tensor: used after delete() (its memory was released)")
+        return self._data
+
+    @data.setter
+    def data(self, value):
+        self._data = value
+
+    @property
+    def shape(self):
+        return tuple(self.data.shape)
+
+    def dim(self, i=None):
+        if i is None:
+            return list(self.shape)
+        return self.shape[i]
+
+    def ndim(self):
+        return len(self.shape)
+
+    def length(self):
+        return int(self.data.size)
+
+    def dataType(self):
+        return str(self.data.dtype)
+
+    def c(self):
+        """Wait until the op that produced this tensor has finished; returns self."""
+        self.syncer.sync()
+        return self
+
+    def value(self):
+        """Host copy as a flat float list-like NumPy array (row-major)."""
+        return self.engine.backend.to_host(self.c().data).reshape(-1).astype("float32", copy=False)
+
+    def value_int32(self):
+        return self.engine.backend.to_host(self.c().data).reshape(-1).astype("int32")
+
+    def value_int8(self):
+        return self.engine.backend.to_host(self.c().data).reshape(-1).astype("int8")
+
+    def numpy(self):
+        """Host copy with this tensor's shape and dtype."""
+        return self.engine.backend.to_host(self.c().data)
+
+    def delete(self):
+        self._data = None
+        self.node = None
+        self._grad = None
+
+    def is_deleted(self):
+        return self._data is None
+
+    # ------------------------------------------------------------------ gradients
+    def need_grad(self, flag=None):
+        if flag is None:
+            return self._need_grad
+        self._need_grad = bool(flag)
+        return self
+
+    def grad(self):
+        """The gradient accumulated into this tensor (a Tensor), or None."""
+        return None if self._grad is None else Tensor(self.engine, self._grad)
+
+    def __repr__(self):
+        if self._data is None:
+            return "Tensor(deleted)"
+        return f"Tensor({fmt_shape(self.shape)}, {self.dataType()}, {self.engine.dataType()})"

@@ -1,0 +1,184 @@
+"""nn layer: normalisation units — batchNorm, global_batchNorm, layerNorm, affine. Statistics are
+taken over all leading dims of the trailing feature dims given at construction."""
+import math
+
+from ..errors import ArgumentError, fmt_shape
+from .unit import Unit
+
+
+def _features(dims, who):
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = tuple(dims[0])
+    if not dims or any(isinstance(d, bool) or int(d) <= 0 for d in dims):
+        raise ArgumentError(f"{who}: feature dims must be positive integers, got {list(dims)}")
+    return tuple(int(d) for d in dims)
+
+
+class _FeatureUnit(Unit):
+    """Units whose parameters have the trailing feature shape `dims`."""
+
+    def __init__(self, dims):
+        super().__init__()
+        self.dims = _features(dims, type(self).__name__)
+        self.features = math.prod(self.dims)
+
+    def needs_init(self):
+        return True
+
+    def check_inputs(self, xs):
+        x = xs[0]
+        k = len(self.dims)
+        if x.ndim() < k + 1 or tuple(x.shape[-k:]) != self.dims:
+            raise self.error(f"input {fmt_shape(x.shape)}, expected [N, ..., {', '.join(map(str, self.dims))}]")
+
+
+class Affine(_FeatureUnit):
+    """y = x * weight + bias per feature (weight=1, bias=0 at init)."""
+
+    def _create_params(self, eg):
+        self._param("weight", eg.backend.full((self.features,), 1.0))
+        self._param("bias", eg.backend.full((self.features,), 0.0))
+
+    def _fwd(self, eg, x):
+        b = eg.backend
+        x2 = x.reshape(-1, self.features)
+        y = b.add(b.mul(x2, self._params["weight"].data), self._params["bias"].data)
+        return (y.reshape(x.shape),), x2
+
+    def _bwd(self, eg, x2, gys, needs):
+        b, w = eg.backend, self._params["weight"]
+        gy = gys[0].reshape(-1, self.features)
+        w.accumulate(b.sum(b.mul(gy, x2), axis=0))
+        self._params["bias"].accumulate(b.sum(gy, axis=0))
+        return (b.mul(gy, w.data).reshape(gys[0].shape) if needs[0] else None,)
+
+
+class BatchNorm(_FeatureUnit):
+    """Batch normalisation: batch stats (biased variance) in training, running stats in eval.
+    run_mean = beta1*run_mean + (1-beta1)*mean; run_var = beta2*run_var + (1-beta2)*var."""
+
+    use_global = False
+
+    def __init__(self, *dims, affine=True, beta1=0.9, beta2=0.9, eps=1e-5):
+        super().__init__(dims)
+        self._affine = bool(affine)
+        self.beta1(beta1).beta2(beta2).eps(eps)
+
+    # chained setters (Dragon-Alpha style)
+    def affine(self, flag=None):
+        if flag is None:
+            return self._affine
+        if self.engine is not None and bool(flag) != self._affine:
+            raise self.error("affine(...) must be set before init(engine)", ArgumentError)
+        self._affine = bool(flag)
+        return self
+
+    def _set(self, attr, v, lo, hi):
+        if not (isinstance(v, (int, float)) and lo <= v < hi):
+            raise ArgumentError(f"{type(self).__name__}: {attr} must lie in [{lo}, {hi}), got {v!r}")
+        setattr(self, "_" + attr, float(v))
+        return self
+
+    def beta1(self, v):
+        return self._set("beta1", v, 0.0, 1.0)
+
+    def beta2(self, v):
+        return self._set("beta2", v, 0.0, 1.0)
+
+    def beta(self, v):
+        return self.beta1(v)
+
+    def eps(self, v):
+        if not (isinstance(v, (int, float)) and v > 0):
+            raise ArgumentError(f"{type(self).__name__}: eps must be > 0, got {v!r}")
+        self._eps = float(v)
+        return self
+
+    def _create_params(self, eg):
+        b = eg.backend
+        if self._affine:
+            self._param("weight", b.full((self.features,), 1.0))
+            self._param("bias", b.full((self.features,), 0.0))
+        self._param("run_mean", b.full((self.features,), 0.0), trainable=False)
+        self._param("run_var", b.full((self.features,), 1.0), trainable=False)
+
+    def _gamma_beta(self):
+        if not self._affine:
+            return None, None
+        return self._params["weight"].data, self._params["bias"].data
+
+    def _update_running(self, eg, mean, var):
+        b, rm, rv = eg.backend, self._params["run_mean"], self._params["run_var"]
+        rm.data = b.linear2(rm.data, mean, self._beta1, 1.0 - self._beta1, 0.0)
+        rv.data = b.linear2(rv.data, var, self._beta2, 1.0 - self._beta2, 0.0)
+
+    def _fwd(self, eg, x):
+        b = eg.backend
+        g, be = self._gamma_beta()
+        x2 = x.reshape(-1, self.features)
+        rm, rv = self._params["run_mean"], self._params["run_var"]
+        if not self.training:
+            y, mean, _, inv = b.bn_fwd(x2, g, be, self._eps, rm.data, rv.data)
+            batch_stats = False
+        elif self.use_global:
+            _, bm, bv, _ = b.bn_fwd(x2, None, None, self._eps)
+            self._update_running(eg, bm, bv)
+            y, mean, _, inv = b.bn_fwd(x2, g, be, self._eps, rm.data, rv.data)
+            batch_stats = False
+        else:
+            y, mean, var, inv = b.bn_fwd(x2, g, be, self._eps)
+            self._update_running(eg, mean, var)
+            batch_stats = True
+        return (y.reshape(x.shape),), (x2, mean, inv, batch_stats)
+
+    def _bwd(self, eg, ctx, gys, needs):
+        x2, mean, inv, batch_stats = ctx
+        g, _ = self._gamma_beta()
+        gx, gg, gb = eg.backend.bn_bwd(gys[0].reshape(x2.shape), x2, mean, inv, g, batch_stats)
+        if self._affine:
+            self._params["weight"].accumulate(gg)
+            self._params["bias"].accumulate(gb)
+        return (gx.reshape(gys[0].shape) if needs[0] else None,)
+
+
+class GlobalBatchNorm(BatchNorm):
+    """BatchNorm that normalises with the running stats even in training (stats still updated)."""
+    use_global = True
+
+
+class LayerNorm(_FeatureUnit):
+    """Normalise each row over the trailing feature dims; affine weight=1, bias=0."""
+
+    def __init__(self, *dims, eps=1e-5):
+        super().__init__(dims)
+        self._eps = float(eps)
+
+    def _create_params(self, eg):
+        self._param("weight", eg.backend.full((self.features,), 1.0))
+        self._param("bias", eg.backend.full((self.features,), 0.0))
+
+    def _fwd(self, eg, x):
+        b = eg.backend
+        x2 = x.reshape(-1, self.features)
+        mean = b.mean(x2, axis=1, keepdims=True)
+        xc = b.sub(x2, mean)
+        var = b.mean(b.mul(xc, xc), axis=1, keepdims=True)
+        inv = b.div(b.full((1, 1), 1.0), b.sqrt(b.linear(var, 1.0, self._eps)))
+        xhat = b.mul(xc, inv)
+        y = b.add(b.mul(xhat, self._params["weight"].data), self._params["bias"].data)
+        return (y.reshape(x.shape),), (xhat, inv)
+
+    def _bwd(self, eg, ctx, gys, needs):
+        b = eg.backend
+        xhat, inv = ctx
+        gy = gys[0].reshape(xhat.shape)
+        w = self._params["weight"]
+        w.accumulate(b.sum(b.mul(gy, xhat), axis=0))
+        self._params["bias"].accumulate(b.sum(gy, axis=0))
+        if not needs[0]:
+            return (None,)
+        gxh = b.mul(gy, w.data)
+        m1 = b.mean(gxh, axis=1, keepdims=True)
+        m2 = b.mean(b.mul(gxh, xhat), axis=1, keepdims=True)
+        gx = b.mul(inv, b.sub(b.sub(gxh, m1), b.mul(xhat, m2)))
+        return (gx.reshape(gys[0].shape),)

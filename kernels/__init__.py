@@ -1,0 +1,1 @@
+"""CUDA C++ sources of the GPU engine (shipped as package data alpha_py.kernels)."""
