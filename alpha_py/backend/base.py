@@ -4,13 +4,14 @@ cuda.py). Imports only numpy-compatible array modules and alpha_py.errors."""
 import math
 
 from ..errors import ArgumentError
+from .optim_ops import OptimOps
 
 ACTIVATIONS = ("relu", "relu6", "leakyRelu", "elu", "softplus", "gelu", "sigmoid",
                "hard_sigmoid", "tanh")
 _GELU_C = math.sqrt(2.0 / math.pi)
 
 
-class ArrayBackend:
+class ArrayBackend(OptimOps):
     """Primitive table over an array module. Arrays are row-major, NHWC for images."""
 
     name = "abstract"

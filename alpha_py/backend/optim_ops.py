@@ -1,0 +1,210 @@
+"""Backend layer: the optimizer primitive `optim_step` (one update of many parameters), written once
+over the array module `xp`; mixed into ArrayBackend. A CUDA backend overrides `optim_step` with one
+fused kernel launch over all parameters. Imports math and alpha_py.errors only.
+
+Contract (what a fused implementation must do)
+----------------------------------------------
+    optim_step(rule, weights, grads, states, hp) -> None
+
+rule     one of the names in OPTIM_RULES below.
+weights  list of K float arrays (the parameters' `.data`), UPDATED IN PLACE (same array objects).
+grads    list of K arrays, grads[i].shape == weights[i].shape, read only.
+states   dict state name -> list of K arrays shaped like weights, UPDATED IN PLACE. The names
+         present are OPTIM_RULES[rule][0], plus "max_exp_avg_sq" for adam/adamw with amsgrad.
+         All states start at zero (the optimizer allocates them).
+hp       dict of Python scalars: "step" (int t >= 1: this update is the t-th), "lr", "L1", "L2"
+         and the rule's own keys (OPTIM_RULES[rule][1]). Host-side per-step scalars (bias
+         corrections, RAdam rectification) come from `optim_scalars(rule, hp)`, which fused
+         implementations should call too so both backends agree to the last bit of the scalars.
+
+Per element, with g the gradient, w the weight and the coupled decay
+    g' = g + L1*sign(w) + L2*w        (every rule except adamw; adamw uses g' = g)
+and c1 = 1 - beta1^t, c2 = 1 - beta2^t:
+
+| rule     | states                              | update                                                    |
+|----------|-------------------------------------|-----------------------------------------------------------|
+| sgd      | -                                   | w -= lr*g'                                                |
+| momentum | velocity                            | v = beta*v + (1-beta)*g';  w -= lr*v                      |
+| sgdmn    | velocity                            | v = momentum*v + (1-dampen)*g';                           |
+|          |                                     | w -= lr*(g' + momentum*v) if nesterov else lr*v           |
+| rmsprop  | exp_avg_sq                          | s = beta*s + (1-beta)*g'^2;  w -= lr*g'/(sqrt(s)+eps)     |
+| adam     | exp_avg, exp_avg_sq                 | m = b1*m + (1-b1)*g';  s = b2*s + (1-b2)*g'^2;            |
+|          | (+max_exp_avg_sq if amsgrad)        | amsgrad: smax = max(smax, s), use smax for s below;       |
+|          |                                     | w -= lr_t*m/(sqrt(s)+eps_t),                              |
+|          |                                     | lr_t = lr*sqrt(c2)/c1, eps_t = eps*sqrt(c2)               |
+| adamw    | as adam                             | adam on g, then decoupled decay from the OLD w:           |
+|          |                                     | w -= lr*(L1*sign(w) + L2*w) + lr_t*m/(sqrt(s)+eps_t)      |
+| adamax   | exp_avg, exp_inf                    | m = b1*m + (1-b1)*g';  u = max(b2*u, abs(g')+eps);        |
+|          |                                     | w -= (lr/c1)*m/u                                          |
+| radam    | exp_avg, exp_avg_sq                 | m, s as adam; rho_inf = 2/(1-b2)-1,                       |
+|          |                                     | rho_t = rho_inf - 2*t*b2^t/c2; if rho_t > 5:              |
+|          |                                     | r = sqrt((rho_t-4)(rho_t-2)rho_inf/((rho_inf-4)(rho_inf-2)rho_t)),|
+|          |                                     | w -= lr_t*m/(sqrt(s)+eps_t) with lr_t = lr*r*sqrt(c2)/c1, |
+|          |                                     | eps_t = eps*sqrt(c2); else w -= (lr/c1)*m                 |
+| adamod   | exp_avg, exp_avg_sq, exp_avg_lr     | m, s as adam; eta = lr_t/(sqrt(s)+eps) with               |
+|          |                                     | lr_t = lr*sqrt(c2)/c1; n = b3*n + (1-b3)*eta;             |
+|          |                                     | w -= min(eta, n)*m                                        |
+"""
+import math
+
+from ..errors import ArgumentError
+
+# rule -> (state names in order, hyper-parameter keys read besides step/lr/L1/L2)
+OPTIM_RULES = {
+    "sgd": ((), ()),
+    "momentum": (("velocity",), ("beta",)),
+    "sgdmn": (("velocity",), ("momentum", "dampen", "nesterov")),
+    "rmsprop": (("exp_avg_sq",), ("beta", "eps")),
+    "adam": (("exp_avg", "exp_avg_sq"), ("beta1", "beta2", "eps", "amsgrad")),
+    "adamw": (("exp_avg", "exp_avg_sq"), ("beta1", "beta2", "eps", "amsgrad")),
+    "adamax": (("exp_avg", "exp_inf"), ("beta1", "beta2", "eps")),
+    "radam": (("exp_avg", "exp_avg_sq"), ("beta1", "beta2", "eps")),
+    "adamod": (("exp_avg", "exp_avg_sq", "exp_avg_lr"), ("beta1", "beta2", "beta3", "eps")),
+}
+
+
+def state_names(rule, amsgrad=False):
+    """The state arrays `optim_step` expects for `rule` (adam/adamw add max_exp_avg_sq)."""
+    names = OPTIM_RULES[rule][0]
+    if amsgrad and rule in ("adam", "adamw"):
+        names = names + ("max_exp_avg_sq",)
+    return names
+
+
+def optim_scalars(rule, hp):
+    """Per-step host scalars of `rule` at step hp['step'] (float64 Python floats):
+    lr_t, eps_t for adam/adamw/adamod/radam(rectified); lr_t for adamax; `rectified` for radam."""
+    if rule not in OPTIM_RULES:
+        raise ArgumentError(f"optim_step: unknown rule {rule!r}, expected one of {sorted(OPTIM_RULES)}")
+    t, lr = int(hp["step"]), float(hp["lr"])
+    if t < 1:
+        raise ArgumentError(f"optim_step: step must be >= 1, got {t}")
+    out = {}
+    if rule in ("adam", "adamw", "adamax", "radam", "adamod"):
+        b1, b2 = float(hp["beta1"]), float(hp["beta2"])
+        c1, c2 = 1.0 - b1 ** t, 1.0 - b2 ** t
+        if rule == "adamax":
+            out["lr_t"] = lr / c1
+        elif rule == "radam":
+            rho_inf = 2.0 / (1.0 - b2) - 1.0
+            rho_t = rho_inf - 2.0 * t * b2 ** t / c2
+            out["rectified"] = rho_t > 5.0
+            if out["rectified"]:
+                r = math.sqrt((rho_t - 4.0) * (rho_t - 2.0) * rho_inf /
+                              ((rho_inf - 4.0) * (rho_inf - 2.0) * rho_t))
+                out["lr_t"], out["eps_t"] = lr * r * math.sqrt(c2) / c1, float(hp["eps"]) * math.sqrt(c2)
+            else:
+                out["lr_t"] = lr / c1
+        elif rule == "adamod":
+            out["lr_t"], out["eps_t"] = lr * math.sqrt(c2) / c1, float(hp["eps"])
+        else:
+            out["lr_t"], out["eps_t"] = lr * math.sqrt(c2) / c1, float(hp["eps"]) * math.sqrt(c2)
+    return out
+
+
+class OptimOps:
+    """Mixin for ArrayBackend: the generic `optim_step` over `self.xp` (NumPy or CuPy)."""
+
+    def optim_step(self, rule, weights, grads, states, hp):
+        """One optimizer update of every (weight, grad) pair; see the module docstring table."""
+        sc = optim_scalars(rule, hp)
+        amsgrad = bool(hp.get("amsgrad", False))
+        names = state_names(rule, amsgrad)
+        for n in names:
+            if n not in states or len(states[n]) != len(weights):
+                raise ArgumentError(f"optim_step({rule}): state {n!r} must hold {len(weights)} arrays")
+        if len(grads) != len(weights):
+            raise ArgumentError(f"optim_step({rule}): {len(weights)} weights but {len(grads)} grads")
+        step = getattr(self, "_step_" + rule)
+        for i, (w, g) in enumerate(zip(weights, grads)):
+            step(w, g, *[states[n][i] for n in names], hp=hp, sc=sc)
+
+    # ---------------------------------------------------------------- helpers
+    def _decayed(self, w, g, hp):
+        """g + L1*sign(w) + L2*w (a new array only when decay is on)."""
+        t, l1, l2 = self.dtype.type, float(hp.get("L1", 0.0)), float(hp.get("L2", 0.0))
+        if l1:
+            g = g + t(l1) * self.xp.sign(w)
+        if l2:
+            g = g + t(l2) * w
+        return g
+
+    def _ema(self, a, x, beta):
+        """a = beta*a + (1-beta)*x in place."""
+        t = self.dtype.type
+        a *= t(beta)
+        a += t(1.0 - beta) * x
+
+    def _adam_moments(self, g, m, s, hp):
+        self._ema(m, g, float(hp["beta1"]))
+        self._ema(s, g * g, float(hp["beta2"]))
+
+    # ---------------------------------------------------------------- rules
+    def _step_sgd(self, w, g, hp, sc):
+        w -= self.dtype.type(hp["lr"]) * self._decayed(w, g, hp)
+
+    def _step_momentum(self, w, g, v, hp, sc):
+        self._ema(v, self._decayed(w, g, hp), float(hp["beta"]))
+        w -= self.dtype.type(hp["lr"]) * v
+
+    def _step_sgdmn(self, w, g, v, hp, sc):
+        t, mu = self.dtype.type, float(hp["momentum"])
+        g = self._decayed(w, g, hp)
+        v *= t(mu)
+        v += t(1.0 - float(hp["dampen"])) * g
+        upd = g + t(mu) * v if hp["nesterov"] else v
+        w -= t(hp["lr"]) * upd
+
+    def _step_rmsprop(self, w, g, s, hp, sc):
+        t = self.dtype.type
+        g = self._decayed(w, g, hp)
+        self._ema(s, g * g, float(hp["beta"]))
+        w -= t(hp["lr"]) * g / (self.xp.sqrt(s) + t(hp["eps"]))
+
+    def _step_adam(self, w, g, m, s, smax=None, hp=None, sc=None):
+        t = self.dtype.type
+        g = self._decayed(w, g, hp)
+        self._adam_moments(g, m, s, hp)
+        if smax is not None:
+            self.xp.maximum(smax, s, out=smax)
+            s = smax
+        w -= t(sc["lr_t"]) * m / (self.xp.sqrt(s) + t(sc["eps_t"]))
+
+    def _step_adamw(self, w, g, m, s, smax=None, hp=None, sc=None):
+        t = self.dtype.type
+        self._adam_moments(g, m, s, hp)
+        if smax is not None:
+            self.xp.maximum(smax, s, out=smax)
+            s = smax
+        l1, l2, lr = float(hp.get("L1", 0.0)), float(hp.get("L2", 0.0)), float(hp["lr"])
+        upd = t(sc["lr_t"]) * m / (self.xp.sqrt(s) + t(sc["eps_t"]))
+        if l1:
+            upd = upd + t(lr * l1) * self.xp.sign(w)
+        if l2:
+            upd = upd + t(lr * l2) * w
+        w -= upd
+
+    def _step_adamax(self, w, g, m, u, hp, sc):
+        t, xp = self.dtype.type, self.xp
+        g = self._decayed(w, g, hp)
+        self._ema(m, g, float(hp["beta1"]))
+        u *= t(hp["beta2"])
+        xp.maximum(u, xp.abs(g) + t(hp["eps"]), out=u)
+        w -= t(sc["lr_t"]) * m / u
+
+    def _step_radam(self, w, g, m, s, hp, sc):
+        t = self.dtype.type
+        g = self._decayed(w, g, hp)
+        self._adam_moments(g, m, s, hp)
+        if sc["rectified"]:
+            w -= t(sc["lr_t"]) * m / (self.xp.sqrt(s) + t(sc["eps_t"]))
+        else:
+            w -= t(sc["lr_t"]) * m
+
+    def _step_adamod(self, w, g, m, s, n, hp, sc):
+        t, xp = self.dtype.type, self.xp
+        g = self._decayed(w, g, hp)
+        self._adam_moments(g, m, s, hp)
+        eta = t(sc["lr_t"]) / (xp.sqrt(s) + t(sc["eps_t"]))
+        self._ema(n, eta, float(hp["beta3"]))
+        w -= xp.minimum(eta, n) * m
