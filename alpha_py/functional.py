@@ -1,29 +1,45 @@
 """F layer: parameter-free functions (`alpha.F`). Each builds the same Unit the nn factory builds and
 applies it once; leading non-Tensor arguments are the unit's hyper-parameters, Tensors come last.
-Returns Tensor[] (a list), like Dragon-Alpha."""
+Returns Tensor[] (a list), like Dragon-Alpha. Imports the nn factory and engine/tensor only."""
 from .engine.tensor import Tensor
 from .errors import ArgumentError
+from .nn.factory import _FUSED_ACTS
 from .nn.factory import nn as _nn
 from .nn.unit import as_tensors
 
 
 def _split_args(args, who):
     for i, a in enumerate(args):
-        if isinstance(a, (Tensor, list, tuple)):
-            return args[:i], as_tensors(args[i:], who)
-    raise ArgumentError(f"F.{who}: no input Tensor given")
+        if isinstance(a, (Tensor, list, tuple)) and (isinstance(a, Tensor) or (
+                a and all(isinstance(t, Tensor) for t in a))):
+            return args[:i], as_tensors(args[i:], f"F.{who}")
+    raise ArgumentError(f"F.{who}: no input Tensor given (arguments: "
+                        f"{[type(a).__name__ for a in args]})")
+
+
+_ACTIVATIONS = ("relu", "relu6", "leakyRelu", "elu", "softplus", "gelu", "sigmoid", "hard_sigmoid",
+                "tanh", "softmax", "log_softmax")
+_FUNCTIONS = _ACTIVATIONS + (
+    "dropout",
+    "maxPool2D", "avgPool2D", "adaptive_avgPool2D", "adaptive_maxPool2D",
+    "flatten", "flaten", "view", "reshape", "transpose", "pad", "trim", "expand", "crop",
+    "pad2D", "trim2D", "expand2D", "crop2D",
+    "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean")
+_FUSED = tuple(f"add_{a}" for a in _FUSED_ACTS) + tuple(f"{a}_dropout" for a in _FUSED_ACTS)
 
 
 class Functional:
-    """alpha.F: F.relu(X), F.leakyRelu([slope,] X), F.add(X1, X2), F.adaptive_avgPool2D(1, X)..."""
+    """alpha.F: F.relu(X), F.leakyRelu([slope,] X), F.add(X1, X2), F.add_relu(X1, X2),
+    F.dropout(keep_p, X), F.split(dim, sections..., X), F.adaptive_avgPool2D(1, X)...
+    F applies the unit in training mode (so F.dropout drops)."""
 
-    _UNITS = ("relu", "relu6", "leakyRelu", "elu", "softplus", "gelu", "sigmoid", "hard_sigmoid",
-              "tanh", "softmax", "log_softmax", "maxPool2D", "avgPool2D", "adaptive_avgPool2D",
-              "adaptive_maxPool2D", "flatten", "flaten", "view", "reshape", "add", "sub", "mul",
-              "div", "linear2", "concat")
+    NAMES = _FUNCTIONS + _FUSED
+
+    def __dir__(self):
+        return list(self.NAMES)
 
     def __getattr__(self, name):
-        if name not in self._UNITS and not hasattr(_nn.__class__, name):
+        if name not in self.NAMES:
             raise AttributeError(f"alpha.F has no function named {name!r}")
         make = getattr(_nn, name)
 
@@ -32,6 +48,7 @@ class Functional:
             return make(*params)._apply(xs)
 
         apply.__name__ = name
+        apply.__qualname__ = f"F.{name}"
         return apply
 
 

@@ -1,7 +1,18 @@
 """nn layer: activation units (relu, relu6, leakyRelu, elu, softplus, gelu, sigmoid, hard_sigmoid,
 tanh) over the backend's act_fwd/act_bwd primitives, plus softmax / log_softmax."""
+import math
+
 from ..errors import ArgumentError, fmt_shape
 from .unit import Unit
+
+
+def _check_range(who, name, v, lo, lo_open=False):
+    """A finite number >= lo (> lo when lo_open); anything else would make NaN or nonsense."""
+    ok = (not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v)
+          and (v > lo if lo_open else v >= lo))
+    if not ok:
+        raise ArgumentError(f"{who}: {name} must be a finite number {'>' if lo_open else '>='} {lo}, "
+                            f"got {v!r}")
 
 
 class Activation(Unit):
@@ -36,6 +47,7 @@ class LeakyRelu(Activation):
     act = "leakyRelu"
 
     def __init__(self, inplace=False, slope=0.01):
+        _check_range("LeakyRelu", "negative slope", slope, 0.0)
         super().__init__(inplace, slope)
 
 
@@ -44,6 +56,8 @@ class Elu(Activation):
     act = "elu"
 
     def __init__(self, inplace=False, alpha=1.0, slope=1.0):
+        _check_range("Elu", "alpha", alpha, 0.0)
+        _check_range("Elu", "slope", slope, 0.0, lo_open=True)
         super().__init__(inplace, alpha, slope)
 
 

@@ -2,7 +2,7 @@
 unit classes. Zoo nets/blocks (alpha_py.zoo) are reachable here too (nn.ResNet18(...))."""
 from ..errors import ArgumentError
 from . import activation as act
-from . import combine, conv, linear, norm, pool, shape
+from . import combine, conv, dropout, fused, linear, norm, pool, shape
 from .unit import Module, Sequence, Unit
 
 
@@ -11,6 +11,16 @@ def _lead_bool(args, default):
     if args and isinstance(args[0], bool):
         return args[0], args[1:]
     return default, args
+
+
+def _is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+# fused-unit families: factory name -> activation class
+_FUSED_ACTS = {"relu": act.Relu, "leakyRelu": act.LeakyRelu, "elu": act.Elu, "gelu": act.Gelu,
+               "sigmoid": act.Sigmoid, "tanh": act.Tanh, "relu6": act.Relu6,
+               "softplus": act.Softplus, "hard_sigmoid": act.HardSigmoid}
 
 
 class NN:
@@ -48,22 +58,31 @@ class NN:
             raise ArgumentError(f"pointwise_conv3D: expected ([biased,] in, out), got {args}")
         return conv.Conv3D(biased, a[0], a[1], 1, 1, 0)
 
+    point_conv3D = pointwise_conv3D
+
     def depthwise_conv3D(self, *args):
         biased, a = _lead_bool(args, True)
+        if len(a) == 2:
+            return conv.DepthwiseConv3D(biased, a[0], a[1], 1, 0)
         if len(a) == 4:
             return conv.DepthwiseConv3D(biased, *a)
         if len(a) == 7:
             c, kh, kw, sh, sw, ph, pw = a
             return conv.DepthwiseConv3D(biased, c, (kh, kw), (sh, sw), (ph, pw))
-        raise ArgumentError(f"depthwise_conv3D: expected ([biased,] channels, k, stride, pad), got {args}")
+        raise ArgumentError(f"depthwise_conv3D: expected ([biased,] channels, k[, stride, pad]) or "
+                            f"([biased,] channels, kh, kw, sh, sw, ph, pw), got {args}")
+
+    def _conv1d(self, cls, args, who):
+        biased, a = _lead_bool(args, True)
+        if len(a) not in (3, 5):
+            raise ArgumentError(f"{who}: expected ([biased,] in, out, k[, stride, pad]), got {args}")
+        return cls(biased, *a)
 
     def conv2D(self, *args):
-        biased, a = _lead_bool(args, True)
-        return conv.Conv2D(biased, *a)
+        return self._conv1d(conv.Conv2D, args, "conv2D")
 
     def deconv2D(self, *args):
-        biased, a = _lead_bool(args, True)
-        return conv.Deconv2D(biased, *a)
+        return self._conv1d(conv.Deconv2D, args, "deconv2D")
 
     def fullconnect(self, *args):
         biased, a = _lead_bool(args, True)
@@ -73,21 +92,40 @@ class NN:
 
     # ------------------------------------------------------------------ normalisation
     def batchNorm(self, *args):
-        return self._bn(norm.BatchNorm, args)
+        return self._bn(norm.BatchNorm, args, "batchNorm")
 
     def global_batchNorm(self, *args):
-        return self._bn(norm.GlobalBatchNorm, args)
+        return self._bn(norm.GlobalBatchNorm, args, "global_batchNorm")
 
-    def _bn(self, cls, args):
-        affine, a = _lead_bool(args, True)
-        if len(a) >= 4 and isinstance(a[0], float):          # affine, beta1, beta2, eps, dims...
-            return cls(*a[3:], affine=affine, beta1=a[0], beta2=a[1], eps=a[2])
-        return cls(*a, affine=affine)
+    @staticmethod
+    def _bn(cls, args, who):
+        """(dims...), ([inplace,] affine, beta1, beta2, eps, dims...), (inplace, dims...)."""
+        a = list(args)
+        bools = []
+        while a and isinstance(a[0], bool):
+            bools.append(a.pop(0))
+        if len(bools) > 2:
+            raise ArgumentError(f"{who}: at most (inplace, affine) flags, got {args}")
+        if len(a) >= 4 and all(_is_num(v) for v in a[:3]) and any(isinstance(v, float) for v in a[:3]):
+            if not bools:
+                raise ArgumentError(f"{who}: (affine, beta1, beta2, eps, dims...) needs the affine flag")
+            return cls(*a[3:], affine=bools[-1], beta1=a[0], beta2=a[1], eps=a[2])
+        if len(bools) == 2:                    # inplace, affine, dims...
+            return cls(*a, affine=bools[1])
+        return cls(*a)                         # ([inplace,] dims...)
 
-    def layerNorm(self, *dims):
-        return norm.LayerNorm(*dims)
+    def layerNorm(self, *args):
+        """(dims...), ([inplace,] affine, eps, dims...), (inplace, dims...)."""
+        a = list(args)
+        bools = []
+        while a and isinstance(a[0], bool):
+            bools.append(a.pop(0))
+        if bools and len(a) >= 2 and isinstance(a[0], float):
+            return norm.LayerNorm(*a[1:], eps=a[0], affine=bools[-1])
+        return norm.LayerNorm(*a)
 
-    def affine(self, *dims):
+    def affine(self, *args):
+        _, dims = _lead_bool(args, False)
         return norm.Affine(dims)
 
     # ------------------------------------------------------------------ activations
@@ -128,12 +166,28 @@ class NN:
         inplace, a = _lead_bool(args, False)
         return act.LogSoftmax(inplace, *a)
 
+    def dropout(self, *args):
+        """dropout(keep_p) / dropout(inplace, keep_p): keep_p is the KEEP probability."""
+        inplace, a = _lead_bool(args, False)
+        if len(a) != 1:
+            raise ArgumentError(f"dropout: expected ([inplace,] keep_p), got {args}")
+        return dropout.Dropout(inplace, a[0])
+
     # ------------------------------------------------------------------ pooling
+    @staticmethod
+    def _pool(cls, args, who):
+        if len(args) in (1, 2, 3):            # k[, s[, p]]
+            return cls(*args)
+        if len(args) == 6:                    # kh, kw, sh, sw, ph, pw
+            kh, kw, sh, sw, ph, pw = args
+            return cls((kh, kw), (sh, sw), (ph, pw))
+        raise ArgumentError(f"{who}: expected (k[, stride, pad]) or (kh, kw, sh, sw, ph, pw), got {args}")
+
     def maxPool2D(self, *args):
-        return pool.MaxPool2D(*args)
+        return self._pool(pool.MaxPool2D, args, "maxPool2D")
 
     def avgPool2D(self, *args):
-        return pool.AvgPool2D(*args)
+        return self._pool(pool.AvgPool2D, args, "avgPool2D")
 
     def adaptive_avgPool2D(self, *args):
         return pool.AdaptiveAvgPool2D(*args)
@@ -141,8 +195,8 @@ class NN:
     def adaptive_maxPool2D(self, *args):
         return pool.AdaptiveMaxPool2D(*args)
 
-    # ------------------------------------------------------------------ shape / combine
-    def flatten(self):
+    # ------------------------------------------------------------------ shape
+    def flatten(self, inplace=False):
         return shape.Flatten()
 
     flaten = flatten
@@ -155,6 +209,69 @@ class NN:
         inplace, a = _lead_bool(args, False)
         return shape.Reshape(inplace, *a)
 
+    def transpose(self, *args):
+        """transpose([inplace,] d1, d2): swap two dims."""
+        inplace, a = _lead_bool(args, False)
+        if len(a) != 2:
+            raise ArgumentError(f"transpose: expected ([inplace,] d1, d2), got {args}")
+        return shape.Transpose(inplace, *a)
+
+    @staticmethod
+    def _amounts(cls, args, who, suffix=()):
+        """(p...) symmetric or ([p0...], [p1...]) before/after, over the trailing dims."""
+        inplace, a = _lead_bool(args, False)
+        if len(a) == 2 and all(isinstance(v, (list, tuple)) for v in a):
+            return cls(inplace, tuple(a[0]) + suffix, tuple(a[1]) + suffix)
+        if len(a) == 1 and isinstance(a[0], (list, tuple)):
+            a = tuple(a[0])
+        if not a:
+            raise ArgumentError(f"{who}: expected ([inplace,] p...) or ([inplace,] [p0...], [p1...]), got {args}")
+        return cls(inplace, tuple(a) + suffix)
+
+    def pad(self, *args):
+        """Zero-pad the trailing dims: pad(1, 1, 0) pads H and W of NHWC by 1 on each side."""
+        return self._amounts(shape.Pad, args, "pad")
+
+    def trim(self, *args):
+        """Inverse of pad: trim(1, 1, 0) removes one row/column from each side of H and W."""
+        return self._amounts(shape.Trim, args, "trim")
+
+    def pad2D(self, *args):
+        """pad over the dims before the last (H, W of NHWC): pad2D(1, 1) == pad(1, 1, 0)."""
+        return self._amounts(shape.Pad, args, "pad2D", (0,))
+
+    def trim2D(self, *args):
+        return self._amounts(shape.Trim, args, "trim2D", (0,))
+
+    @staticmethod
+    def _placed(cls, args, who, suffix=()):
+        """(out_dims...) centred, or ([start...], [out_dims...])."""
+        inplace, a = _lead_bool(args, False)
+        if len(a) == 2 and all(isinstance(v, (list, tuple)) for v in a):
+            start = tuple(a[0]) + ((0,) if suffix else ())
+            return cls(inplace, start, tuple(a[1]) + suffix)
+        if len(a) == 1 and isinstance(a[0], (list, tuple)):
+            a = tuple(a[0])
+        if not a:
+            raise ArgumentError(f"{who}: expected ([inplace,] out_dims...) or ([inplace,] [start...], "
+                                f"[out_dims...]), got {args}")
+        return cls(inplace, None, tuple(a) + suffix)
+
+    def expand(self, *args):
+        """Zero-extend the trailing dims to out_dims (<= 0 keeps a dim), input centred or at start."""
+        return self._placed(shape.Expand, args, "expand")
+
+    def crop(self, *args):
+        """Cut out_dims (<= 0 keeps a dim) from the trailing dims, centred or from start."""
+        return self._placed(shape.Crop, args, "crop")
+
+    def expand2D(self, *args):
+        return self._placed(shape.Expand, args, "expand2D", (-1,))
+
+    def crop2D(self, *args):
+        return self._placed(shape.Crop, args, "crop2D", (-1,))
+
+    # ------------------------------------------------------------------ binary / combine
     def add(self, inplace=False):
         return combine.Add(inplace)
 
@@ -174,10 +291,73 @@ class NN:
     def concat(self, dim=-1):
         return combine.Concat(dim)
 
-    # ------------------------------------------------------------------ zoo (alpha_py.zoo)
+    def split(self, dim, *sections):
+        return combine.Split(dim, *sections)
+
+    def chunk(self, *args):
+        """chunk(n) along the last dim, or chunk(dim, n)."""
+        if len(args) == 1:
+            return combine.Chunk(-1, args[0])
+        if len(args) == 2:
+            return combine.Chunk(*args)
+        raise ArgumentError(f"chunk: expected ([dim,] n), got {args}")
+
+    def sum(self, dim=None):
+        return combine.Sum(dim)
+
+    def mean(self, dim=None):
+        return combine.Mean(dim)
+
+    # ------------------------------------------------------------------ fused units
+    def fuse(self, a, b):
+        return fused.fuse(a, b)
+
+    def _norm_act(self, kind, act_name, args):
+        """<norm>_<act>(bn, act) from units, or (bn args...) with a default activation."""
+        who = f"{kind}_{act_name}"
+        first_types = {"batchNorm": (norm.BatchNorm, norm.LayerNorm), "affine": (norm.Affine,)}[kind]
+        if args and isinstance(args[0], Unit):
+            first = args[0]
+            second = args[1] if len(args) > 1 else _FUSED_ACTS[act_name]()
+            if len(args) > 2:
+                raise ArgumentError(f"{who}: expected ({kind}, activation), got {len(args)} arguments")
+        else:
+            first = self.batchNorm(*args) if kind == "batchNorm" else self.affine(*args)
+            second = _FUSED_ACTS[act_name]()
+        return fused.check_fusable(who, first, second, first_types, (_FUSED_ACTS[act_name],))
+
+    def _act_dropout(self, act_name, args):
+        """<act>_dropout(act, dropout) from units, or ([inplace,] [act params...,] keep_p)."""
+        who = f"{act_name}_dropout"
+        act_cls = _FUSED_ACTS[act_name]
+        if args and isinstance(args[0], Unit):
+            if len(args) != 2:
+                raise ArgumentError(f"{who}: expected (activation, dropout), got {len(args)} arguments")
+            first, second = args
+        else:
+            inplace, a = _lead_bool(args, False)
+            if not a:
+                raise ArgumentError(f"{who}: expected ([inplace,] [activation params,] keep_p), got {args}")
+            first, second = act_cls(inplace, *a[:-1]), dropout.Dropout(inplace, a[-1])
+        return fused.check_fusable(who, first, second, (act_cls,), (dropout.Dropout,))
+
+    def _add_act(self, act_name, args):
+        """add_<act>([inplace,] [act params...]): one node computing act(X1 + X2)."""
+        inplace, a = _lead_bool(args, False)
+        return fused.fuse(combine.Add(inplace), _FUSED_ACTS[act_name](inplace, *a))
+
     def __getattr__(self, name):
+        head, _, tail = name.partition("_")
+        if head in ("batchNorm", "affine") and tail in _FUSED_ACTS:
+            return lambda *args: self._norm_act(head, tail, args)
+        if name.endswith("_dropout") and name[:-8] in _FUSED_ACTS:
+            return lambda *args: self._act_dropout(name[:-8], args)
+        if head == "add" and tail in _FUSED_ACTS:
+            return lambda *args: self._add_act(tail, args)
+        if name.startswith("_"):
+            raise AttributeError(name)
         from .. import zoo
-        if hasattr(zoo, name) and not name.startswith("_"):
+        if hasattr(zoo, name):
             return getattr(zoo, name)
         raise AttributeError(f"alpha.nn has no unit or zoo net named {name!r}")
 

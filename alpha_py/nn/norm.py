@@ -89,8 +89,8 @@ class BatchNorm(_FeatureUnit):
         return self.beta1(v)
 
     def eps(self, v):
-        if not (isinstance(v, (int, float)) and v > 0):
-            raise ArgumentError(f"{type(self).__name__}: eps must be > 0, got {v!r}")
+        if isinstance(v, bool) or not (isinstance(v, (int, float)) and 0 < v < math.inf):
+            raise ArgumentError(f"{type(self).__name__}: eps must be a finite number > 0, got {v!r}")
         self._eps = float(v)
         return self
 
@@ -149,13 +149,16 @@ class GlobalBatchNorm(BatchNorm):
 class LayerNorm(_FeatureUnit):
     """Normalise each row over the trailing feature dims; affine weight=1, bias=0."""
 
-    def __init__(self, *dims, eps=1e-5):
+    def __init__(self, *dims, eps=1e-5, affine=True):
         super().__init__(dims)
-        self._eps = float(eps)
+        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < math.inf:
+            raise ArgumentError(f"LayerNorm: eps must be a finite number > 0, got {eps!r}")
+        self._eps, self._affine = float(eps), bool(affine)
 
     def _create_params(self, eg):
-        self._param("weight", eg.backend.full((self.features,), 1.0))
-        self._param("bias", eg.backend.full((self.features,), 0.0))
+        if self._affine:
+            self._param("weight", eg.backend.full((self.features,), 1.0))
+            self._param("bias", eg.backend.full((self.features,), 0.0))
 
     def _fwd(self, eg, x):
         b = eg.backend
@@ -165,19 +168,20 @@ class LayerNorm(_FeatureUnit):
         var = b.mean(b.mul(xc, xc), axis=1, keepdims=True)
         inv = b.div(b.full((1, 1), 1.0), b.sqrt(b.linear(var, 1.0, self._eps)))
         xhat = b.mul(xc, inv)
-        y = b.add(b.mul(xhat, self._params["weight"].data), self._params["bias"].data)
+        y = b.add(b.mul(xhat, self._params["weight"].data), self._params["bias"].data) if self._affine else xhat
         return (y.reshape(x.shape),), (xhat, inv)
 
     def _bwd(self, eg, ctx, gys, needs):
         b = eg.backend
         xhat, inv = ctx
         gy = gys[0].reshape(xhat.shape)
-        w = self._params["weight"]
-        w.accumulate(b.sum(b.mul(gy, xhat), axis=0))
-        self._params["bias"].accumulate(b.sum(gy, axis=0))
+        if self._affine:
+            w = self._params["weight"]
+            w.accumulate(b.sum(b.mul(gy, xhat), axis=0))
+            self._params["bias"].accumulate(b.sum(gy, axis=0))
         if not needs[0]:
             return (None,)
-        gxh = b.mul(gy, w.data)
+        gxh = b.mul(gy, w.data) if self._affine else gy
         m1 = b.mean(gxh, axis=1, keepdims=True)
         m2 = b.mean(b.mul(gxh, xhat), axis=1, keepdims=True)
         gx = b.mul(inv, b.sub(b.sub(gxh, m1), b.mul(xhat, m2)))

@@ -1,0 +1,104 @@
+"""nn layer: fused units — one Unit (one autograd node) running `first` then an elementwise
+`second`: batchNorm_<act>, affine_<act>, <act>_dropout, add_<act>, and fuse(a, b). Forward runs
+first._fwd then second._fwd; backward second._bwd then first._bwd. Imports sibling nn modules."""
+from ..errors import ArgumentError
+from . import activation as act
+from .combine import Add
+from .dropout import Dropout
+from .norm import Affine, BatchNorm, LayerNorm
+from .unit import Unit
+
+
+class Fused(Unit):
+    """Holds `first` (may own parameters; its parameters become this unit's, with the same short
+    names, so `<name>.weight`, `<name>.run_mean`... read as for the unfused unit) and a
+    parameter-free single-input `second` (an activation or dropout)."""
+
+    def __init__(self, first, second):
+        super().__init__()
+        self.first, self.second = first, second
+        self.n_inputs = first.n_inputs
+        self._params = first._params          # an init-ed first keeps its values through init()
+        first.describe = self.describe         # errors raised by the parts name the fused unit
+        second.describe = self.describe
+
+    def __getattr__(self, name):
+        # chained setters of the first unit (e.g. batchNorm_relu(4).eps(1e-3)) return the fused unit
+        first = self.__dict__.get("first")
+        if first is None or name.startswith("_"):
+            raise AttributeError(name)
+        attr = getattr(first, name)
+        if not callable(attr):
+            return attr
+
+        def call(*a, **kw):
+            r = attr(*a, **kw)
+            return self if r is first else r
+        return call
+
+    def needs_init(self):
+        return self.first.needs_init()
+
+    def _create_params(self, eg):
+        f = self.first
+        f.engine, f._name, f._params = eg, self._name, self._params
+        f._create_params(eg)
+
+    def check_inputs(self, xs):
+        self.first.check_inputs(xs)
+
+    def _sync_mode(self):
+        self.first.training = self.second.training = self.training
+
+    def _fwd(self, eg, *xs):
+        self._sync_mode()
+        (z,), ctx1 = self.first._fwd(eg, *xs)
+        (y,), ctx2 = self.second._fwd(eg, z)
+        return (y,), (ctx1, ctx2)
+
+    def _bwd(self, eg, ctx, gys, needs):
+        ctx1, ctx2 = ctx
+        (gz,) = self.second._bwd(eg, ctx2, gys, (True,))
+        return self.first._bwd(eg, ctx1, (gz,), needs)
+
+
+_CLASSES = {}
+
+
+def _fused_class(first, second):
+    """A named subclass per combination (BatchNorm_Relu, Affine_Gelu, Relu_Dropout, Add_Tanh...),
+    so sequence children and messages read like Dragon-Alpha's fused units."""
+    key = f"{type(first).__name__}_{type(second).__name__}"
+    if key not in _CLASSES:
+        _CLASSES[key] = type(key, (Fused,), {"__doc__": f"Fused {key.replace('_', ' then ')}."})
+    return _CLASSES[key]
+
+
+def _make(first, second):
+    return _fused_class(first, second)(first, second)
+
+
+def fuse(a, b):
+    """fuse(batchNorm|global_batchNorm|layerNorm|affine, activation), fuse(activation, dropout),
+    fuse(add, activation) -> one fused unit; anything else is an ArgumentError."""
+    if not isinstance(a, Unit) or not isinstance(b, Unit):
+        raise ArgumentError(f"fuse: expected two units, got {type(a).__name__} and {type(b).__name__}")
+    if isinstance(a, Fused) or isinstance(b, Fused):
+        raise ArgumentError(f"fuse: {a.describe()} and {b.describe()}: a fused unit cannot be fused again")
+    is_act = isinstance(b, act.Activation)
+    if (isinstance(a, (BatchNorm, Affine, LayerNorm)) and is_act) or (
+            isinstance(a, act.Activation) and isinstance(b, Dropout)) or (
+            type(a) is Add and is_act):
+        return _make(a, b)
+    raise ArgumentError(f"fuse: cannot fuse {type(a).__name__} with {type(b).__name__}; supported: "
+                        "(BatchNorm|GlobalBatchNorm|LayerNorm|Affine, activation), "
+                        "(activation, Dropout), (Add, activation)")
+
+
+def check_fusable(who, a, b, first_types, second_types):
+    """Validate the (a, b) units given to a named fused constructor such as batchNorm_relu."""
+    if not isinstance(a, first_types) or not isinstance(b, second_types):
+        raise ArgumentError(f"{who}: expected ({'|'.join(t.__name__ for t in first_types)}, "
+                            f"{'|'.join(t.__name__ for t in second_types)}), got "
+                            f"({type(a).__name__}, {type(b).__name__})")
+    return fuse(a, b)
