@@ -1,0 +1,97 @@
+"""optim layer: learning-rate schedulers. An Optimizer calls `init(lr)` when a scheduler is attached
+and `next_learning_rate()` once per update(). Pure Python; imports alpha_py.errors only."""
+import math
+from numbers import Real
+
+from ..errors import ArgumentError
+
+
+def _number(who, name, v, lo=None, lo_open=False, hi=None, hi_open=False):
+    ok = isinstance(v, Real) and not isinstance(v, bool) and math.isfinite(v)
+    if ok and lo is not None:
+        ok = v > lo if lo_open else v >= lo
+    if ok and hi is not None:
+        ok = v < hi if hi_open else v <= hi
+    if not ok:
+        rng = f"{'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}"
+        raise ArgumentError(f"{who}: {name} must be a number in {rng}, got {v!r}")
+    return float(v)
+
+
+class LrSchedular:
+    """Base: `lr` is the current learning rate, `t` the number of next_learning_rate() calls since
+    init(lr). Subclasses compute lr from (init_lr, t) or from the previous lr."""
+
+    def __init__(self):
+        self.init_lr = self.lr = None
+        self.t = 0
+
+    def init(self, lr):
+        self.init_lr = self.lr = float(lr)
+        self.t = 0
+        return self
+
+    def learning_rate(self):
+        return self.lr
+
+    def next_learning_rate(self):
+        if self.init_lr is None:
+            raise ArgumentError(f"{type(self).__name__}: attach it to an optimizer first "
+                                "(opt.lrSchedular(s)), which calls init(lr)")
+        self.t += 1
+        self.lr = self._next()
+        return self.lr
+
+    def _next(self):
+        raise NotImplementedError(type(self).__name__)
+
+    def state(self):
+        """Checkpoint values (floats) under the optimizer key prefix `lr_schedular.`."""
+        return {"init_lr": self.init_lr, "lr": self.lr, "t": float(self.t)}
+
+    def load_state(self, values):
+        self.init_lr, self.lr, self.t = float(values["init_lr"]), float(values["lr"]), int(values["t"])
+
+    def __repr__(self):
+        return f"{type(self).__name__}(init_lr={self.init_lr}, lr={self.lr}, t={self.t})"
+
+
+class CosAnnealingLr(LrSchedular):
+    """lr_t = minLr + (init_lr - minLr) * (1 + cos(pi * t / Tmax)) / 2, t = updates so far
+    (periodic: it climbs back after Tmax, period 2*Tmax). Defaults Tmax=1000 updates, minLr=0."""
+
+    def __init__(self, Tmax=1000, minLr=0.0):
+        super().__init__()
+        self.Tmax = _number("cosAnnealingLr", "Tmax", Tmax, 0, True)
+        self.minLr = _number("cosAnnealingLr", "minLr", minLr, 0)
+
+    def _next(self):
+        return self.minLr + (self.init_lr - self.minLr) * (1.0 + math.cos(math.pi * self.t / self.Tmax)) / 2.0
+
+
+class ExponentialLr(LrSchedular):
+    """lr_t = max(minLr, lr_{t-1} * gamma), gamma in (0, 1]."""
+
+    def __init__(self, gamma, minLr=0.0):
+        super().__init__()
+        self.gamma = _number("exponentialLr", "gamma", gamma, 0, True, 1)
+        self.minLr = _number("exponentialLr", "minLr", minLr, 0)
+
+    def _next(self):
+        return max(self.minLr, self.lr * self.gamma)
+
+
+class LambdaLr(LrSchedular):
+    """lr_t = init_lr * fn(t): fn maps the number of updates so far to a factor (PyTorch LambdaLR)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        if not callable(fn):
+            raise ArgumentError(f"lambdaLr: expected a callable t -> factor, got {type(fn).__name__}")
+        self.fn = fn
+
+    def _next(self):
+        f = self.fn(self.t)
+        if not isinstance(f, Real) or isinstance(f, bool) or not math.isfinite(f) or f < 0:
+            raise ArgumentError(f"lambdaLr: fn({self.t}) returned {f!r}, expected a finite number >= 0")
+        return self.init_lr * float(f)
