@@ -194,10 +194,10 @@ class Optimizer:
         for i, name in enumerate(self._names):
             for n, arrs in self._state.items():
                 out[f"{name}.{n}"] = Tensor(eg, arrs[i])
-        out["step"] = Tensor(eg, b.full((1,), float(self._step)))
-        if self._schedular is not None:
+        out["step"] = Tensor(eg, b.full((1,), float(self._step), dtype="float64"))
+        if self._schedular is not None:          # scalars in float64: exact lr / step on reload
             for k, v in self._schedular.state().items():
-                out[f"lr_schedular.{k}"] = Tensor(eg, b.full((1,), float(v)))
+                out[f"lr_schedular.{k}"] = Tensor(eg, b.full((1,), float(v), dtype="float64"))
         return out
 
     def load_state_map(self, values):

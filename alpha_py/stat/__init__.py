@@ -1,0 +1,46 @@
+"""stat layer: `alpha.stat` — checkpoints of nets and optimizers. Text zip (Dragon-Alpha format):
+save_zip / load_zip; binary (numpy .npz, faster): save_npz / load_npz; save / load pick by the file
+extension ('.npz' -> binary, anything else -> text zip). `alpha.stat.opt` is the same object
+(Figure 2 of the paper writes alpha.stat.opt.load_zip(opt, path)). Imports stat.checkpoint only."""
+from . import checkpoint as _ck
+
+
+class Stat:
+    """save_*(stateful, path) -> path; load_*(stateful, path[, partial]) -> stateful, where stateful is
+    a net (its state_map(): parameters and buffers such as BatchNorm run_mean/run_var) or an
+    optimizer (moments, velocities, step, scheduler). Writes are atomic; loads are strict unless
+    partial=True and raise CheckpointError listing missing/unexpected keys and shape mismatches."""
+
+    def __init__(self):
+        self.opt = self
+
+    def save_zip(self, stateful, path):
+        return _ck.save(stateful, path, "zip")
+
+    def load_zip(self, stateful, path, partial=False):
+        return _ck.load(stateful, path, "zip", bool(partial))
+
+    def save_npz(self, stateful, path):
+        return _ck.save(stateful, path, "npz")
+
+    def load_npz(self, stateful, path, partial=False):
+        return _ck.load(stateful, path, "npz", bool(partial))
+
+    @staticmethod
+    def _fmt(path):
+        return "npz" if str(path).lower().endswith(".npz") else "zip"
+
+    def save(self, stateful, path):
+        return _ck.save(stateful, path, self._fmt(path))
+
+    def load(self, stateful, path, partial=False):
+        return _ck.load(stateful, path, self._fmt(path), bool(partial))
+
+    def state(self, stateful):
+        """Host copies of the state: ordered dict key -> NumPy array."""
+        return _ck.host_state(stateful, "state")
+
+
+stat = Stat()
+
+__all__ = ["stat", "Stat"]

@@ -1,0 +1,111 @@
+"""stat layer: saving and loading the state of a "stateful" (a Unit/Module: net.state_map(), incl.
+BatchNorm run_mean/run_var; or an Optimizer: its state_map()/load_state_map()). Writes are atomic
+(temp file in the same directory, fsync, os.replace); loads validate everything before changing
+anything. Imports stat.formats, numpy (host copies only) and alpha_py.errors."""
+import math
+import os
+import tempfile
+
+import numpy as np
+
+from ..errors import ArgumentError, CheckpointError, fmt_shape
+from .formats import NpzReader, TextZipReader, write_npz, write_text_zip
+
+
+def _state_map(stateful, fn):
+    if not hasattr(stateful, "state_map") or not callable(stateful.state_map):
+        raise ArgumentError(f"{fn}: expected a net (Unit/Module) or an optimizer, got "
+                            f"{type(stateful).__name__}")
+    return stateful.state_map()
+
+
+def host_state(stateful, fn="save"):
+    """Ordered key -> host NumPy copy of every state tensor."""
+    return {k: np.array(t.numpy(), copy=True) for k, t in _state_map(stateful, fn).items()}
+
+
+def atomic_write(path, write_fn):
+    """Write through write_fn(binary file) into a temp file beside `path`, fsync it, then rename it
+    over `path`: a crash at any point leaves either the old file or the new one, never a mix."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write_fn(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    if hasattr(os, "O_DIRECTORY"):                     # make the rename itself durable
+        dfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    return path
+
+
+def save(stateful, path, fmt):
+    arrays = host_state(stateful, f"save_{fmt}")
+    writer = write_text_zip if fmt == "zip" else write_npz
+    return atomic_write(path, lambda f: writer(f, arrays))
+
+
+def _describe(stateful):
+    name = stateful.name() if hasattr(stateful, "name") and callable(stateful.name) else None
+    return f"{type(stateful).__name__} '{name}'" if name else type(stateful).__name__
+
+
+def load(stateful, path, fmt, partial=False):
+    """Validate the file against stateful.state_map() and load it. Strict: missing keys, unexpected
+    keys and shape mismatches are all errors (listed together). partial=True: load the keys both
+    sides have; shape mismatches are still errors."""
+    fn = f"load_{fmt}"
+    expected = _state_map(stateful, fn)
+    reader = (TextZipReader if fmt == "zip" else NpzReader)(os.fspath(path))
+    try:
+        file_keys = reader.keys()
+        missing = [k for k in expected if k not in file_keys]
+        unexpected = [k for k in file_keys if k not in expected]
+        values, mismatched = {}, []
+        for k, t in expected.items():
+            if k not in file_keys:
+                continue
+            arr, want = reader.read(k), tuple(t.shape)
+            shape = reader.shape(k)
+            file_shape = tuple(shape) if shape is not None else (arr.size,)
+            if arr.size != math.prod(want) or (shape is not None and file_shape != want) \
+                    or arr.size != math.prod(file_shape):
+                mismatched.append((k, file_shape, want))
+                continue
+            values[k] = arr.reshape(want).astype(t.data.dtype, copy=False)
+    finally:
+        reader.close()
+    problems = []
+    if mismatched:
+        problems.append("shape mismatches (name: file shape vs expected): " + "; ".join(
+            f"{k}: {fmt_shape(f)} vs {fmt_shape(w)}" for k, f, w in mismatched))
+    if not partial and missing:
+        problems.append(f"missing keys ({len(missing)}): {', '.join(missing)}")
+    if not partial and unexpected:
+        problems.append(f"unexpected keys ({len(unexpected)}): {', '.join(unexpected)}")
+    if problems:
+        hint = " (the net has no state yet: call net.init(engine) first)" if not expected else ""
+        hint += "" if partial else "; pass partial=True to load only the matching keys"
+        raise CheckpointError(f"{fn} '{os.fspath(path)}' into {_describe(stateful)}: "
+                              + " | ".join(problems) + hint)
+    if hasattr(stateful, "load_state_map"):
+        stateful.load_state_map(values)
+    else:
+        for k, arr in values.items():
+            t = expected[k]
+            t.data[...] = t.engine.backend.from_host(arr)   # in place: keeps array identity
+    return stateful
