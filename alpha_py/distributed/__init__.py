@@ -1,0 +1,12 @@
+"""Distributed layer: Spark data-parallel training (`fit`) — allreduce mode (barrier stage,
+gradients all-reduced every step: NCCL on GPUs, Spark messaging on CPUs) and parameter averaging
+(treeAggregate), sharded data, pre-flight checks and atomic driver checkpoints."""
+from .checkpoint import Checkpointer, atomic_write
+from .fit import FitResult, evaluate, fit
+from .preflight import PreflightError, check as preflight_check
+from .shards import ArrayDataset, FileDataset, FrameDataset, mnist5k, split_ranges
+from .worker import JobSpec, Trainer
+
+__all__ = ["fit", "FitResult", "evaluate", "Checkpointer", "atomic_write", "PreflightError",
+           "preflight_check", "ArrayDataset", "FileDataset", "FrameDataset", "mnist5k", "split_ranges",
+           "JobSpec", "Trainer"]

@@ -1,0 +1,73 @@
+"""Distributed layer: synchronous data parallel in one Spark barrier stage per segment
+(rdd.barrier().mapPartitions). Each rank computes gradients on its batch/W rows, the gradients are
+all-reduced (mean) every step and every replica applies the same update — the same arithmetic as
+one process on the global batch. Rank 0 returns the state; the driver checkpoints between
+segments. Imports pyspark, numpy and this package."""
+import numpy as np
+
+from .collective import make_allreduce, publish_from_rank0
+from .state import GradBuffer, net_state, optim_state
+from .worker import Trainer, batch_rows, maybe_fail, task_gpu
+
+
+def _buffer_names(net):
+    trainable = set(net.param_map())
+    return [n for n in net.state_map() if n not in trainable]
+
+
+def segment_task(spec, state_bc, start, end, steps_per_epoch):
+    """The barrier task body: train global steps [start, end) on this rank's shard."""
+
+    def run(it):
+        from pyspark import BarrierTaskContext
+        ctx = BarrierTaskContext.get()
+        rank, world = ctx.partitionId(), spec.workers
+        shards = list(it)
+        images, labels = shards[0]
+        device = task_gpu() if spec.engine == "cuda" else 0
+        tr = Trainer(spec, device)
+        tr.load(state_bc.value)
+        b = tr.eg.backend
+        coll = make_allreduce(ctx, rank, world, spec.engine)
+        # all ranks agree on the schedule: rank 0's view is published and checked
+        mine = {"start": start, "end": end, "spe": steps_per_epoch, "n": len(labels)}
+        plan = publish_from_rank0(ctx, rank, lambda: mine)
+        if (plan["start"], plan["end"], plan["spe"]) != (start, end, steps_per_epoch):
+            raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
+        grads = GradBuffer(tr.net)
+        losses = []
+        for step in range(start, end):
+            maybe_fail(spec, rank, step)
+            rows = batch_rows(spec, len(labels), rank, step, steps_per_epoch)
+            losses.append(tr.forward_backward(images[rows], labels[rows]))
+            grads.unpack(b, coll.allreduce_mean(b, grads.pack(b)))
+            tr.update()
+        # buffers (BatchNorm running stats) saw only local batches: average them; mean loss too
+        smap = tr.net.state_map()
+        names = _buffer_names(tr.net)
+        parts = [b.reshape(smap[n].data, (-1,)) for n in names]
+        parts.append(b.from_host(np.array([np.mean(losses) if losses else 0.0], np.float32)))
+        flat = coll.allreduce_mean(b, b.concat(parts, 0))
+        off = 0
+        for n in names:
+            size = int(np.prod(smap[n].shape))
+            smap[n].data = b.reshape(flat[off:off + size], smap[n].shape)
+            off += size
+        mean_loss = float(b.to_host(flat[off:off + 1])[0])
+        coll.close()
+        if rank == 0:
+            yield {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,
+                   "steps": end - start, "images": (end - start) * spec.batch}
+
+    return run
+
+
+def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch):
+    """One barrier stage; returns (new_state, metrics)."""
+    bc = sc.broadcast(state)
+    try:
+        out = shard_rdd.barrier().mapPartitions(segment_task(spec, bc, start, end, steps_per_epoch)).collect()
+    finally:
+        bc.unpersist()
+    res = out[0]
+    return {"net": res["net"], "optim": res["optim"]}, {"loss": res["loss"], "images": res["images"]}

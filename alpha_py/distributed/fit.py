@@ -1,0 +1,144 @@
+"""Distributed layer: `fit(...)`, the entry point usable from any PySpark program. Shards the data,
+runs the pre-flight checks, then drives allreduce segments (barrier stages) or averaging rounds,
+writing a checkpoint every epoch (or every N steps) and restarting from the latest checkpoint when
+a stage fails. Imports pyspark, numpy and this package."""
+import time
+import uuid
+
+from ..errors import ArgumentError
+from . import preflight
+from .allreduce import run_segment
+from .average import run_round
+from .checkpoint import Checkpointer
+from .shards import as_dataset
+from .state import net_state
+from .worker import JobSpec, Trainer
+
+
+class FitResult:
+    """What fit() returns: the final state (host arrays), progress and metrics."""
+
+    def __init__(self, state, step, epoch, history, test_accuracy, restarts, images_per_s):
+        self.state, self.step, self.epoch, self.history = state, step, epoch, history
+        self.test_accuracy, self.restarts, self.images_per_s = test_accuracy, restarts, images_per_s
+
+    def __repr__(self):
+        return (f"FitResult(step={self.step}, epoch={self.epoch}, test_accuracy={self.test_accuracy}, "
+                f"restarts={self.restarts}, images_per_s={self.images_per_s:.1f})")
+
+
+def _spark_context(spark):
+    from pyspark import SparkContext
+    if spark is None:
+        return SparkContext.getOrCreate()
+    return getattr(spark, "sparkContext", spark)
+
+
+def initial_state(spec):
+    """Weights made once on the driver (CPU engine, seeded) so every replica starts identical."""
+    cpu = JobSpec(spec.model, spec.image_shape, spec.num_classes, spec.optim, spec.lr, "cpu",
+                  spec.batch, spec.workers, spec.seed, spec.shuffle)
+    return {"net": net_state(Trainer(cpu).net), "optim": {}}
+
+
+def evaluate(sc, spec, state, dataset, workers):
+    """Test accuracy: every partition scores its shard with the broadcast weights."""
+    bc = sc.broadcast(state)
+
+    def score(it):
+        from .worker import Trainer as T, task_gpu
+        tr = T(spec, task_gpu() if spec.engine == "cuda" else 0)
+        tr.load(bc.value)
+        for images, labels in it:
+            yield tr.correct(images, labels), len(labels)
+
+    try:
+        parts = dataset.shard_rdd(sc, workers).mapPartitions(score).collect()
+    finally:
+        bc.unpersist()
+    return sum(c for c, _ in parts) / max(sum(n for _, n in parts), 1)
+
+
+def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim="adam", lr=1e-3,
+        workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
+        resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None,
+        image_shape=None, num_classes=None, spark=None, log=print):
+    """Train `model` data-parallel on `workers` Spark tasks.
+
+    data / test_data: a dataset name ("mnist", "fashion_mnist", "cifar10", "cifar100" with data_dir;
+    "mnist5k"), a FileDataset / ArrayDataset / FrameDataset, or a DataFrame of (image, label) rows
+    (then image_shape and num_classes). model: a zoo name or a callable returning an un-initialised
+    Unit. mode "allreduce": gradients all-reduced every step (NCCL on GPUs, Spark messaging on CPUs);
+    mode "average": k=sync_every local steps per round, then weights and optimizer state averaged.
+    batch is the global batch (each worker takes batch/workers rows per step). checkpoint_every:
+    steps between checkpoints (default: one per epoch). fail_at_step injects one task death (tests).
+    """
+    sc = _spark_context(spark)
+    if mode not in ("allreduce", "average"):
+        raise ArgumentError(f"fit: mode {mode!r} unknown, expected 'allreduce' or 'average'")
+    checked = preflight.check(sc, workers, mode, engine)
+    ds = as_dataset(data, data_dir, True, image_shape, num_classes)
+    spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,
+                   shuffle, fail_at_step)
+    shard_rdd = ds.shard_rdd(sc, workers).cache()
+    sizes = shard_rdd.map(lambda s: len(s[1])).collect()
+    spe = spec.steps_per_epoch(sizes)
+    if spe < 1:
+        raise ArgumentError(f"fit: shards of {sizes} images cannot fill one step of {spec.local_batch} "
+                            f"images per worker (batch {batch} / {workers} workers)")
+    total = epochs * spe
+    every = int(checkpoint_every or spe)
+    ckpt = Checkpointer(checkpoint_dir) if checkpoint_dir else None
+    log(f"[alpha.distributed] mode={mode} workers={workers} engine={engine} shards={sizes} "
+        f"steps/epoch={spe} total steps={total} slots={checked['slots']}")
+
+    def restore():
+        if ckpt is not None and ckpt.latest() is not None:
+            state, meta = Checkpointer.load(ckpt.latest())
+            log(f"[alpha.distributed] resumed from {ckpt.latest()} (step {meta['step']})")
+            return state, meta["step"]
+        return initial_state(spec), 0
+
+    state, step = restore() if resume else (initial_state(spec), 0)
+    history, restarts, trained_images, train_time = [], 0, 0, 0.0
+    token = uuid.uuid4().hex
+    while step < total:
+        end = min((step // every + 1) * every, total)
+        if mode == "average":
+            end = min(end, step + sync_every)
+        t0 = time.perf_counter()
+        try:
+            if mode == "allreduce":
+                state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe)
+            else:
+                state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
+        except Exception as e:          # a task died and Spark gave up on the stage
+            restarts += 1
+            if restarts > max_restarts:
+                raise
+            log(f"[alpha.distributed] stage for steps [{step},{end}) failed ({type(e).__name__}: "
+                f"{str(e).splitlines()[0][:200]}); restart {restarts}/{max_restarts} from the last checkpoint")
+            spec.fail_at_step = None
+            token = uuid.uuid4().hex
+            state, step = restore()
+            continue
+        dt = time.perf_counter() - t0
+        train_time += dt
+        trained_images += metrics["images"]
+        step = end
+        history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"],
+                        "images_per_s": metrics["images"] / dt})
+        if step % every == 0 or step == total:
+            if ckpt is not None:
+                ckpt.save(state, {"step": step, "epoch": step // spe, "steps_per_epoch": spe,
+                                  "mode": mode, "workers": workers, "batch": batch})
+            log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
+                f"{metrics['images'] / dt:.1f} images/s")
+    shard_rdd.unpersist()
+    acc = None
+    if test_data is not None:
+        acc = evaluate(sc, spec, state, as_dataset(test_data, data_dir, False, image_shape, num_classes),
+                       workers)
+        log(f"[alpha.distributed] test accuracy {acc:.4f}")
+    ips = trained_images / train_time if train_time else 0.0
+    return FitResult(state, step, step // spe, history, acc, restarts, ips)

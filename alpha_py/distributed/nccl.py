@@ -1,0 +1,47 @@
+"""Distributed layer: NCCL all-reduce of flat float32 CuPy buffers through CuPy's bindings
+(cupy.cuda.nccl). The rendezvous (the unique id from rank 0) is supplied by the caller: Spark's
+BarrierTaskContext.allGather in a barrier stage, or bench/nccl_launcher.py without Spark."""
+from ..errors import DeviceError
+
+
+def _nccl():
+    try:
+        import cupy
+        from cupy.cuda import nccl
+    except ImportError as e:
+        raise DeviceError(f"NCCL all-reduce needs CuPy with NCCL support (pip install alpha_py[cuda12]): {e}")
+    if not getattr(nccl, "available", True):
+        raise DeviceError("NCCL all-reduce: this CuPy build has no NCCL (cupy.cuda.nccl.available is False)")
+    return cupy, nccl
+
+
+def new_unique_id():
+    """Rank 0's NCCL unique id as a JSON-able list of ints."""
+    _, nccl = _nccl()
+    return list(nccl.get_unique_id())
+
+
+class NcclAllReduce:
+    """Sum-all-reduce over NCCL on the current CUDA device, then divide by the world size."""
+
+    name = "nccl"
+
+    def __init__(self, unique_id, rank, world):
+        cupy, nccl = _nccl()
+        self.cupy, self.nccl = cupy, nccl
+        self.rank, self.world = rank, world
+        self.comm = nccl.NcclCommunicator(world, tuple(unique_id), rank)
+
+    def allreduce_mean(self, backend, flat):
+        cupy, nccl = self.cupy, self.nccl
+        buf = cupy.ascontiguousarray(flat, dtype=cupy.float32)
+        stream = cupy.cuda.get_current_stream()
+        self.comm.allReduce(buf.data.ptr, buf.data.ptr, buf.size, nccl.NCCL_FLOAT32, nccl.NCCL_SUM,
+                            stream.ptr)
+        buf *= 1.0 / self.world
+        return buf
+
+    def close(self):
+        if self.comm is not None:
+            self.comm.destroy()
+            self.comm = None

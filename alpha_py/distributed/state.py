@@ -1,0 +1,89 @@
+"""Distributed layer: a training state as plain host NumPy (what Spark ships, averages and the
+driver checkpoints) — net weights/buffers, optimizer state, counters — and flat gradient buffers.
+Imports numpy, alpha_py.errors and the nn/optim objects it is handed."""
+import numpy as np
+
+from ..errors import CheckpointError, fmt_shape
+
+
+def _host(backend, a):
+    return np.array(backend.to_host(a), dtype=np.float32, copy=True)
+
+
+def net_state(net):
+    """name -> float32 host array for every parameter and buffer (BatchNorm running stats)."""
+    b = net.engine.backend
+    return {name: _host(b, p.data) for name, p in net.state_map().items()}
+
+
+def load_net_state(net, state, who="load_net_state"):
+    """Copy host arrays into the net; strict: same names and shapes."""
+    smap = net.state_map()
+    missing = sorted(set(smap) - set(state))
+    extra = sorted(set(state) - set(smap))
+    if missing or extra:
+        raise CheckpointError(f"{who}: state does not match net {net.name()}: missing {missing[:5]}, "
+                              f"unexpected {extra[:5]}")
+    b = net.engine.backend
+    for name, p in smap.items():
+        a = state[name]
+        if tuple(a.shape) != tuple(p.shape):
+            raise CheckpointError(f"{who}: {name} has shape {fmt_shape(a.shape)}, net expects "
+                                  f"{fmt_shape(p.shape)}")
+        p.data = b.from_host(a)
+
+
+def optim_state(opt):
+    """Optimizer state (moments, step counter, scheduler) as key -> float32 host arrays, keyed as
+    the optimizer's state_map() (the same keys alpha.stat checkpoints use)."""
+    return {k: np.array(t.numpy(), dtype=np.float32, copy=True) for k, t in opt.state_map().items()}
+
+
+def load_optim_state(opt, state):
+    """Load host arrays from optim_state(); an empty dict (a fresh run) leaves the state as is."""
+    if state:
+        opt.load_state_map(dict(state))
+
+
+def average_states(total, count):
+    """Element-wise mean of a summed state dict (integer-like counters keep their dtype)."""
+    out = {}
+    for k, v in total.items():
+        m = v / count
+        out[k] = m.astype(v.dtype) if np.issubdtype(v.dtype, np.floating) else np.rint(m).astype(v.dtype)
+    return out
+
+
+def add_states(a, b):
+    """Sum of two state dicts with identical keys (the treeAggregate combiner)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if set(a) != set(b):
+        raise CheckpointError(f"add_states: replicas disagree on state keys: "
+                              f"{sorted(set(a) ^ set(b))[:5]}")
+    return {k: a[k] + b[k] for k in a}
+
+
+class GradBuffer:
+    """Gathers every trainable parameter's gradient into one flat buffer and scatters the
+    (all-reduced) buffer back. Parameters that got no gradient contribute zeros, so every rank
+    packs the same layout."""
+
+    def __init__(self, net):
+        self.params = list(net.param_map().values())
+        self.sizes = [int(np.prod(p.shape)) for p in self.params]
+        self.total = int(sum(self.sizes))
+
+    def pack(self, backend):
+        """Flat device array (backend's array type) of all gradients."""
+        parts = [backend.reshape(p._grad, (-1,)) if p._grad is not None
+                 else backend.full((n,), 0.0) for p, n in zip(self.params, self.sizes)]
+        return backend.concat(parts, 0)
+
+    def unpack(self, backend, flat):
+        off = 0
+        for p, n in zip(self.params, self.sizes):
+            p._grad = backend.reshape(flat[off:off + n], p.shape)
+            off += n

@@ -1,0 +1,140 @@
+"""Distributed layer: what one Spark task (or one launcher process) does — make its engine (the
+GPU Spark assigned it), build net + optimizer from the job spec, walk its shard in a deterministic
+batch order, and run forward/backward/update steps. Imports alpha_py (facade, zoo, optim), numpy."""
+import numpy as np
+
+from ..errors import ArgumentError
+from .state import load_net_state, load_optim_state
+
+OPTIMIZERS = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam", "adamw": "AdamW",
+              "rmsprop": "RMSprop", "adamax": "Adamax"}
+
+
+class JobSpec:
+    """Everything a task needs to rebuild the training setup; pickled into each task (keep small).
+    model: a zoo name or a callable () -> Unit; optim: a name above or a callable (net) -> optimizer."""
+
+    def __init__(self, model, image_shape, num_classes, optim="adam", lr=1e-3, engine="cpu",
+                 batch=64, workers=1, seed=0, shuffle=True, fail_at_step=None):
+        if isinstance(optim, str) and optim.lower() not in OPTIMIZERS:
+            raise ArgumentError(f"optimizer {optim!r} unknown, expected one of {sorted(OPTIMIZERS)}")
+        if engine not in ("cpu", "cuda"):
+            raise ArgumentError(f"engine {engine!r} unknown, expected 'cpu' or 'cuda'")
+        if batch % workers:
+            raise ArgumentError(f"global batch {batch} must be a multiple of workers={workers} "
+                                "(each worker takes batch/workers rows per step)")
+        self.model, self.image_shape, self.num_classes = model, tuple(image_shape), int(num_classes)
+        self.optim, self.lr, self.engine = optim, float(lr), engine
+        self.batch, self.workers, self.seed, self.shuffle = int(batch), int(workers), int(seed), shuffle
+        self.fail_at_step = fail_at_step
+
+    @property
+    def local_batch(self):
+        return self.batch // self.workers
+
+    def steps_per_epoch(self, shard_sizes):
+        return min(shard_sizes) // self.local_batch
+
+
+def make_engine(kind, device_id=0):
+    from ..facade import alpha
+    if kind == "cuda":
+        return alpha.engine.cuda_float32(device_id, alpha.engine.memp1())
+    return alpha.engine.cpu_float32()
+
+
+def task_gpu():
+    """The GPU address Spark assigned to the running task (TaskContext.resources()['gpu'])."""
+    from pyspark import TaskContext
+    ctx = TaskContext.get()
+    res = ctx.resources() if ctx is not None else {}
+    if "gpu" not in res or not res["gpu"].addresses:
+        raise ArgumentError("engine 'cuda': this Spark task was assigned no GPU; set "
+                            "spark.task.resource.gpu.amount=1 and spark.executor.resource.gpu.amount")
+    return int(res["gpu"].addresses[0])
+
+
+def build_net(spec, eg):
+    if callable(spec.model):
+        net = spec.model()
+    else:
+        from ..zoo import get_model
+        net = get_model(spec.model, spec.image_shape[-1], spec.num_classes)
+    return net.init(eg)
+
+
+def build_optim(spec, net):
+    if callable(spec.optim):
+        return spec.optim(net)
+    from ..facade import alpha
+    return getattr(alpha.optim, OPTIMIZERS[spec.optim.lower()])(net.params(), spec.lr)
+
+
+class Trainer:
+    """One replica: engine, net, optimizer and loss, loaded from a host state."""
+
+    def __init__(self, spec, device_id=0):
+        from ..facade import alpha
+        self.spec = spec
+        self.eg = make_engine(spec.engine, device_id)
+        self.eg.set_seed(spec.seed)
+        self.net = build_net(spec, self.eg).train()
+        self.opt = build_optim(spec, self.net)
+        self.loss = alpha.loss.softmax_crossEntropy()
+
+    def load(self, state):
+        load_net_state(self.net, state["net"])
+        load_optim_state(self.opt, state.get("optim"))
+
+    def batch_tensors(self, images, labels):
+        return self.eg.images(images), self.eg.onehot(labels, self.spec.num_classes)
+
+    def forward_backward(self, images, labels):
+        """Gradients of the mean loss over this batch accumulate into the params; returns loss."""
+        x, y = self.batch_tensors(images, labels)
+        self.net.clear_grads()
+        yh = self.net.forward(x)[0]
+        loss = self.loss.loss(yh, y).get()
+        self.net.backward(self.loss.gradient(yh, y))
+        self.net.gc()
+        return float(loss)
+
+    def update(self):
+        self.opt.update()
+        self.net.clear_grads()
+
+    def correct(self, images, labels, batch=256):
+        """Number of correctly classified rows (eval mode)."""
+        self.net.eval()
+        hits = 0
+        for lo in range(0, len(labels), batch):
+            x = self.eg.images(images[lo:lo + batch])
+            yh = self.net.forward(x)[0]
+            pred = self.eg.row_max_index(yh).numpy().reshape(-1)
+            hits += int((pred == labels[lo:lo + batch]).sum())
+            self.net.gc()
+        self.net.train()
+        return hits
+
+
+def batch_rows(spec, shard_size, rank, step, steps_per_epoch):
+    """Row indices of this rank's shard for global step `step`: a fresh permutation per epoch
+    (seeded by seed, epoch, rank) or, with shuffle off, the shard in order."""
+    epoch, k = divmod(step, steps_per_epoch)
+    b = spec.local_batch
+    if not spec.shuffle:
+        return np.arange(k * b, (k + 1) * b)
+    perm = np.random.default_rng([spec.seed, epoch, rank]).permutation(shard_size)
+    return np.sort(perm[k * b:(k + 1) * b])
+
+
+def maybe_fail(spec, rank, step):
+    """Failure injection for tests and drills: rank 1 (or 0 when alone) kills its Python worker
+    when it reaches global step `fail_at_step`, first task attempt only."""
+    if spec.fail_at_step is None or step != spec.fail_at_step or rank != min(1, spec.workers - 1):
+        return
+    from pyspark import TaskContext
+    ctx = TaskContext.get()
+    if ctx is None or ctx.attemptNumber() == 0:
+        import os
+        os._exit(17)
