@@ -43,6 +43,13 @@ class ArrayBackend(OptimOps):
         """uint8 images -> float: img * scale + shift (e.g. 2/255, -1 maps to [-1, 1])."""
         return img_u8.astype(self.dtype) * self.dtype.type(scale) + self.dtype.type(shift)
 
+    def image_flip_lr(self, img_u8, flags):
+        """uint8 NHWC batch with image n mirrored left-right where flags[n] != 0 (device-side augmentation)."""
+        flip = flags.astype(bool)
+        out = img_u8.copy()
+        out[flip] = img_u8[flip][:, :, ::-1]
+        return out
+
     def onehot(self, labels, num_class, on, off):
         out = self.xp.full((labels.shape[0], num_class), off, dtype=self.dtype)
         out[self.xp.arange(labels.shape[0]), labels.astype(self.xp.int64)] = on
@@ -155,6 +162,10 @@ class ArrayBackend(OptimOps):
             return gy * (t(1) - y * y)
         raise ArgumentError(f"act_bwd: unknown activation {name!r}, expected one of {ACTIVATIONS}")
 
+    def add_act(self, name, a, b, p1=0.0, p2=0.0):
+        """act(a + b) (F.add_<act>); one fused kernel on the GPU."""
+        return self.act_fwd(name, a + b, p1, p2)
+
     def _sigmoid(self, x):
         xp, t = self.xp, self.dtype.type
         e = xp.exp(-xp.abs(x))
@@ -229,6 +240,23 @@ class ArrayBackend(OptimOps):
         if gamma is None:
             return gx.reshape(x.shape), None, None
         return gx.reshape(x.shape), g_gamma, g_beta
+
+    def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0):
+        """batchNorm then activation `name` (batchNorm_<act>; one fused kernel on the GPU).
+        Returns (y, mean, var, inv_std) like bn_fwd."""
+        z, mean, var, inv_std = self.bn_fwd(x, gamma, beta, eps, mean, var)
+        return self.act_fwd(name, z, p1, p2), mean, var, inv_std
+
+    def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
+        """Backward of bn_act_fwd from the saved input x only (the pre-activation is recomputed).
+        Returns (grad_x, grad_gamma, grad_beta) like bn_bwd."""
+        c = x.shape[-1]
+        z = (x.reshape(-1, c) - mean) * inv_std
+        if gamma is not None:
+            z = z * gamma + beta
+        z = z.reshape(x.shape)
+        gz = self.act_bwd(name, gy, z, self.act_fwd(name, z, p1, p2), p1, p2)
+        return self.bn_bwd(gz, x, mean, inv_std, gamma, batch_stats)
 
     # ---------------------------------------------------------------- shape
     def reshape(self, x, shape):
