@@ -269,3 +269,15 @@ def test_atomic_write_survives_kill(tmp_path):
     _, fresh, _ = build(5)
     alpha.stat.load_zip(fresh, str(path))
     assert_same_state(fresh, net)
+
+
+def test_text_non_finite_values_use_java_spellings(tmp_path):
+    eg = alpha.engine.cpu_float32()
+    fc = nn.fullconnect(True, 2, 3).init(eg, "fc")
+    fc.param_map()["fc.bias"].data[...] = np.array([np.inf, -np.inf, np.nan], np.float32)
+    alpha.stat.save_zip(fc, str(tmp_path / "w"))
+    with zipfile.ZipFile(tmp_path / "w") as z:
+        assert z.read("fc.bias") == b"Infinity,-Infinity,NaN\n"
+    fc2 = nn.fullconnect(True, 2, 3).init(eg, "fc")
+    alpha.stat.load_zip(fc2, str(tmp_path / "w"))
+    np.testing.assert_array_equal(fc2.param_map()["fc.bias"].numpy(), [np.inf, -np.inf, np.nan])

@@ -17,6 +17,7 @@ from ..errors import CheckpointError
 
 PER_LINE = 4096
 SHAPES_ENTRY = ".alpha-shapes.json"
+_JAVA = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN", "-nan": "NaN"}
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, OSError)
 
 
@@ -28,7 +29,11 @@ def encode_text(arr):
     lines = []
     for i in range(0, flat.size, PER_LINE):
         lines.append(",".join(map(fmt.__mod__, flat[i:i + PER_LINE].tolist())))
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    text = "\n".join(lines) + "\n"
+    if not np.isfinite(flat).all():            # Java's spellings, which Python reads too
+        text = ",".join(_JAVA.get(v, v) for v in text.replace("\n", ",\n,").split(","))
+        text = text.replace(",\n,", "\n")
+    return text.encode("utf-8")
 
 
 def decode_text(data, key, path):
