@@ -95,7 +95,7 @@ class Concat(Unit):
         d = self.dim % r
         for x in xs[1:]:
             if x.ndim() != r or any(x.shape[i] != xs[0].shape[i] for i in range(r) if i != d):
-                raise self.error(f"inputs {[fmt_shape(t.shape) for t in xs]} differ outside dim {self.dim}")
+                raise self.error(f"inputs {', '.join(fmt_shape(t.shape) for t in xs)} differ outside dim {self.dim}")
 
     def _fwd(self, eg, *xs):
         d = self.dim % xs[0].ndim
@@ -191,7 +191,7 @@ class Sum(Unit):
                 raise self.error(f"dim={self.dim} reduces one input, got {len(xs)} inputs")
             for x in xs[1:]:
                 if x.shape != xs[0].shape:
-                    raise self.error(f"inputs {[fmt_shape(t.shape) for t in xs]} must have the same shape")
+                    raise self.error(f"inputs {', '.join(fmt_shape(t.shape) for t in xs)} must have the same shape")
         elif self.dim is not None:
             r = xs[0].ndim()
             if not -r <= self.dim < r:

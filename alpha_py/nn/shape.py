@@ -128,8 +128,8 @@ class _Window(Unit):
         if not self.grows:
             for size, (lo, hi) in zip(shape, self._full(shape)):
                 if lo + hi >= size:
-                    raise self.error(f"input {fmt_shape(shape)}: removing {[p for p in self._full(shape)]} "
-                                     "would leave an empty dim")
+                    raise self.error(f"input {fmt_shape(shape)}: removing (before, after) = "
+                                     f"{self._full(shape)} would leave an empty dim")
 
     def _grow(self, eg, x, pads):
         return eg.backend.pad(x, pads, 0.0)
@@ -218,9 +218,10 @@ class Crop(_Placed):
     grows = False
 
     def check_inputs(self, xs):
+        shape, k = xs[0].shape, self._k()
+        if len(shape) >= k and self.start is not None:
+            tail = shape[len(shape) - k:]
+            if any(s >= size for s, size in zip(self.start, tail)):
+                raise self.error(f"input {fmt_shape(shape)}: crop start {list(self.start)} lies outside "
+                                 f"the trailing dims {fmt_shape(tail)}")
         super().check_inputs(xs)
-        shape = xs[0].shape
-        tail = shape[len(shape) - len(self.out_dims):]
-        if self.start is not None and any(s >= size for s, size in zip(self.start, tail)):
-            raise self.error(f"input {fmt_shape(shape)}: crop start {list(self.start)} lies outside "
-                             f"the trailing dims {fmt_shape(tail)}")

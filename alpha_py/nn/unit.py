@@ -166,7 +166,8 @@ class Unit:
         eg = self.engine_of(xs)
         for x in xs:
             if x.engine is not eg:
-                raise self.error(f"input on engine {x.engine.dataType()}, unit on {eg.dataType()}")
+                raise self.error(f"input {fmt_shape(x.shape)} lives on another engine ({x.engine.dataType()}) "
+                                 f"than the unit's ({eg.dataType()})")
             if x.data.dtype != eg.backend.dtype:
                 raise self.error(f"input {fmt_shape(x.shape)} has dtype {x.data.dtype}, "
                                  f"expected {eg.backend.dtype}")
