@@ -84,7 +84,7 @@ class Optimizer:
         for i, a in enumerate(args):
             if isinstance(a, Real) and len(nums) == i:
                 nums.append(a)
-            elif callable(a) or a == "println":      # Dragon-Alpha's trailing println
+            elif callable(a) or (isinstance(a, str) and a == "println"):   # Dragon-Alpha println
                 kw.setdefault("println", True)
             else:
                 raise ArgumentError(f"{who}: unexpected argument {a!r} at position {i + 1} "
