@@ -62,6 +62,37 @@ class Fused(Unit):
         return self.first._bwd(eg, ctx1, (gz,), needs)
 
 
+class _FusedBnAct(Fused):
+    """batchNorm_<act>: the backend's bn_act_fwd / bn_act_bwd primitives (one kernel on the GPU;
+    backward recomputes the pre-activation from the saved input)."""
+
+    def _act(self):
+        return self.second.act, self.second.p1, self.second.p2
+
+    def _fwd(self, eg, x):
+        self._sync_mode()
+        return self.first._fwd(eg, x, act=self._act())
+
+    def _bwd(self, eg, ctx, gys, needs):
+        return self.first._bwd(eg, ctx, gys, needs, act=self._act())
+
+
+class _FusedAddAct(Fused):
+    """add_<act>: y = act(a + b) through the backend's add_act primitive; backward recomputes
+    a + b and returns act'(a + b) * grad_y to both inputs."""
+
+    def _fwd(self, eg, a, b):
+        s = self.second
+        y = eg.backend.add_act(s.act, a, b, s.p1, s.p2)
+        return (y,), (a, b, y)
+
+    def _bwd(self, eg, ctx, gys, needs):
+        a, b, y = ctx
+        s, bk = self.second, eg.backend
+        gz = bk.act_bwd(s.act, gys[0], bk.add(a, b), y, s.p1, s.p2)
+        return (gz if needs[0] else None, gz if needs[1] else None)
+
+
 _CLASSES = {}
 
 
@@ -70,7 +101,13 @@ def _fused_class(first, second):
     so sequence children and messages read like Dragon-Alpha's fused units."""
     key = f"{type(first).__name__}_{type(second).__name__}"
     if key not in _CLASSES:
-        _CLASSES[key] = type(key, (Fused,), {"__doc__": f"Fused {key.replace('_', ' then ')}."})
+        base = Fused
+        if isinstance(second, act.Activation):
+            if isinstance(first, BatchNorm):
+                base = _FusedBnAct
+            elif type(first) is Add:
+                base = _FusedAddAct
+        _CLASSES[key] = type(key, (base,), {"__doc__": f"Fused {key.replace('_', ' then ')}."})
     return _CLASSES[key]
 
 

@@ -112,29 +112,41 @@ class BatchNorm(_FeatureUnit):
         rm.data = b.linear2(rm.data, mean, self._beta1, 1.0 - self._beta1, 0.0)
         rv.data = b.linear2(rv.data, var, self._beta2, 1.0 - self._beta2, 0.0)
 
-    def _fwd(self, eg, x):
+    def _fwd(self, eg, x, act=None):
+        """act: None, or (name, p1, p2) of an activation fused after the normalisation
+        (batchNorm_<act> units; the backend's bn_act_fwd primitive)."""
         b = eg.backend
         g, be = self._gamma_beta()
         x2 = x.reshape(-1, self.features)
         rm, rv = self._params["run_mean"], self._params["run_var"]
+
+        def norm(mean=None, var=None):
+            if act is None:
+                return b.bn_fwd(x2, g, be, self._eps, mean, var)
+            return b.bn_act_fwd(act[0], x2, g, be, self._eps, mean, var, act[1], act[2])
+
         if not self.training:
-            y, mean, _, inv = b.bn_fwd(x2, g, be, self._eps, rm.data, rv.data)
+            y, mean, _, inv = norm(rm.data, rv.data)
             batch_stats = False
         elif self.use_global:
             _, bm, bv, _ = b.bn_fwd(x2, None, None, self._eps)
             self._update_running(eg, bm, bv)
-            y, mean, _, inv = b.bn_fwd(x2, g, be, self._eps, rm.data, rv.data)
+            y, mean, _, inv = norm(rm.data, rv.data)
             batch_stats = False
         else:
-            y, mean, var, inv = b.bn_fwd(x2, g, be, self._eps)
+            y, mean, var, inv = norm()
             self._update_running(eg, mean, var)
             batch_stats = True
         return (y.reshape(x.shape),), (x2, mean, inv, batch_stats)
 
-    def _bwd(self, eg, ctx, gys, needs):
+    def _bwd(self, eg, ctx, gys, needs, act=None):
         x2, mean, inv, batch_stats = ctx
-        g, _ = self._gamma_beta()
-        gx, gg, gb = eg.backend.bn_bwd(gys[0].reshape(x2.shape), x2, mean, inv, g, batch_stats)
+        g, be = self._gamma_beta()
+        gy2 = gys[0].reshape(x2.shape)
+        if act is None:
+            gx, gg, gb = eg.backend.bn_bwd(gy2, x2, mean, inv, g, batch_stats)
+        else:
+            gx, gg, gb = eg.backend.bn_act_bwd(act[0], gy2, x2, mean, inv, g, be, batch_stats, act[1], act[2])
         if self._affine:
             self._params["weight"].accumulate(gg)
             self._params["bias"].accumulate(gb)
