@@ -252,3 +252,22 @@ def test_units_in_sequence_get_class_index_names():
     assert list(s.param_map()) == ["Sequence.Conv3D0.weight", "Sequence.Conv3D0.bias",
                                    "Sequence.BatchNorm_Relu1.weight", "Sequence.BatchNorm_Relu1.bias"]
     assert s.forward(eg.tensor(rand(2, 5, 5, 3)))[0].shape == (2, 5, 5, 4)
+
+
+def test_fused_follow_train_eval_and_need_grads():
+    eg = eg64()
+    x = eg.tensor(rand(4, 3))
+    f = nn.relu_dropout(0.5).init(eg).eval()
+    np.testing.assert_array_equal(f.forward(x)[0].numpy(), np.maximum(x.numpy(), 0))
+    net = nn.sequence(nn.batchNorm_tanh(3)).init(eg)
+    net.eval()
+    bn = net[0]
+    bn._params["run_mean"].data = np.full(3, 0.5)
+    y = net.forward(x)[0].numpy()
+    np.testing.assert_allclose(y, np.tanh((x.numpy() - 0.5) / np.sqrt(1 + 1e-5)), rtol=1e-12)
+    net.need_grads(False)
+    assert net.param_map() == {} and len(net.state_map()) == 4
+
+
+def test_sum_mean_factory_docs_match_behaviour():
+    assert "several" in nn.sum.__doc__ and "[1]" in nn.mean.__doc__

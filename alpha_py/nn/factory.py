@@ -303,9 +303,13 @@ class NN:
         raise ArgumentError(f"chunk: expected ([dim,] n), got {args}")
 
     def sum(self, dim=None):
+        """sum(): several same-shape inputs -> their elementwise sum (a reducer of branches); one
+        input -> the sum of all its elements as a [1] tensor. sum(dim): one input summed over dim."""
         return combine.Sum(dim)
 
     def mean(self, dim=None):
+        """mean(): several inputs -> their elementwise mean; one input -> the mean of all its
+        elements as a [1] tensor. mean(dim): one input averaged over dim."""
         return combine.Mean(dim)
 
     # ------------------------------------------------------------------ fused units
