@@ -1,7 +1,9 @@
 """Engine layer: `alpha.engine` — engine constructors and memory-pool factories."""
 import numpy as np
 
+from ..errors import ArgumentError
 from .engine import Engine
+from .mempool import Memp1, Memp2, Memp3, Mempool
 
 
 class EngineFactory:
@@ -17,6 +19,31 @@ class EngineFactory:
         """NumPy engine in float64 (for gradient checks and reference results)."""
         from ..backend.cpu import CpuBackend
         return Engine(CpuBackend(np.float64, threads), "cpu_float64")
+
+    # ------------------------------------------------------------------ GPU
+    def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True):
+        """GPU engine: CuPy arrays + our kernels (kernels/*.cu). `mempool`: memp1/memp2/memp3(...) or
+        None for CuPy's own pool; `max_trans_buf_bytes`: pinned host buffer staging transfers."""
+        from ..backend.cuda_probe import probe_cuda
+        probe_cuda(device_id)
+        if mempool is not None and not isinstance(mempool, Mempool):
+            raise ArgumentError(f"cuda_float32: mempool must come from alpha.engine.memp1/memp2/memp3, "
+                                f"got {type(mempool).__name__}")
+        from ..backend.cuda import CudaBackend
+        eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes)), "cuda_float32")
+        return eg.check(bool(check))
+
+    def memp1(self, max_bytes=2 << 30):
+        """Size-keyed best-fit cache of blocks, hard cap max_bytes."""
+        return Memp1(int(max_bytes))
+
+    def memp2(self, max_bytes=2 << 30):
+        """memp1 plus block split/merge inside 2 MiB-granular segments."""
+        return Memp2(int(max_bytes))
+
+    def memp3(self, max_bytes=2 << 30):
+        """memp2 plus a separate arena that keeps small blocks from fragmenting large segments."""
+        return Memp3(int(max_bytes))
 
 
 engine = EngineFactory()

@@ -1,0 +1,300 @@
+"""Backend layer (CUDA): the primitive table on CuPy arrays. Elementwise basics stay CuPy expressions
+inherited from ArrayBackend; activations, batchNorm(+act), softmax(+crossEntropy), Kahan reductions,
+random numbers and image ops run our kernels/*.cu (conv/pool in cuda_conv.py, optimizers in
+cuda_optim.py). Imported only by alpha.engine.cuda_float32; imports cupy, numpy and backend/."""
+import math
+
+import cupy
+import numpy as np
+
+from .base import ACTIVATIONS, ArrayBackend
+from .cuda_conv import CudaConvOps
+from .cuda_memory import DeviceMemory, PinnedStager
+from .cuda_optim import CudaOptimOps
+from .kernel_loader import get_kernel
+
+ACT_CODES = {name: i for i, name in enumerate(ACTIVATIONS)}   # must match kernels/act.cuh
+THREADS = 256
+MAX_BLOCKS = 8192
+_MASK64 = (1 << 64) - 1
+
+i32, i64, f32, u64 = np.int32, np.int64, np.float32, np.uint64
+NULL = np.uint64(0)
+
+
+def _splitmix64(x):
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
+    name = "cuda"
+
+    def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20):
+        super().__init__(cupy, np.float32)
+        self.device_id = int(device_id)
+        self.device = cupy.cuda.Device(self.device_id)
+        self.device.use()
+        self.memory = DeviceMemory(mempool, self.device_id)
+        self.stager = PinnedStager(max_trans_buf_bytes)
+        self.sm_count = self.device.attributes["MultiProcessorCount"]
+        self._kernels = {}
+        self._seed, self._rng_calls = 0, 0
+
+    # ---------------------------------------------------------------- kernels
+    def kernel(self, family, name):
+        k = self._kernels.get((family, name))
+        if k is None:
+            k = self._kernels[(family, name)] = get_kernel(family, name)
+        return k
+
+    def launch_flat(self, family, name, n, args, per_thread=1):
+        """Grid-stride launch over n elements."""
+        blocks = max(1, min(MAX_BLOCKS, -(-n // (THREADS * per_thread))))
+        self.kernel(family, name)((blocks,), (THREADS,), args)
+
+    @staticmethod
+    def c(a):
+        """C-contiguous float32 device array (a copy only when needed)."""
+        if a.dtype != np.float32:
+            a = a.astype(np.float32)
+        return a if a.flags.c_contiguous else cupy.ascontiguousarray(a)
+
+    # ---------------------------------------------------------------- transfer / sync
+    def from_host(self, host, dtype=None):
+        dtype = np.dtype(dtype or self.dtype)
+        if isinstance(host, cupy.ndarray):
+            return host.astype(dtype, copy=False)
+        arr = np.ascontiguousarray(np.asarray(host), dtype=dtype)
+        out = cupy.empty(arr.shape, dtype=dtype)
+        return self.stager.to_device(arr, out) if arr.size else out
+
+    def to_host(self, a):
+        if isinstance(a, np.ndarray) or np.isscalar(a):
+            return np.asarray(a)
+        return self.stager.to_host(a)
+
+    def scalar(self, a):
+        return float(self.to_host(a).reshape(-1)[0])
+
+    def synchronize(self):
+        cupy.cuda.get_current_stream().synchronize()
+
+    def event(self):
+        e = cupy.cuda.Event(disable_timing=True)
+        e.record(cupy.cuda.get_current_stream())
+        return e
+
+    def image_to_float(self, img_u8, scale, shift):
+        x = cupy.ascontiguousarray(img_u8, dtype=cupy.uint8)
+        y = cupy.empty(x.shape, dtype=self.dtype)
+        self.launch_flat("image", "image_to_float", x.size, (x, y, i64(x.size), f32(scale), f32(shift)))
+        return y
+
+    def image_flip_lr(self, img_u8, flags):
+        x = cupy.ascontiguousarray(img_u8, dtype=cupy.uint8)
+        fl = cupy.ascontiguousarray(flags, dtype=cupy.uint8)
+        y = cupy.empty_like(x)
+        n, h, w, c = x.shape
+        self.launch_flat("image", "image_flip_lr", x.size, (x, y, fl, i32(n), i32(h), i32(w), i32(c)))
+        return y
+
+    # ---------------------------------------------------------------- random (paper 5.4)
+    def seed(self, seed):
+        self._seed, self._rng_calls = int(seed) & _MASK64, 0
+
+    def _call_seed(self):
+        self._rng_calls += 1
+        return u64(_splitmix64(self._seed ^ _splitmix64(self._rng_calls)))
+
+    def _random(self, name, shape, a, b):
+        out = cupy.empty(tuple(shape), dtype=self.dtype)
+        if out.size:
+            self.launch_flat("random", name, out.size, (out, i64(out.size), self._call_seed(), f32(a), f32(b)),
+                             per_thread=8)
+        return out
+
+    def uniform(self, shape, low, high):
+        return self._random("rng_uniform", shape, low, high)
+
+    def gaussian(self, shape, mean, std):
+        return self._random("rng_gaussian", shape, mean, std)
+
+    def dropout_mask(self, shape, keep_p):
+        out = cupy.empty(tuple(shape), dtype=self.dtype)
+        if out.size:
+            self.launch_flat("random", "rng_dropout", out.size,
+                             (out, i64(out.size), self._call_seed(), f32(keep_p)), per_thread=8)
+        return out
+
+    # ---------------------------------------------------------------- activations
+    def _act_code(self, name):
+        if name not in ACT_CODES:
+            return super().act_fwd(name, None)        # raises the ArgumentError naming the choices
+        return ACT_CODES[name]
+
+    def act_fwd(self, name, x, p1=0.0, p2=0.0):
+        code = self._act_code(name)
+        x = self.c(x)
+        y = cupy.empty_like(x)
+        self.launch_flat("elementwise", f"act_fwd<{code}>", x.size, (x, y, i64(x.size), f32(p1), f32(p2)))
+        return y
+
+    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
+        code = self._act_code(name)
+        gy = self.c(gy)
+        x = self.c(x if x is not None else y)
+        y = self.c(y if y is not None else x)
+        gx = cupy.empty_like(gy)
+        self.launch_flat("elementwise", f"act_bwd<{code}>", gy.size,
+                         (gy, x, y, gx, i64(gy.size), f32(p1), f32(p2)))
+        return gx
+
+    def add_act(self, name, a, b, p1=0.0, p2=0.0):
+        code = self._act_code(name)
+        if a.shape != b.shape:
+            return super().add_act(name, a, b, p1, p2)
+        a, b = self.c(a), self.c(b)
+        y = cupy.empty_like(a)
+        self.launch_flat("elementwise", f"add_act_fwd<{code}>", a.size, (a, b, y, i64(a.size), f32(p1), f32(p2)))
+        return y
+
+    # ---------------------------------------------------------------- softmax family
+    def _rows(self, x):
+        x = self.c(x)
+        return x, x.size // x.shape[-1], x.shape[-1]
+
+    def softmax(self, x, axis=-1):
+        if axis not in (-1, x.ndim - 1):
+            return super().softmax(x, axis)
+        x, r, c = self._rows(x)
+        y = cupy.empty_like(x)
+        self.kernel("softmax", "softmax_rows<0>")((-(-r // 8),), (THREADS,), (x, y, i64(r), i32(c)))
+        return y
+
+    def log_softmax(self, x, axis=-1):
+        if axis not in (-1, x.ndim - 1):
+            return super().log_softmax(x, axis)
+        x, r, c = self._rows(x)
+        y = cupy.empty_like(x)
+        self.kernel("softmax", "softmax_rows<1>")((-(-r // 8),), (THREADS,), (x, y, i64(r), i32(c)))
+        return y
+
+    def softmax_ce(self, logits, y):
+        x, r, c = self._rows(logits)
+        lab = self.c(y)
+        prob = cupy.empty_like(x)
+        row_loss = cupy.empty((r,), dtype=self.dtype)
+        self.kernel("softmax", "softmax_ce_rows")((-(-r // 8),), (THREADS,), (x, lab, prob, row_loss, i64(r), i32(c)))
+        return self._total(row_loss, 1.0 / r), prob
+
+    # ---------------------------------------------------------------- reductions (Kahan)
+    def _total(self, x, scale):
+        """scale * sum(x) as a 0-d array: compensated per-thread sums, then over the blocks."""
+        x = self.c(x).reshape(-1)
+        g = max(1, min(1024, -(-x.size // (THREADS * 8))))
+        part = cupy.empty((g,), dtype=self.dtype)
+        out = cupy.empty((), dtype=self.dtype)
+        self.kernel("reduce", "sum_partial")((g,), (THREADS,), (x, i64(x.size), part))
+        self.kernel("reduce", "sum_finish")((1,), (THREADS,), (part, i32(g), out, f32(scale)))
+        return out
+
+    def _col_splits(self, m, c):
+        return max(1, min(-(-m // 8), 1024 // -(-c // 32)))
+
+    def col_sum(self, x2, scale=1.0):
+        """scale * x2.sum(axis=0) for x2 [M, C]."""
+        m, c = x2.shape
+        s = self._col_splits(m, c)
+        part = cupy.empty((s, c), dtype=self.dtype)
+        out = cupy.empty((c,), dtype=self.dtype)
+        self.kernel("reduce", "col_partial")((-(-c // 32), s), (32, 8), (self.c(x2), i64(m), i32(c), part))
+        self.kernel("reduce", "col_finish")((-(-c // THREADS),), (THREADS,), (part, i32(s), i32(c), out, f32(scale)))
+        return out
+
+    def _reduce(self, x, axis, keepdims, mean):
+        if x.dtype != np.float32 or x.size == 0 or x.ndim == 0:
+            return None
+        nd = x.ndim
+        axes = tuple(range(nd)) if axis is None else tuple(
+            sorted(a % nd for a in (axis if isinstance(axis, (tuple, list)) else (axis,))))
+        n_red = math.prod(x.shape[a] for a in axes)
+        scale = 1.0 / n_red if mean else 1.0
+        if axes == tuple(range(nd)):
+            out = self._total(x, scale)
+        elif axes == tuple(range(len(axes))):                 # leading dims: column sums
+            out = self.col_sum(self.c(x).reshape(n_red, -1), scale).reshape(x.shape[len(axes):])
+        elif axes == (nd - 1,):                                # last dim: row sums
+            xc, r, c = self._rows(x)
+            out = cupy.empty((r,), dtype=self.dtype)
+            self.kernel("reduce", "row_sum")((-(-r // 8),), (THREADS,), (xc, i64(r), i32(c), out, f32(scale)))
+            out = out.reshape(x.shape[:-1])
+        else:
+            return None
+        if keepdims:
+            out = out.reshape(tuple(1 if a in axes else d for a, d in enumerate(x.shape)))
+        return out
+
+    def sum(self, x, axis=None, keepdims=False):
+        out = self._reduce(x, axis, keepdims, False)
+        return super().sum(x, axis, keepdims) if out is None else out
+
+    def mean(self, x, axis=None, keepdims=False):
+        out = self._reduce(x, axis, keepdims, True)
+        return super().mean(x, axis, keepdims) if out is None else out
+
+    # ---------------------------------------------------------------- batchNorm (+ activation)
+    def _bn_partial(self, mode, act, x2, gy2, mean, inv, gamma, beta, p1=0.0, p2=0.0):
+        m, c = x2.shape
+        s = self._col_splits(m, c)
+        part1 = cupy.empty((s, c), dtype=self.dtype)
+        part2 = cupy.empty((s, c), dtype=self.dtype) if mode == 2 else None
+        opt = lambda a: NULL if a is None else self.c(a)
+        self.kernel("batchnorm", f"bn_partial<{mode},{act}>")(
+            (-(-c // 32), s), (32, 8),
+            (x2, opt(gy2), opt(mean), opt(inv), opt(gamma), opt(beta), i64(m), i32(c), part1, opt(part2),
+             f32(p1), f32(p2)))
+        out1 = cupy.empty((c,), dtype=self.dtype)
+        out2 = cupy.empty((c,), dtype=self.dtype) if mode == 2 else None
+        self.kernel("batchnorm", "col_finish2")((-(-c // THREADS),), (THREADS,),
+                                                (part1, opt(part2), i32(s), i32(c), out1, opt(out2),
+                                                 f32(1.0 / m if mode < 2 else 1.0)))
+        return out1, out2
+
+    def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0):
+        act = -1 if name is None else self._act_code(name)
+        c = x.shape[-1]
+        x2 = self.c(x).reshape(-1, c)
+        if mean is None:
+            mean, _ = self._bn_partial(0, -1, x2, None, None, None, None, None)
+            var, _ = self._bn_partial(1, -1, x2, None, mean, None, None, None)
+        inv = f32(1.0) / cupy.sqrt(var + f32(eps))
+        y = cupy.empty_like(x2)
+        opt = lambda a: NULL if a is None else self.c(a)
+        self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
+                         (x2, self.c(mean), inv, opt(gamma), opt(beta), y, i64(x2.shape[0]), i32(c),
+                          f32(p1), f32(p2)))
+        return y.reshape(x.shape), mean, var, inv
+
+    def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
+        return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var)
+
+    def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
+        act = -1 if name is None else self._act_code(name)
+        c = x.shape[-1]
+        x2, gy2 = self.c(x).reshape(-1, c), self.c(gy).reshape(-1, c)
+        mean, inv_std = self.c(mean), self.c(inv_std)
+        s1, s2 = self._bn_partial(2, act, x2, gy2, mean, inv_std, gamma, beta, p1, p2)
+        gx = cupy.empty_like(x2)
+        opt = lambda a: NULL if a is None else self.c(a)
+        self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
+                         (gy2, x2, mean, inv_std, opt(gamma), opt(beta), s1, s2, gx, i64(x2.shape[0]), i32(c),
+                          f32(p1), f32(p2), i32(1 if batch_stats else 0)))
+        if gamma is None:
+            return gx.reshape(x.shape), None, None
+        return gx.reshape(x.shape), s2 * inv_std, s1
+
+    def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
+        return self.bn_act_bwd(None, gy, x, mean, inv_std, gamma, None, batch_stats)

@@ -1,0 +1,159 @@
+"""Backend layer (CUDA): convolution (implicit GEMM, kernels/conv_*.cu), depthwise convolution
+(kernels/dwconv.cu) and pooling (kernels/pool.cu) primitives, mixed into CudaBackend. No cuDNN.
+Imports cupy and numpy only (kernels come through the backend's memoised loader)."""
+import cupy
+import numpy as np
+
+i32, i64 = np.int32, np.int64
+THREADS = 256
+
+
+def out_size(i, f, s, p):
+    return (i + 2 * p - f) // s + 1
+
+
+def _aligned(*arrays):
+    return all(a.data.ptr % 16 == 0 for a in arrays)
+
+
+class CudaConvOps:
+    """conv_fwd / conv_bwd_data / conv_bwd_filter / dwconv_* / pool_fwd / pool_bwd on the GPU."""
+
+    # ---------------------------------------------------------------- tiling
+    def _tiles(self, m, n):
+        """Tile (BM, BN) of the output matrix [m, n]: wide tiles when there are enough blocks to fill
+        the GPU twice over, narrower ones otherwise."""
+        bn = 128 if n > 64 else 64
+        bm = 128 if -(-m // 128) * -(-n // bn) >= 2 * self.sm_count else 64
+        return bm, bn
+
+    def _geom(self, x_shape, w_hw, oc, y_hw, stride, pad):
+        n, h, w, ic = x_shape
+        return (i32(n), i32(h), i32(w), i32(ic), i32(oc), i32(w_hw[0]), i32(w_hw[1]), i32(y_hw[0]), i32(y_hw[1]),
+                i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
+
+    # ---------------------------------------------------------------- dense convolution
+    def conv_fwd(self, x, w, stride, pad):
+        x, w = self.c(x), self.c(w)
+        n, h, wd, ic = x.shape
+        oc, fh, fw, _ = w.shape
+        oh, ow = out_size(h, fh, stride[0], pad[0]), out_size(wd, fw, stride[1], pad[1])
+        y = cupy.empty((n, oh, ow, oc), dtype=self.dtype)
+        m = n * oh * ow
+        bm, bn = self._tiles(m, oc)
+        vec = int(ic % 4 == 0 and _aligned(x, w))
+        self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec}>")(
+            (-(-m // bm), -(-oc // bn)), (THREADS,),
+            (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad))
+        return y
+
+    def conv_bwd_data(self, gy, w, x_shape, stride, pad):
+        gy, w = self.c(gy), self.c(w)
+        n, h, wd, ic = x_shape
+        oc, fh, fw, _ = w.shape
+        _, oh, ow, _ = gy.shape
+        gx = cupy.empty((n, h, wd, ic), dtype=self.dtype)
+        m = n * h * wd
+        bm, bn = self._tiles(m, ic)
+        vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(gy, w))
+        self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec}>")(
+            (-(-m // bm), -(-ic // bn)), (THREADS,),
+            (gy, w, gx) + self._geom(x_shape, (fh, fw), oc, (oh, ow), stride, pad))
+        return gx
+
+    def _split_k(self, rows, tiles, min_rows=256):
+        """Slices S of a reduction over `rows` so that tiles*S blocks fill the GPU about 4 times."""
+        s = max(1, min(-(-4 * self.sm_count // tiles), -(-rows // min_rows)))
+        chunk = -(-(-(-rows // s)) // 8) * 8
+        return -(-rows // chunk), chunk
+
+    def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        x, gy = self.c(x), self.c(gy)
+        oc, fh, fw, ic = w_shape
+        _, oh, ow, _ = gy.shape
+        kw = fh * fw * ic
+        rows = gy.shape[0] * oh * ow
+        bm = 128 if oc > 64 else 64
+        bn = 128 if kw > 64 else 64
+        tiles = -(-oc // bm) * -(-kw // bn)
+        s, chunk = self._split_k(rows, tiles)
+        gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
+        ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=self.dtype)
+        vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(x, gy))
+        self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec}>")(
+            (-(-kw // bn), -(-oc // bm), s), (THREADS,),
+            (x, gy, ws) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad) + (i32(chunk),))
+        if s > 1:
+            self._sum_slices(ws, s, oc * kw, gw)
+        return gw
+
+    def _sum_slices(self, ws, s, length, out):
+        self.launch_flat("conv_bwd_filter", "sum_slices", length, (ws, i32(s), i64(length), out))
+
+    # ---------------------------------------------------------------- depthwise (w: [FH, FW, C])
+    def _dw_geom(self, x_shape, w_shape, y_hw, stride, pad):
+        n, h, w, c = x_shape
+        fh, fw, _ = w_shape
+        return (i32(n), i32(h), i32(w), i32(c), i32(y_hw[0]), i32(y_hw[1]), i32(fh), i32(fw),
+                i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
+
+    def dwconv_fwd(self, x, w, stride, pad):
+        x, w = self.c(x), self.c(w)
+        n, h, wd, c = x.shape
+        fh, fw, _ = w.shape
+        oh, ow = out_size(h, fh, stride[0], pad[0]), out_size(wd, fw, stride[1], pad[1])
+        y = cupy.empty((n, oh, ow, c), dtype=self.dtype)
+        self.launch_flat("dwconv", "dw_fwd", y.size, (x, w, y) + self._dw_geom(x.shape, w.shape, (oh, ow), stride, pad))
+        return y
+
+    def dwconv_bwd_data(self, gy, w, x_shape, stride, pad):
+        gy, w = self.c(gy), self.c(w)
+        gx = cupy.empty(tuple(x_shape), dtype=self.dtype)
+        self.launch_flat("dwconv", "dw_bwd_data", gx.size,
+                         (gy, w, gx) + self._dw_geom(x_shape, w.shape, gy.shape[1:3], stride, pad))
+        return gx
+
+    def dwconv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        x, gy = self.c(x), self.c(gy)
+        fh, fw, c = w_shape
+        rows = gy.shape[0] * gy.shape[1] * gy.shape[2]
+        tiles = -(-c // 32) * fh * fw
+        s = max(1, min(-(-4 * self.sm_count // tiles), -(-rows // 64)))
+        gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
+        ws = gw if s == 1 else cupy.empty((s, fh, fw, c), dtype=self.dtype)
+        self.kernel("dwconv", "dw_bwd_filter")((-(-c // 32), fh * fw, s), (32, 8),
+                                               (x, gy, ws) + self._dw_geom(x.shape, w_shape, gy.shape[1:3], stride, pad))
+        if s > 1:
+            self._sum_slices(ws, s, fh * fw * c, gw)
+        return gw
+
+    # ---------------------------------------------------------------- pooling
+    def _pool_geom(self, x_shape, y_hw, k, stride, pad):
+        n, h, w, c = x_shape
+        return (i32(n), i32(h), i32(w), i32(c), i32(y_hw[0]), i32(y_hw[1]), i32(k[0]), i32(k[1]),
+                i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
+
+    def pool_fwd(self, mode, x, k, stride, pad):
+        """mode 'max' -> (y, int32 window index of the first maximum); 'avg' -> (y, None): the GPU
+        backward recomputes the non-padding count of each window."""
+        x = self.c(x)
+        n, h, w, c = x.shape
+        oh, ow = out_size(h, k[0], stride[0], pad[0]), out_size(w, k[1], stride[1], pad[1])
+        y = cupy.empty((n, oh, ow, c), dtype=self.dtype)
+        geom = self._pool_geom(x.shape, (oh, ow), k, stride, pad)
+        if mode == "max":
+            idx = cupy.empty(y.shape, dtype=cupy.int32)
+            self.launch_flat("pool", "maxpool_fwd", y.size, (x, y, idx) + geom)
+            return y, idx
+        self.launch_flat("pool", "avgpool_fwd", y.size, (x, y) + geom)
+        return y, None
+
+    def pool_bwd(self, mode, gy, x, y, aux, k, stride, pad):
+        gy = self.c(gy)
+        gx = cupy.empty(x.shape, dtype=self.dtype)
+        geom = self._pool_geom(x.shape, gy.shape[1:3], k, stride, pad)
+        if mode == "max":
+            self.launch_flat("pool", "maxpool_bwd", gx.size, (gy, cupy.ascontiguousarray(aux), gx) + geom)
+        else:
+            self.launch_flat("pool", "avgpool_bwd", gx.size, (gy, gx) + geom)
+        return gx

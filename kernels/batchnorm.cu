@@ -1,0 +1,109 @@
+// kernels/batchnorm.cu — batchNorm and batchNorm+activation, forward and backward, over x viewed as
+// [M, C] (all leading dims x features, row-major). Column sums are Kahan-compensated and split over S
+// row segments (part[S, C]), then finished per column (col_finish2).
+// | kernel              | args                                                            | launch                         |
+// | bn_partial<MODE,ACT>| x, gy, mean, inv, gamma, beta, M, C, part1, part2, p1, p2       | grid (ceil(C/32), S) x (32, 8) |
+// |   MODE 0: part1 = sum x;  MODE 1: part1 = sum (x-mean)^2                                                           |
+// |   MODE 2: g = gy*act'(z) with z = (x-mean)*inv*gamma+beta; part1 = sum g, part2 = sum g*(x-mean)                    |
+// | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/256) x 256              |
+// | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2  y = act(xhat*gamma+beta) | 1 thread/elem, 256        |
+// | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats | 1 thread/elem, 256        |
+// gamma/beta null = no affine. ACT codes: act.cuh (-1 = plain batchNorm).
+//! instances: bn_partial<0,-1> bn_partial<1,-1> bn_partial<2,-1> bn_partial<2,0> bn_partial<2,1> bn_partial<2,2> bn_partial<2,3> bn_partial<2,4> bn_partial<2,5> bn_partial<2,6> bn_partial<2,7> bn_partial<2,8>
+//! instances: bn_apply<-1> bn_apply<0> bn_apply<1> bn_apply<2> bn_apply<3> bn_apply<4> bn_apply<5> bn_apply<6> bn_apply<7> bn_apply<8>
+//! instances: bn_bwd_apply<-1> bn_bwd_apply<0> bn_bwd_apply<1> bn_bwd_apply<2> bn_bwd_apply<3> bn_bwd_apply<4> bn_bwd_apply<5> bn_bwd_apply<6> bn_bwd_apply<7> bn_bwd_apply<8>
+#include "act.cuh"
+#include "kahan.cuh"
+
+template <int MODE, int ACT>
+__global__ void bn_partial(const float* __restrict__ x, const float* __restrict__ gy, const float* __restrict__ mean,
+                           const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
+                           long long M, int C, float* __restrict__ part1, float* __restrict__ part2, float p1, float p2) {
+    __shared__ float s1[8][33], s2[8][33];
+    int c = blockIdx.x * 32 + threadIdx.x;
+    Kahan k1, k2;
+    if (c < C) {
+        float mu = MODE ? mean[c] : 0.f;
+        float iv = MODE == 2 ? inv[c] : 0.f;
+        float ga = (MODE == 2 && gamma) ? gamma[c] : 1.f;
+        float be = (MODE == 2 && beta) ? beta[c] : 0.f;
+        for (long long r = blockIdx.y * 8LL + threadIdx.y; r < M; r += 8LL * gridDim.y) {
+            float v = x[r * C + c];
+            if (MODE == 0) k1.add(v);
+            else if (MODE == 1) { float d = v - mu; k1.add(d * d); }
+            else {
+                float d = v - mu;
+                float g = gy[r * C + c];
+                if (ACT != -1) {
+                    float z = d * iv * ga + be;
+                    g *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
+                }
+                k1.add(g);
+                k2.add(g * d);
+            }
+        }
+    }
+    s1[threadIdx.y][threadIdx.x] = k1.value();
+    s2[threadIdx.y][threadIdx.x] = k2.value();
+    __syncthreads();
+    if (threadIdx.y == 0 && c < C) {
+        Kahan t1, t2;
+        for (int j = 0; j < 8; ++j) { t1.add(s1[j][threadIdx.x]); t2.add(s2[j][threadIdx.x]); }
+        part1[(long long)blockIdx.y * C + c] = t1.value();
+        if (MODE == 2) part2[(long long)blockIdx.y * C + c] = t2.value();
+    }
+}
+
+extern "C" __global__ void col_finish2(const float* __restrict__ part1, const float* __restrict__ part2, int S, int C,
+                                       float* __restrict__ out1, float* __restrict__ out2, float scale) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= C) return;
+    Kahan k1, k2;
+    for (int s = 0; s < S; ++s) {
+        k1.add(part1[(long long)s * C + c]);
+        if (part2) k2.add(part2[(long long)s * C + c]);
+    }
+    out1[c] = k1.value() * scale;
+    if (part2) out2[c] = k2.value() * scale;
+}
+
+template <int ACT>
+__global__ void bn_apply(const float* __restrict__ x, const float* __restrict__ mean, const float* __restrict__ inv,
+                         const float* __restrict__ gamma, const float* __restrict__ beta, float* __restrict__ y,
+                         long long M, int C, float p1, float p2) {
+    long long n = M * C;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        int c = (int)(i % C);
+        float z = (x[i] - mean[c]) * inv[c];
+        if (gamma) z = z * gamma[c] + beta[c];
+        y[i] = act_f<ACT>(z, p1, p2);
+    }
+}
+
+template <int ACT>
+__global__ void bn_bwd_apply(const float* __restrict__ gy, const float* __restrict__ x, const float* __restrict__ mean,
+                             const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
+                             const float* __restrict__ s1, const float* __restrict__ s2, float* __restrict__ gx,
+                             long long M, int C, float p1, float p2, int batch_stats) {
+    long long n = M * C;
+    float fm = (float)M;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        int c = (int)(i % C);
+        float ga = gamma ? gamma[c] : 1.f;
+        float iv = inv[c];
+        float xhat = (x[i] - mean[c]) * iv;
+        float g = gy[i];
+        if (ACT != -1) {
+            float z = gamma ? xhat * ga + beta[c] : xhat;
+            g *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
+        }
+        float gxh = g * ga;
+        if (batch_stats) {
+            float sum_gxh = ga * s1[c];
+            float sum_gxh_xhat = ga * iv * s2[c];
+            gx[i] = iv / fm * (fm * gxh - sum_gxh - xhat * sum_gxh_xhat);
+        } else {
+            gx[i] = gxh * iv;
+        }
+    }
+}

@@ -1,0 +1,103 @@
+// kernels/pool.cu — max / average pooling over NHWC (adaptive pools use the same kernels with the
+// geometry the unit computes). Backward kernels gather (one thread per input element, looping over
+// the windows that cover it): no atomics, deterministic.
+// | kernel       | args                                                        | launch                        |
+// | maxpool_fwd  | x, y, idx(int32), N,H,W,C, OH,OW, KH,KW, SH,SW, PH,PW        | 1 thread per output elem, 256 |
+// |   idx = row-major window position (i*KW + j) of the first maximum; padding counts as -inf         |
+// | maxpool_bwd  | gy, idx, gx, N,H,W,C, OH,OW, KH,KW, SH,SW, PH,PW            | 1 thread per input elem, 256  |
+// | avgpool_fwd  | x, y, ...  (divides by the count of non-padding elements)   | 1 thread per output elem, 256 |
+// | avgpool_bwd  | gy, gx, ...                                                 | 1 thread per input elem, 256  |
+//! instances:
+#include "kahan.cuh"
+
+#define POOL_ARGS int N, int H, int W, int C, int OH, int OW, int KH, int KW, int SH, int SW, int PH, int PW
+#define GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
+
+extern "C" __global__ void maxpool_fwd(const float* __restrict__ x, float* __restrict__ y, int* __restrict__ idx, POOL_ARGS) {
+    long long total = (long long)N * OH * OW * C;
+    GRID_LOOP(o, total) {
+        int c = (int)(o % C); long long t = o / C;
+        int ow = (int)(t % OW); t /= OW;
+        int oh = (int)(t % OH); int n = (int)(t / OH);
+        int h0 = oh * SH - PH, w0 = ow * SW - PW;
+        float best = -INFINITY; int bi = 0;
+        for (int i = 0; i < KH; ++i) {
+            int h = h0 + i;
+            for (int j = 0; j < KW; ++j) {
+                int w = w0 + j;
+                float v = (h >= 0 && h < H && w >= 0 && w < W) ? x[(((long long)n * H + h) * W + w) * C + c] : -INFINITY;
+                if (v > best || (i == 0 && j == 0)) { best = v; bi = i * KW + j; }
+            }
+        }
+        y[o] = best;
+        idx[o] = bi;
+    }
+}
+
+// windows (oh, ow) covering input (h, w): oh*SH - PH <= h <= oh*SH - PH + KH - 1
+__device__ __forceinline__ void cover(int h, int S, int P, int K, int O, int& lo, int& hi) {
+    int num = h + P - K + 1;
+    lo = num <= 0 ? 0 : (num + S - 1) / S;
+    hi = (h + P) / S;
+    if (hi > O - 1) hi = O - 1;
+}
+
+extern "C" __global__ void maxpool_bwd(const float* __restrict__ gy, const int* __restrict__ idx, float* __restrict__ gx, POOL_ARGS) {
+    long long total = (long long)N * H * W * C;
+    GRID_LOOP(o, total) {
+        int c = (int)(o % C); long long t = o / C;
+        int w = (int)(t % W); t /= W;
+        int h = (int)(t % H); int n = (int)(t / H);
+        int oh0, oh1, ow0, ow1;
+        cover(h, SH, PH, KH, OH, oh0, oh1);
+        cover(w, SW, PW, KW, OW, ow0, ow1);
+        float acc = 0.f;
+        for (int oh = oh0; oh <= oh1; ++oh)
+            for (int ow = ow0; ow <= ow1; ++ow) {
+                long long q = (((long long)n * OH + oh) * OW + ow) * C + c;
+                int pos = (h + PH - oh * SH) * KW + (w + PW - ow * SW);
+                if (idx[q] == pos) acc += gy[q];
+            }
+        gx[o] = acc;
+    }
+}
+
+__device__ __forceinline__ int valid_count(int oh, int ow, POOL_ARGS) {
+    int h0 = oh * SH - PH, w0 = ow * SW - PW;
+    int ch = min(h0 + KH, H) - max(h0, 0);
+    int cw = min(w0 + KW, W) - max(w0, 0);
+    return ch * cw;
+}
+
+extern "C" __global__ void avgpool_fwd(const float* __restrict__ x, float* __restrict__ y, POOL_ARGS) {
+    long long total = (long long)N * OH * OW * C;
+    GRID_LOOP(o, total) {
+        int c = (int)(o % C); long long t = o / C;
+        int ow = (int)(t % OW); t /= OW;
+        int oh = (int)(t % OH); int n = (int)(t / OH);
+        int h0 = oh * SH - PH, w0 = ow * SW - PW;
+        float acc = 0.f;
+        for (int i = max(h0, 0); i < min(h0 + KH, H); ++i)
+            for (int j = max(w0, 0); j < min(w0 + KW, W); ++j)
+                acc += x[(((long long)n * H + i) * W + j) * C + c];
+        y[o] = acc / (float)valid_count(oh, ow, N, H, W, C, OH, OW, KH, KW, SH, SW, PH, PW);
+    }
+}
+
+extern "C" __global__ void avgpool_bwd(const float* __restrict__ gy, float* __restrict__ gx, POOL_ARGS) {
+    long long total = (long long)N * H * W * C;
+    GRID_LOOP(o, total) {
+        int c = (int)(o % C); long long t = o / C;
+        int w = (int)(t % W); t /= W;
+        int h = (int)(t % H); int n = (int)(t / H);
+        int oh0, oh1, ow0, ow1;
+        cover(h, SH, PH, KH, OH, oh0, oh1);
+        cover(w, SW, PW, KW, OW, ow0, ow1);
+        float acc = 0.f;
+        for (int oh = oh0; oh <= oh1; ++oh)
+            for (int ow = ow0; ow <= ow1; ++ow)
+                acc += gy[(((long long)n * OH + oh) * OW + ow) * C + c] /
+                       (float)valid_count(oh, ow, N, H, W, C, OH, OW, KH, KW, SH, SW, PH, PW);
+        gx[o] = acc;
+    }
+}

@@ -1,0 +1,198 @@
+"""CUDA engine pieces that run without a GPU: the kernel loader's source handling, every kernel family's
+table and instance list, the memp1/2/3 strategies over a fake device allocator, and the DeviceError
+of cuda_float32 where CuPy/GPU is missing."""
+import os
+import re
+import sys
+import threading
+
+import pytest
+
+from alpha_py import alpha
+from alpha_py.backend import kernel_loader as kl
+from alpha_py.engine.mempool import ALIGN, SEGMENT, Memp1, Memp2, Memp3
+from alpha_py.errors import DeviceError, MemoryCapError
+
+FAMILIES = sorted(f[:-3] for f in os.listdir(kl.kernel_dir()) if f.endswith(".cu"))
+
+
+def test_families_present():
+    for fam in ("elementwise", "batchnorm", "conv_fwd", "conv_bwd_data", "conv_bwd_filter", "pool",
+                "reduce", "optim", "random", "image", "softmax", "dwconv"):
+        assert fam in FAMILIES
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_kernel_source_has_line_directive_and_table(family):
+    src, path = kl.module_source(family)
+    assert src.startswith(f'#line 1 "{path}"\n')
+    body = src.split("\n", 1)[1]
+    assert body.startswith(f"// kernels/{family}.cu"), "each family opens with its name and a kernel table"
+    assert "| kernel" in body.split("#include")[0] or "| kernel" in body[:2000]
+    # every listed template instance names a template kernel defined in the file
+    for inst in kl.parse_instances(src):
+        name = inst.split("<")[0]
+        assert re.search(r"__global__ void (__launch_bounds__\(\w+\) )?" + name + r"\(", body), inst
+        assert re.fullmatch(r"\w+<[-\d,]+>", inst), inst
+
+
+def test_parse_instances_and_defines():
+    src = "//! instances: a<1> b<2,3>\n//! instances:\nint x;\n  //! instance: c<4>\n"
+    assert kl.parse_instances(src) == ["a<1>", "b<2,3>", "c<4>"]
+    assert kl.define_options({"TILE": 16, "BK": 8}) == ("-DBK=8", "-DTILE=16")
+    opts = kl.compile_options({"X": 1})
+    assert opts[0] == "-std=c++17" and opts[1] == f"-I{kl.kernel_dir()}" and opts[2] == "-DX=1"
+
+
+def test_missing_family_is_a_clear_error():
+    with pytest.raises(FileNotFoundError, match="nope"):
+        kl.module_source("nope")
+
+
+def test_python_side_kernel_names_are_listed():
+    """Every template instance the CUDA backend asks for is compiled by its family's table."""
+    here = os.path.join(os.path.dirname(kl.__file__))
+    code = "".join(open(os.path.join(here, f)).read() for f in os.listdir(here) if f.startswith("cuda"))
+    inst = {f: set(kl.parse_instances(kl.module_source(f)[0])) for f in FAMILIES}
+    for fam, name in re.findall(r'"(\w+)", f?"(\w+)<', code):
+        assert fam in inst and any(i.startswith(name + "<") for i in inst[fam]), (fam, name)
+    for code_act in range(9):
+        assert f"act_fwd<{code_act}>" in inst["elementwise"] and f"bn_apply<{code_act}>" in inst["batchnorm"]
+    for bm in (64, 128):
+        for bn in (64, 128):
+            for v in (0, 1):
+                for fam in ("conv_fwd", "conv_bwd_data", "conv_bwd_filter"):
+                    assert f"{fam}<{bm},{bn},{v}>" in inst[fam]
+
+
+def test_importing_alpha_never_imports_cupy():
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", "import sys, alpha_py; from alpha_py import alpha; "
+                          "alpha.engine.memp1(); print('cupy' in sys.modules)"],
+                         capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_cuda_engine_without_cupy_is_device_error():
+    try:
+        import cupy  # noqa: F401
+        pytest.skip("CuPy is installed here")
+    except Exception:
+        pass
+    with pytest.raises(DeviceError, match="cuda_float32: CuPy is not available"):
+        alpha.engine.cuda_float32()
+
+
+# ---------------------------------------------------------------------------------------- mempools
+class FakeRaw:
+    def __init__(self, ptr, size):
+        self.ptr, self.size = ptr, size
+
+
+class FakeDevice:
+    """Hands out disjoint address ranges and records live raw allocations."""
+
+    def __init__(self):
+        self.next_ptr, self.live = 1 << 20, {}
+
+    def alloc(self, n):
+        r = FakeRaw(self.next_ptr, n)
+        self.next_ptr += n + (1 << 20)
+        self.live[r.ptr] = r
+        return r
+
+    def free(self, r):
+        del self.live[r.ptr]
+
+
+def bound(cls, cap):
+    dev = FakeDevice()
+    return cls(cap).bind(dev.alloc, dev.free), dev
+
+
+@pytest.mark.parametrize("cls", [Memp1, Memp2, Memp3])
+def test_pool_cap_error_names_request_use_and_cap(cls):
+    pool, dev = bound(cls, 8 * SEGMENT)
+    a = pool.malloc(5 * SEGMENT)
+    with pytest.raises(MemoryCapError) as ei:
+        pool.malloc(4 * SEGMENT)
+    msg = str(ei.value)
+    assert cls.kind in msg and str(4 * SEGMENT) in msg and str(8 * SEGMENT) in msg and "in use" in msg
+    pool.free(a)
+    b = pool.malloc(4 * SEGMENT)          # after the free, the cached block is returned or reused
+    assert b.size >= 4 * SEGMENT and pool.stats()["reserved"] <= 8 * SEGMENT
+
+
+@pytest.mark.parametrize("cls", [Memp1, Memp2, Memp3])
+def test_pool_blocks_are_disjoint_and_reused(cls):
+    pool, dev = bound(cls, 64 * SEGMENT)
+    sizes = [100, 5000, 3 * SEGMENT + 7, 700, 1 << 16, 2 * SEGMENT, 12345]
+    blocks = [pool.malloc(s) for s in sizes]
+    spans = sorted((b.ptr, b.ptr + b.size) for b in blocks)
+    assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:])), "blocks overlap"
+    assert all(b.ptr % ALIGN == 0 and b.size >= s for b, s in zip(blocks, sizes))
+    reserved = pool.stats()["reserved"]
+    for b in blocks:
+        pool.free(b)
+    assert pool.stats()["used"] == 0
+    again = [pool.malloc(s) for s in sizes]       # same requests: served from the cache
+    assert pool.stats()["reserved"] == reserved
+    for b in again:
+        pool.free(b)
+    assert pool.clear() == reserved and not dev.live and pool.stats()["reserved"] == 0
+
+
+def test_memp2_splits_and_merges():
+    pool, dev = bound(Memp2, 64 * SEGMENT)
+    a, b, c = pool.malloc(1 << 20), pool.malloc(1 << 19), pool.malloc(1 << 18)
+    assert len(dev.live) == 1 and a.seg is b.seg is c.seg          # carved from one segment
+    assert b.ptr == a.ptr + a.size and c.ptr == b.ptr + b.size
+    for x in (b, a, c):
+        pool.free(x)
+    st = pool.stats()
+    assert st["used"] == 0 and len(pool._free) == 1 and pool._free[0][0] == SEGMENT   # merged whole
+    big = pool.malloc(SEGMENT)                      # the merged block serves a full-segment request
+    assert len(dev.live) == 1 and big.ptr == a.ptr
+
+
+def test_memp1_never_splits_and_bounds_waste():
+    pool, dev = bound(Memp1, 64 * SEGMENT)
+    a = pool.malloc(SEGMENT)
+    pool.free(a)
+    small = pool.malloc(1000)                       # a 2 MiB block is not wasted on 1000 bytes
+    assert small.ptr != a.ptr and len(dev.live) == 2
+    half = pool.malloc(SEGMENT // 2 + 512)          # but serves a request of more than half its size
+    assert half.ptr == a.ptr
+
+
+def test_memp3_small_requests_use_their_own_segments():
+    pool, dev = bound(Memp3, 64 * SEGMENT)
+    big = pool.malloc(3 * SEGMENT // 2)             # leaves 0.5 segment free in a large segment
+    small = pool.malloc(4096)
+    assert small.seg is not big.seg and small.seg.small and not big.seg.small
+    pool2, _ = bound(Memp2, 64 * SEGMENT)
+    big2 = pool2.malloc(3 * SEGMENT // 2)
+    assert pool2.malloc(4096).seg is big2.seg       # memp2 carves it from the large remainder
+    pool.free(small)
+    assert pool.clear() == SEGMENT                  # the merged small segment goes back
+
+
+def test_pool_frees_from_other_threads_are_applied():
+    pool, dev = bound(Memp2, 64 * SEGMENT)
+    blocks = [pool.malloc(4096 * (i + 1)) for i in range(64)]
+    ts = [threading.Thread(target=lambda bs=blocks[i::4]: [pool.free(b) for b in bs]) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert pool.stats()["used"] == 0
+    assert pool.clear() == pool.stats()["peak_reserved"] and not dev.live
+
+
+def test_pool_arguments():
+    from alpha_py.errors import ArgumentError
+    with pytest.raises(ArgumentError):
+        alpha.engine.memp1(0)
+    with pytest.raises(ArgumentError, match="not bound"):
+        alpha.engine.memp2().malloc(10)
+    assert alpha.engine.memp3().max_bytes == 2 << 30
