@@ -32,3 +32,26 @@ def test_batchnorm_grad():
                                   lambda: nn.adaptive_avgPool2D(2), lambda: nn.adaptive_maxPool2D(2, 3)])
 def test_pool_grad(make):
     check_unit(make(), [(2, 5, 7, 3)])
+
+
+NN_NAMES = """conv3D pointwise_conv3D deconv3D depthwise_conv3D conv2D deconv2D fullconnect batchNorm
+global_batchNorm layerNorm affine relu relu6 leakyRelu elu softplus gelu sigmoid hard_sigmoid tanh softmax
+log_softmax dropout maxPool2D avgPool2D adaptive_avgPool2D adaptive_maxPool2D flaten flatten view reshape
+transpose pad trim crop expand add sub mul div linear2 concat split chunk sum mean sequence fuse
+batchNorm_relu batchNorm_leakyRelu batchNorm_elu batchNorm_gelu batchNorm_sigmoid batchNorm_tanh
+affine_relu affine_leakyRelu affine_elu affine_gelu affine_sigmoid affine_tanh relu_dropout
+leakyRelu_dropout elu_dropout gelu_dropout sigmoid_dropout tanh_dropout""".split()
+F_NAMES = """relu relu6 leakyRelu elu softplus gelu sigmoid hard_sigmoid tanh softmax log_softmax dropout
+maxPool2D avgPool2D adaptive_avgPool2D adaptive_maxPool2D flatten flaten view reshape transpose pad trim
+crop expand add sub mul div linear2 add_relu add_leakyRelu add_gelu add_sigmoid add_tanh add_elu sum mean
+concat split chunk""".split()
+LOSS_NAMES = """L1 L2 SmoothL1 binaryCrossEntropy sigmoid_binaryCrossEntropy crossEntropy softmax_crossEntropy
+weighted_sum""".split()
+
+
+def test_api_surface_of_nn_F_and_loss():
+    from alpha_py import F, alpha
+    missing = [n for n in NN_NAMES if not callable(getattr(nn, n, None))]
+    missing += [f"F.{n}" for n in F_NAMES if not callable(getattr(F, n, None))]
+    missing += [f"loss.{n}" for n in LOSS_NAMES if not callable(getattr(alpha.loss, n, None))]
+    assert not missing, missing
