@@ -271,3 +271,19 @@ def test_fused_follow_train_eval_and_need_grads():
 
 def test_sum_mean_factory_docs_match_behaviour():
     assert "several" in nn.sum.__doc__ and "[1]" in nn.mean.__doc__
+
+
+def test_global_batchNorm_training_uses_updated_running_stats_as_constants():
+    """Dragon-Alpha's GlobalBatchNorm: training updates the running stats with the batch stats,
+    normalises with the updated running stats and back-propagates them as constants."""
+    eg = eg64()
+    xa, ga = rand(8, 3) * 2 + 1, rand(8, 3, seed=1)
+    u = nn.global_batchNorm(3).init(eg)
+    x = eg.tensor(xa).need_grad(True)
+    y = u.forward(x)[0].numpy()
+    rm = 0.9 * 0 + 0.1 * xa.mean(0)
+    rv = 0.9 * 1 + 0.1 * xa.var(0)
+    np.testing.assert_allclose(u._params["run_mean"].data, rm, rtol=1e-12)
+    np.testing.assert_allclose(y, (xa - rm) / np.sqrt(rv + 1e-5), rtol=1e-12)
+    (gx,) = u.backward(eg.tensor(ga))
+    np.testing.assert_allclose(gx.numpy(), ga / np.sqrt(rv + 1e-5), rtol=1e-12)
