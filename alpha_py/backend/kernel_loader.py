@@ -48,7 +48,7 @@ def define_options(defines):
 
 
 def compile_options(defines=None):
-    return ("-std=c++17", f"-I{kernel_dir()}") + define_options(defines)
+    return (f"-I{kernel_dir()}",) + define_options(defines)
 
 
 def get_module(family, defines=None, device_id=None):

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Device run (lent GPU machine): the GPU parity/training suite, then the conv-shape and network
+# benchmarks. Logs go to $OUT (pytest.log, conv_shapes*.txt, resnet18_cifar.txt, env.txt).
+# Usage: bash bench/gpu_check.sh [tests|bench|all]   (time limits: T_TEST, T_CONV, T_NET seconds)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+[ -f .gpudata/mnist_5k.csv.gz ] && export ALPHA_MNIST5K_CSV=$PWD/.gpudata/mnist_5k.csv.gz
+what=${1:-all}
+{ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv
+  python3 -c "import cupy, torch, numpy, sys; print('python', sys.version.split()[0], 'cupy', cupy.__version__, 'torch', torch.__version__, 'numpy', numpy.__version__, 'cuda', cupy.cuda.runtime.runtimeGetVersion())"
+} 2>&1 | tee "$OUT/env.txt"
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  t0=$(date +%s)
+  timeout "${T_TEST:-240}" python3 -m pytest -q -rs -s -p no:cacheprovider ${PYTEST_ARGS:-} \
+    tests/test_cuda_host.py tests/test_cuda_primitives.py tests/test_cuda_units.py tests/test_cuda_train.py \
+    > "$OUT/pytest.log" 2>&1
+  echo "pytest rc=$? in $(( $(date +%s) - t0 )) s"
+  grep -E "^(FAILED|ERROR)|Error|error:" "$OUT/pytest.log" | grep -v "^PARITY" | head -40
+  grep -E "^PARITY|^MNIST5K" "$OUT/pytest.log" | head -20
+  tail -3 "$OUT/pytest.log"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  timeout "${T_CONV:-100}" python3 bench/conv_shapes.py --batch "${BATCH:-512}" --reps "${REPS:-10}" 2>&1 | tee "$OUT/conv_shapes.txt"
+  timeout "${T_NET:-220}" python3 bench/resnet18_cifar.py --batch "${BATCH:-512}" --steps "${STEPS:-20}" ${NET_ARGS:-} 2>&1 | tee "$OUT/resnet18_cifar.txt"
+fi
