@@ -1,49 +1,18 @@
 """Distributed layer: the driver's training checkpoints — net weights/buffers, optimizer state and
-progress (epoch, step) in one .npz file, written atomically (temp file in the same directory, fsync,
-os.replace, fsync of the directory), so a reader sees the old file or the new one, never half of
-one. Imports numpy, json, os and alpha_py.errors."""
+progress (epoch, step) in ONE .npz file (so weights and optimizer can never disagree), written with
+alpha.stat's atomic_write (temp file, fsync, rename): a reader sees the old file or the new one,
+never half of one. Imports numpy, json, os, alpha_py.stat and alpha_py.errors."""
 import json
 import os
 import re
-import tempfile
 import zipfile
 
 import numpy as np
 
 from ..errors import CheckpointError
+from ..stat.checkpoint import atomic_write
 
 _NAME = re.compile(r"^ckpt-(\d{9})\.npz$")
-
-
-def _fsync_dir(path):
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path, write_fn):
-    """write_fn(file_object) fills a temp file beside `path`; it becomes `path` in one rename."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write_fn(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(directory)
 
 
 class Checkpointer:

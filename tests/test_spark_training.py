@@ -1,0 +1,120 @@
+"""Spark data-parallel training on local[2] (one SparkSession for the module): allreduce equals one
+process on the global batch, average mode learns real MNIST, an injected task death resumes from
+the last checkpoint with nothing lost, pre-flight rejects a cluster without enough barrier slots."""
+import gzip
+import os
+import struct
+import sys
+
+import numpy as np
+import pytest
+
+pyspark = pytest.importorskip("pyspark")
+from pyspark import cloudpickle  # noqa: E402  (the copy Spark pickles tasks with)
+
+from alpha_py import nn  # noqa: E402
+from alpha_py.distributed import (ArrayDataset, Checkpointer, FileDataset, JobSpec, PreflightError,  # noqa: E402
+                                  Trainer, fit, mnist5k)
+from alpha_py.distributed.fit import initial_state  # noqa: E402
+
+pytestmark = pytest.mark.slow
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+cloudpickle.register_pickle_by_value(sys.modules[__name__])   # tasks unpickle this module's models
+
+
+def small_cnn():
+    return nn.sequence(nn.conv3D(1, 4, 3, 1, 1), nn.relu(), nn.maxPool2D(2), nn.flatten(),
+                       nn.fullconnect(4 * 14 * 14, 10))
+
+
+def mnist_cnn():
+    return nn.sequence(nn.conv3D(1, 8, 3, 1, 1), nn.relu(), nn.maxPool2D(2),
+                       nn.conv3D(8, 16, 3, 1, 1), nn.relu(), nn.maxPool2D(2), nn.flatten(),
+                       nn.fullconnect(16 * 7 * 7, 10))
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    s = (SparkSession.builder.master("local[2]").appName("alpha-tests")
+         .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+         .config("spark.sql.shuffle.partitions", "2").getOrCreate())
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+def synthetic(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 256, (n, 28, 28, 1), dtype=np.uint8), rng.integers(0, 10, n)
+
+
+def rel_err(a, b):
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-12))
+
+
+def test_allreduce_equals_single_process_on_global_batch(spark):
+    images, labels = synthetic(24)
+    res = fit(ArrayDataset(images, labels, 10), small_cnn, epochs=1, batch=8, optim="sgd", lr=0.1,
+              workers=2, mode="allreduce", shuffle=False, spark=spark, log=lambda *a: None)
+    assert res.step == 3
+    # one process, global batch = rank 0's 4 rows + rank 1's 4 rows of each step
+    spec = JobSpec(small_cnn, (28, 28, 1), 10, "sgd", 0.1, "cpu", 8, 1, 0, False)
+    ref = Trainer(spec)
+    ref.load(initial_state(spec))
+    for s in range(3):
+        rows = np.r_[s * 4:(s + 1) * 4, 12 + s * 4:12 + (s + 1) * 4]
+        ref.forward_backward(images[rows], labels[rows])
+        ref.update()
+    for name, p in ref.net.state_map().items():
+        assert rel_err(res.state["net"][name], p.numpy()) < 1e-5, name
+    moved = [rel_err(res.state["net"][n], v) for n, v in initial_state(spec)["net"].items()]
+    assert max(moved) > 1e-3                      # the 3 steps really changed the weights
+
+
+def test_preflight_rejects_more_workers_than_barrier_slots(spark):
+    images, labels = synthetic(24)
+    with pytest.raises(PreflightError, match=r"needs 3 barrier slots .* offers 2.*--workers"):
+        fit(ArrayDataset(images, labels, 10), small_cnn, batch=6, workers=3, mode="allreduce",
+            spark=spark, log=lambda *a: None)
+
+
+def test_average_mode_mnist_cnn_real_mnist_95(spark):
+    train = mnist5k(True)
+    df = spark.createDataFrame([(im.tobytes(), int(lab)) for im, lab in zip(train.images, train.labels)],
+                               "image binary, label int")      # (image bytes, label) rows -> Arrow
+    res = fit(df, mnist_cnn, image_shape=(28, 28, 1), num_classes=10, test_data="mnist5k", epochs=4,
+              batch=32, optim="adam", lr=2e-3, workers=2, mode="average", sync_every=8, spark=spark,
+              log=lambda *a: None)
+    assert res.test_accuracy >= 0.95, res
+
+
+def write_idx(folder, split, images, labels):
+    with gzip.open(os.path.join(folder, f"{split}-images-idx3-ubyte.gz"), "wb") as f:
+        f.write(struct.pack(">4B3I", 0, 0, 8, 3, *images.shape[:3]) + images.tobytes())
+    with open(os.path.join(folder, f"{split}-labels-idx1-ubyte"), "wb") as f:
+        f.write(struct.pack(">4BI", 0, 0, 8, 1, len(labels)) + labels.astype(np.uint8).tobytes())
+
+
+@pytest.mark.parametrize("mode", ["allreduce", "average"])
+def test_injected_task_death_resumes_from_checkpoint(spark, tmp_path, mode):
+    images, labels = synthetic(48, seed=1)
+    write_idx(str(tmp_path), "train", images, labels)
+    data = FileDataset("mnist", str(tmp_path))            # each task reads only its IDX range
+    kw = dict(epochs=2, batch=8, optim="adam", lr=1e-2, workers=2, mode=mode, sync_every=2,
+              checkpoint_every=2, spark=spark, log=lambda *a: None)
+    clean = fit(data, small_cnn, checkpoint_dir=str(tmp_path / "clean"), **kw)
+    ckpt = tmp_path / "ckpt"
+    hurt = fit(data, small_cnn, checkpoint_dir=str(ckpt), fail_at_step=7, **kw)
+    assert hurt.restarts == 1 and hurt.step == clean.step == 12
+    for name, v in clean.state["net"].items():           # resumed at step 6: the same model
+        assert rel_err(hurt.state["net"][name], v) < 1e-6, name
+    files = sorted(os.listdir(ckpt))
+    assert files == ["ckpt-000000010.npz", "ckpt-000000012.npz"]     # no temp files left behind
+    state, meta = Checkpointer.load(str(ckpt / files[-1]))
+    assert meta["step"] == 12 and rel_err(state["net"]["Sequence.FullConnect4.weight"],
+                                          clean.state["net"]["Sequence.FullConnect4.weight"]) < 1e-6
+    # --resume of a finished run trains nothing more and returns the checkpointed model
+    again = fit(data, small_cnn, checkpoint_dir=str(ckpt), resume=True, **kw)
+    assert again.step == 12 and not again.history
