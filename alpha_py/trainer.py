@@ -1,0 +1,270 @@
+"""Tools layer: the loop behind `alpha train` / `alpha eval` — engine, dataset and model from names,
+epochs with a tqdm bar (loss, accuracy, images/s), test accuracy per epoch, an atomic checkpoint
+(net + optimizer + epoch + history) each epoch and on Ctrl-C, and a PNG of the curves.
+Imports the public alpha facade, alpha_py.zoo, alpha_py.stat and alpha_py.plot."""
+import json
+import os
+import tempfile
+import time
+import zipfile
+
+import numpy as np
+
+from .errors import ArgumentError, CheckpointError, DataError
+from .facade import alpha
+from .zoo import MODELS, get_model
+
+DATASETS = ("mnist", "mnist5k", "fashion_mnist", "cifar10", "cifar100", "image_folder")
+OPTIMIZERS = {"sgd": "SGD", "momentum": "Momentum", "sgdmn": "SGDMN", "rmsprop": "RMSprop", "adam": "Adam",
+              "adamw": "AdamW", "adamax": "Adamax", "radam": "RAdam", "adamod": "Adamod"}
+SCHEDULERS = ("none", "cos", "exp")
+FORMAT = "alpha-train-checkpoint/1"
+
+
+def make_engine(name):
+    if name == "cpu":
+        return alpha.engine.cpu_float32()
+    if name == "cuda":
+        factory = getattr(alpha.engine, "cuda_float32", None)
+        if factory is None:
+            raise ArgumentError("--engine cuda: this build of Alpha has no CUDA engine")
+        return factory(0)        # raises DeviceError with the reason when no usable GPU/CuPy
+    raise ArgumentError(f"--engine {name!r}: expected cpu or cuda")
+
+
+def load_dataset(name, train, data_dir=None, image_size=32):
+    d = alpha.data
+    if name == "mnist5k":
+        return d.mnist_5k(train)
+    if name in ("mnist", "fashion_mnist", "cifar10", "cifar100"):
+        return getattr(d, name)(train, data_dir)
+    if name == "image_folder":
+        if not data_dir:
+            raise DataError("--dataset image_folder needs --data-dir ROOT (ROOT/train/<class>/..., ROOT/test/<class>/...)")
+        return d.image_folder(os.path.join(data_dir, "train" if train else "test"), image_size)
+    raise DataError(f"--dataset {name!r}: expected one of {DATASETS}")
+
+
+def sample(dataset, limit, seed):
+    """A seeded random subset of `limit` items (class-mixed, unlike the first `limit` rows)."""
+    if not limit or limit >= len(dataset):
+        return dataset
+    rows = np.sort(np.random.default_rng(seed).permutation(len(dataset))[:limit])
+    return dataset.subset(rows, f"{dataset.name}[{limit}]")
+
+
+def make_optimizer(name, params, lr):
+    if name not in OPTIMIZERS:
+        raise ArgumentError(f"--optim {name!r}: expected one of {sorted(OPTIMIZERS)}")
+    return getattr(alpha.optim, OPTIMIZERS[name])(params, lr)
+
+
+def attach_scheduler(opt, name, total_steps, gamma):
+    if name == "cos":
+        opt.lrSchedular(alpha.optim.cosAnnealingLr(max(total_steps, 1), 0.0))
+    elif name == "exp":
+        opt.lrSchedular(alpha.optim.exponentialLr(gamma, 0.0))
+    elif name != "none":
+        raise ArgumentError(f"--scheduler {name!r}: expected one of {SCHEDULERS}")
+    return opt
+
+
+# ---------------------------------------------------------------------------- checkpoints
+def save_checkpoint(path, net, opt, meta):
+    """One zip (net.npz, optim.npz via alpha.stat; meta.json), written to a temp file and renamed."""
+    from .stat.checkpoint import atomic_write
+    with tempfile.TemporaryDirectory() as tmp:
+        alpha.stat.save_npz(net, os.path.join(tmp, "net.npz"))
+        if opt is not None:
+            alpha.stat.save_npz(opt, os.path.join(tmp, "optim.npz"))
+
+        def write(f):
+            with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
+                for name in ("net.npz", "optim.npz"):
+                    if os.path.exists(os.path.join(tmp, name)):
+                        z.write(os.path.join(tmp, name), name)
+                z.writestr("meta.json", json.dumps(dict(meta, format=FORMAT)))
+        return atomic_write(path, write)
+
+
+def read_meta(path):
+    try:
+        with zipfile.ZipFile(path) as z:
+            meta = json.loads(z.read("meta.json"))
+    except FileNotFoundError:
+        raise CheckpointError(f"checkpoint {path!r} not found") from None
+    except (zipfile.BadZipFile, KeyError, ValueError) as e:
+        raise CheckpointError(f"checkpoint {path!r} is not an alpha train checkpoint ({e})") from None
+    if meta.get("format") != FORMAT:
+        raise CheckpointError(f"checkpoint {path!r}: format {meta.get('format')!r}, expected {FORMAT!r}")
+    return meta
+
+
+def load_checkpoint(path, net, opt=None):
+    """Load net (and optimizer) state, strictly, through alpha.stat; returns the meta dict."""
+    meta = read_meta(path)
+    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(path) as z:
+        z.extractall(tmp)
+        alpha.stat.load_npz(net, os.path.join(tmp, "net.npz"))
+        if opt is not None:
+            if not os.path.exists(os.path.join(tmp, "optim.npz")):
+                raise CheckpointError(f"checkpoint {path!r} holds no optimizer state")
+            alpha.stat.load_npz(opt, os.path.join(tmp, "optim.npz"))
+    return meta
+
+
+# ---------------------------------------------------------------------------- evaluation
+def evaluate(eg, net, dataset, batch):
+    """(accuracy, mean loss) of net on dataset in eval mode."""
+    loss_fn = alpha.loss.softmax_crossEntropy()
+    net.eval()
+    correct = total_loss = 0.0
+    for pair in dataset.batch_iter(eg, batch, seed=0):
+        yh = net(pair.input)[0]
+        n = pair.input.shape[0]
+        correct += eg.accuracy(yh, pair.label).get() * n
+        total_loss += loss_fn.loss(yh, pair.label).get() * n
+        net.gc()
+    net.train()
+    return correct / len(dataset), total_loss / len(dataset)
+
+
+def build_net(eg, meta_or_args, seed):
+    eg.set_seed(seed)
+    net = get_model(meta_or_args["model"], meta_or_args["in_channels"], meta_or_args["num_classes"],
+                    meta_or_args["input_size"])
+    return net.init(eg)
+
+
+def geometry(model, dataset):
+    if model not in MODELS:
+        raise ArgumentError(f"--model {model!r}: expected one of {sorted(MODELS)}")
+    h, w, c = dataset.input_shape
+    return {"model": model, "in_channels": c, "num_classes": dataset.num_class, "input_size": h}
+
+
+# ---------------------------------------------------------------------------- training
+class Trainer:
+    """Runs `alpha train`. `step_hook(trainer, step)` (optional) is called after every step."""
+
+    def __init__(self, args, out=print):
+        self.args, self.out, self.step_hook = args, out, None
+        self.eg = make_engine(args.engine)
+        train = load_dataset(args.dataset, True, args.data_dir, args.image_size)
+        self.train_set = sample(train, args.limit, args.seed)
+        self.test_set = sample(load_dataset(args.dataset, False, args.data_dir, args.image_size),
+                               args.test_limit, args.seed + 1)
+        self.meta = dict(geometry(args.model, self.train_set), dataset=args.dataset, data_dir=args.data_dir,
+                         image_size=args.image_size, epoch=0, interrupted=False,
+                         history={"step_loss": [], "steps_per_epoch": [], "train_acc": [], "train_loss": [],
+                                  "test_acc": [], "test_loss": [], "images_per_s": []},
+                         train={k: getattr(args, k) for k in ("optim", "lr", "batch", "scheduler", "seed")})
+        self.net = build_net(self.eg, self.meta, args.seed)
+        steps = -(-len(self.train_set) // args.batch) * args.epochs
+        self.opt = make_optimizer(args.optim, self.net.params(), args.lr)
+        attach_scheduler(self.opt, args.scheduler, steps, args.gamma)
+        if args.resume:
+            self._resume()
+        self.augment = alpha.data.augment(args.crop_pad, args.flip) if (args.crop_pad or args.flip) else None
+
+    def _resume(self):
+        path = self.args.checkpoint
+        if not os.path.exists(path):
+            raise CheckpointError(f"--resume: checkpoint {path!r} not found")
+        old = read_meta(path)
+        for k in ("model", "in_channels", "num_classes", "input_size"):
+            if old[k] != self.meta[k]:
+                raise CheckpointError(f"--resume: checkpoint {path!r} has {k}={old[k]!r}, this run has "
+                                      f"{self.meta[k]!r}")
+        load_checkpoint(path, self.net, self.opt)
+        self.meta["epoch"], self.meta["history"] = old["epoch"], old["history"]
+        self.out(f"resumed from {path} after epoch {old['epoch']} "
+                 f"({len(old['history']['step_loss'])} steps so far)")
+
+    def save(self, interrupted=False):
+        self.meta["interrupted"] = interrupted
+        save_checkpoint(self.args.checkpoint, self.net, self.opt, self.meta)
+        if self.args.plot:
+            from .plot import plot_history
+            plot_history(self.meta["history"], self.args.plot,
+                         f"{self.args.model} on {self.args.dataset} ({self.args.optim}, lr {self.args.lr})")
+
+    def run(self):
+        a, hist = self.args, self.meta["history"]
+        self.out(f"train {a.model} on {self.train_set.name}: {len(self.train_set)} train / "
+                 f"{len(self.test_set)} test images {list(self.train_set.input_shape)}, "
+                 f"{sum(p.length() for p in self.net.params())} parameters, engine {self.eg.dataType()}")
+        it = self.train_set.buffered_iter(self.eg, a.batch, seed=a.seed, augment=self.augment)
+        try:
+            for epoch in range(self.meta["epoch"] + 1, a.epochs + 1):
+                self._epoch(it, epoch)
+                acc, loss = evaluate(self.eg, self.net, self.test_set, max(a.batch, 250))
+                hist["test_acc"].append(acc)
+                hist["test_loss"].append(loss)
+                self.meta["epoch"] = epoch
+                self.save()
+                self.out(f"epoch {epoch}/{a.epochs}: train loss {hist['train_loss'][-1]:.4f} "
+                         f"acc {100 * hist['train_acc'][-1]:.2f}% | test loss {loss:.4f} acc {100 * acc:.2f}% "
+                         f"| {hist['images_per_s'][-1]:.0f} img/s | checkpoint {a.checkpoint}")
+        except KeyboardInterrupt:
+            self.save(interrupted=True)
+            self.out(f"interrupted during epoch {self.meta['epoch'] + 1}: checkpoint saved to "
+                     f"{a.checkpoint} (continue with --resume)")
+            return 130
+        finally:
+            it.close()
+        if hist["test_acc"]:
+            self.out(f"test accuracy {100 * hist['test_acc'][-1]:.2f}% after {self.meta['epoch']} epochs")
+        return 0
+
+    def _epoch(self, it, epoch):
+        from tqdm import tqdm
+        a, hist = self.args, self.meta["history"]
+        loss_fn = alpha.loss.softmax_crossEntropy()
+        it.seed(a.seed * 100003 + epoch).shuffle_sort()       # same order whether resumed or not
+        n_steps = -(-len(self.train_set) // a.batch)
+        bar = tqdm(total=n_steps, desc=f"epoch {epoch}/{a.epochs}", disable=a.no_progress,
+                   leave=False, unit="batch", mininterval=0.5)
+        t0, seen, correct, loss_sum, steps = time.perf_counter(), 0, 0.0, 0.0, 0
+        self.net.train()
+        try:
+            while it.hasNext():
+                x, y = it.next()
+                yh = self.net(x)[0]
+                loss = loss_fn.loss(yh, y).get()
+                n = x.shape[0]
+                correct += self.eg.accuracy(yh, y).get() * n
+                self.net.backward(loss_fn.gradient(yh, y))
+                self.opt.update().clear_grads()
+                self.net.gc()
+                seen, loss_sum, steps = seen + n, loss_sum + loss * n, steps + 1
+                hist["step_loss"].append(float(loss))
+                rate = seen / max(time.perf_counter() - t0, 1e-9)
+                bar.set_postfix(loss=f"{loss:.4f}", acc=f"{100 * correct / seen:.1f}%", img_s=f"{rate:.0f}",
+                                refresh=False)
+                bar.update()
+                if self.step_hook is not None:
+                    self.step_hook(self, steps)
+        finally:
+            bar.close()
+        hist["steps_per_epoch"].append(steps)
+        hist["train_loss"].append(loss_sum / max(seen, 1))
+        hist["train_acc"].append(correct / max(seen, 1))
+        hist["images_per_s"].append(seen / max(time.perf_counter() - t0, 1e-9))
+
+
+def run_eval(args, out=print):
+    """`alpha eval`: rebuild the net recorded in the checkpoint, load it, report test accuracy."""
+    meta = read_meta(args.checkpoint)
+    if args.model and args.model != meta["model"]:
+        raise CheckpointError(f"--model {args.model!r} but checkpoint {args.checkpoint!r} holds {meta['model']!r}")
+    eg = make_engine(args.engine)
+    dataset = args.dataset or meta["dataset"]
+    test = sample(load_dataset(dataset, False, args.data_dir or meta.get("data_dir"), meta.get("image_size", 32)),
+                  args.limit, 1)
+    net = build_net(eg, meta, 0)
+    load_checkpoint(args.checkpoint, net)
+    acc, loss = evaluate(eg, net, test, args.batch)
+    out(f"eval {meta['model']} (epoch {meta['epoch']}) on {test.name}: {len(test)} images, "
+        f"loss {loss:.4f}, accuracy {100 * acc:.2f}%")
+    return acc

