@@ -1,6 +1,6 @@
 """Benchmark: every convolution shape of ResNet18-CIFAR (batch N, NHWC) — forward, backward-data and
 backward-filter time of Alpha's implicit-GEMM kernels vs PyTorch's conv (cuDNN, channels_last) on the
-same GPU in one process, strict fp32 (TF32 off in PyTorch). Also checks our result against PyTorch.
+same GPU in one process, strict fp32 (TF32 off in PyTorch). Also checks our result against PyTorch. --tf32: TF32 in both.
 Usage: python bench/conv_shapes.py [--batch 512] [--reps 10] [--tf32]"""
 import argparse
 import os
@@ -44,7 +44,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--tf32", action="store_true", help="allow TF32 in PyTorch (ours stays fp32)")
+    ap.add_argument("--tf32", action="store_true", help="allow TF32 in PyTorch and in ours (tensor cores)")
     a = ap.parse_args()
     import cupy
     import torch
@@ -53,13 +53,13 @@ def main():
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = a.tf32
     torch.backends.cuda.matmul.allow_tf32 = a.tf32
-    eg = alpha.engine.cuda_float32(0)
+    eg = alpha.engine.cuda_float32(0, tf32=a.tf32)
     b = eg.backend
     rng = np.random.RandomState(0)
     n = a.batch
     print(f"# conv shapes of ResNet18-CIFAR, batch {n}, {torch.cuda.get_device_name()}, "
           f"torch {torch.__version__} cuDNN {torch.backends.cudnn.version()}, "
-          f"PyTorch TF32 {'on' if a.tf32 else 'off'}; times in ms (median of {a.reps})")
+          f"TF32 {'on in both' if a.tf32 else 'off in both'}; times in ms (median of {a.reps})")
     hdr = (f"{'shape':16s} {'GFLOP':>6s} | {'ours fwd':>8s} {'bwd-d':>7s} {'bwd-f':>7s} | "
            f"{'torch fwd':>9s} {'bwd-d':>7s} {'bwd-f':>7s} | {'ratio f':>7s} {'d':>5s} {'f':>5s} | {'our TFLOP/s f/d/w':>18s} | relerr")
     print(hdr)

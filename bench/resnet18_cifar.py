@@ -1,7 +1,7 @@
 """Benchmark: ResNet18-CIFAR and VGG16-CIFAR training steps (LeakyReLU, Adam lr 1e-3, synthetic uint8
 32x32x3 batches uploaded each step) — Alpha (cuda_float32, async, memp3) vs PyTorch (channels_last,
 cuDNN) on the same network, in one process on the same GPU. Step time and peak GPU memory, strict
-fp32 in both, then TF32 allowed in both (Alpha's conv kernels are fp32 either way). Prints ratios.
+fp32 in both, then TF32 allowed in both (Alpha: tf32=True, conv GEMMs on the tensor cores). Prints ratios.
 Usage: python bench/resnet18_cifar.py [--batch 512] [--steps 20] [--warmup 3] [--nets resnet18,vgg16]"""
 import argparse
 import os
@@ -86,15 +86,15 @@ def bench_torch(net_name, batch, steps, warmup, tf32, images, labels):
     torch.cuda.synchronize()
     dt = (time.perf_counter() - t0) / steps
     res = dict(step_ms=dt * 1e3, peak_alloc=torch.cuda.max_memory_allocated() / MiB,
-               peak_reserved=torch.cuda.max_memory_reserved() / MiB, loss=float(loss))
+               peak_reserved=torch.cuda.max_memory_reserved() / MiB, loss=float(loss.detach()))
     return res
 
 
 # ------------------------------------------------------------------------------------ Alpha
-def bench_alpha(net_name, batch, steps, warmup, images, labels, pool_kind, pool_gb):
+def bench_alpha(net_name, batch, steps, warmup, tf32, images, labels, pool_kind, pool_gb):
     from alpha_py import alpha, nn
     pool = getattr(alpha.engine, pool_kind)(int(pool_gb * 2 ** 30)) if pool_kind != "cupy" else None
-    eg = alpha.engine.cuda_float32(0, pool).set_seed(0)
+    eg = alpha.engine.cuda_float32(0, pool, tf32=tf32).set_seed(0)
     net = nn.ResNet18("leakyRelu") if net_name == "resnet18" else nn.VGG16("leakyRelu")
     net.init(eg)
     opt = alpha.optim.Adam(net.params(), 1e-3)
@@ -147,7 +147,7 @@ def main():
     for net in a.nets.split(","):
         for mode in a.modes.split(","):
             tf32 = mode == "tf32"
-            ra = bench_alpha(net, a.batch, a.steps, a.warmup, images, labels, a.pool, a.pool_gb)
+            ra = bench_alpha(net, a.batch, a.steps, a.warmup, tf32, images, labels, a.pool, a.pool_gb)
             import gc
             gc.collect()
             rt = bench_torch(net, a.batch, a.steps, a.warmup, tf32, images, labels)

@@ -3,11 +3,13 @@
 // The reduction over r (N*OH*OW, often ~1e5..1e6) is split into S slices (grid.z); slice z writes
 // ws[z, OC, FH*FW*IC] and sum_slices adds the slices with Kahan compensation (deterministic, no atomics).
 // | kernel                        | args                                                              | launch                                    |
-// | conv_bwd_filter<BM,BN,VEC>    | x, gy, ws, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW, chunk        | grid (ceil(KW/BN), ceil(OC/BM), S) x 256  |
+// | conv_bwd_filter<BM,BN,VEC,MMA>    | x, gy, ws, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW, chunk        | grid (ceil(KW/BN), ceil(OC/BM), S) x 256  |
 // | sum_slices                    | ws, S, L, out      (out[i] = sum_z ws[z*L + i])                   | 1 thread/elem, 256                        |
 // chunk = rows of r per slice (a multiple of 8). VEC=1 when OC and IC are multiples of 4, pointers aligned.
-//! instances: conv_bwd_filter<128,128,1> conv_bwd_filter<128,64,1> conv_bwd_filter<64,128,1> conv_bwd_filter<64,64,1>
-//! instances: conv_bwd_filter<128,128,0> conv_bwd_filter<128,64,0> conv_bwd_filter<64,128,0> conv_bwd_filter<64,64,0>
+//! instances: conv_bwd_filter<128,128,1,0> conv_bwd_filter<128,64,1,0> conv_bwd_filter<64,128,1,0> conv_bwd_filter<64,64,1,0>
+//! instances: conv_bwd_filter<128,128,1,1> conv_bwd_filter<128,64,1,1> conv_bwd_filter<64,128,1,1> conv_bwd_filter<64,64,1,1>
+//! instances: conv_bwd_filter<128,128,0,0> conv_bwd_filter<128,64,0,0> conv_bwd_filter<64,128,0,0> conv_bwd_filter<64,64,0,0>
+//! instances: conv_bwd_filter<128,128,0,1> conv_bwd_filter<128,64,0,1> conv_bwd_filter<64,128,0,1> conv_bwd_filter<64,64,0,1>
 #include "gemm_core.cuh"
 
 struct ConvGeom {
@@ -38,9 +40,9 @@ struct BfA {
             for (int e = 0; e < E; ++e) v[e] = (r < kend && oc + e < g.OC) ? row[oc + e] : 0.f;
         }
     }
-    __device__ __forceinline__ void store(float* As) const {
+    __device__ __forceinline__ void store(float* As, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) As[kr * (BM + SPAD) + c + e] = v[e];
+        for (int e = 0; e < E; ++e) As[kr * ld + c + e] = v[e];
     }
 };
 
@@ -86,14 +88,14 @@ struct BfB {
             }
         }
     }
-    __device__ __forceinline__ void store(float* Bs) const {
+    __device__ __forceinline__ void store(float* Bs, int ld) const {
         int c = (threadIdx.x % PER_K) * E;
 #pragma unroll
-        for (int e = 0; e < E; ++e) Bs[kr * (BN + SPAD) + c + e] = v[e];
+        for (int e = 0; e < E; ++e) Bs[kr * ld + c + e] = v[e];
     }
 };
 
-template <int BM, int BN, int VEC>
+template <int BM, int BN, int VEC, int MMA>
 __global__ void __launch_bounds__(GEMM_THREADS) conv_bwd_filter(const float* __restrict__ x, const float* __restrict__ gy, float* __restrict__ ws,
                                 int N, int H, int W, int IC, int OC, int FH, int FW, int OH, int OW,
                                 int SH, int SW, int PH, int PW, int chunk) {
@@ -103,7 +105,7 @@ __global__ void __launch_bounds__(GEMM_THREADS) conv_bwd_filter(const float* __r
     int kbeg = blockIdx.z * chunk, kend = min(R, kbeg + chunk);
     BfA<BM, VEC> la(gy, g, m0, kend);
     BfB<BN, VEC> lb(x, g, n0, kend);
-    gemm_run<BM, BN>(la, lb, kbeg, kend, ws + (long long)blockIdx.z * OC * KW, OC, KW, m0, n0);
+    gemm_run<BM, BN, MMA>(la, lb, kbeg, kend, ws + (long long)blockIdx.z * OC * KW, OC, KW, m0, n0);
 }
 
 extern "C" __global__ void sum_slices(const float* __restrict__ ws, int S, long long L, float* __restrict__ out) {

@@ -1,11 +1,13 @@
 // kernels/conv_fwd.cu — convolution forward over NHWC as an implicit GEMM (no im2col buffer):
 //   Y[m = (n, oh, ow), oc] = sum_{k = (fh, fw, ic)} X[n, oh*SH - PH + fh, ow*SW - PW + fw, ic] * W[oc, fh, fw, ic]
 // | kernel                   | args                                                     | launch                         |
-// | conv_fwd<BM,BN,VEC>      | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW         | grid (ceil(M/BM), ceil(OC/BN)) x 256 |
+// | conv_fwd<BM,BN,VEC,MMA>      | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW         | grid (ceil(M/BM), ceil(OC/BN)) x 256 |
 // BM, BN in {64, 128} (tile of Y per block), BK = 8. VEC=1 when IC (hence K) is a multiple of 4
 // and x/w are 16-byte aligned: tiles load with float4/float2; VEC=0 gathers scalars (e.g. IC=3).
-//! instances: conv_fwd<128,128,1> conv_fwd<128,64,1> conv_fwd<64,128,1> conv_fwd<64,64,1>
-//! instances: conv_fwd<128,128,0> conv_fwd<128,64,0> conv_fwd<64,128,0> conv_fwd<64,64,0>
+//! instances: conv_fwd<128,128,1,0> conv_fwd<128,64,1,0> conv_fwd<64,128,1,0> conv_fwd<64,64,1,0>
+//! instances: conv_fwd<128,128,1,1> conv_fwd<128,64,1,1> conv_fwd<64,128,1,1> conv_fwd<64,64,1,1>
+//! instances: conv_fwd<128,128,0,0> conv_fwd<128,64,0,0> conv_fwd<64,128,0,0> conv_fwd<64,64,0,0>
+//! instances: conv_fwd<128,128,0,1> conv_fwd<128,64,0,1> conv_fwd<64,128,0,1> conv_fwd<64,64,0,1>
 #include "gemm_core.cuh"
 
 struct ConvGeom {
@@ -59,9 +61,9 @@ struct FwdA {
             }
         }
     }
-    __device__ __forceinline__ void store(float* As) const {
+    __device__ __forceinline__ void store(float* As, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) As[(kk + e) * (BM + SPAD) + r] = v[e];
+        for (int e = 0; e < E; ++e) As[(kk + e) * ld + r] = v[e];
     }
 };
 
@@ -90,13 +92,13 @@ struct FwdB {
             for (int e = 0; e < E; ++e) v[e] = (col_ok && k + e < K) ? wr[k + e] : 0.f;
         }
     }
-    __device__ __forceinline__ void store(float* Bs) const {
+    __device__ __forceinline__ void store(float* Bs, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) Bs[(kk + e) * (BN + SPAD) + c] = v[e];
+        for (int e = 0; e < E; ++e) Bs[(kk + e) * ld + c] = v[e];
     }
 };
 
-template <int BM, int BN, int VEC>
+template <int BM, int BN, int VEC, int MMA>
 __global__ void __launch_bounds__(GEMM_THREADS) conv_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y,
                          int N, int H, int W, int IC, int OC, int FH, int FW, int OH, int OW,
                          int SH, int SW, int PH, int PW) {
@@ -105,5 +107,5 @@ __global__ void __launch_bounds__(GEMM_THREADS) conv_fwd(const float* __restrict
     int K = FH * FW * IC;
     FwdA<BM, VEC> la(x, g, m0, 0);
     FwdB<BN, VEC> lb(w, g, n0);
-    gemm_run<BM, BN>(la, lb, 0, K, y, N * OH * OW, OC, m0, n0);
+    gemm_run<BM, BN, MMA>(la, lb, 0, K, y, N * OH * OW, OC, m0, n0);
 }

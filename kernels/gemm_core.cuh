@@ -5,10 +5,14 @@
 // global loads are in flight while the current tile is multiplied).
 // Block: 256 threads as a 16 x 16 grid; each thread owns a TM x TN = (BM/16) x (BN/16) sub-tile,
 // rows {g*64 + ty*4 + i}, cols {g*64 + tx*4 + j} (float4 reads of shared memory, no bank conflicts).
+// MMA=1 (TF32 allowed): the same tiles are multiplied on the tensor cores with mma.sync m16n8k8 TF32
+// (operands rounded to TF32 with cvt.rna, fp32 accumulate); 8 warps as WM x WN, warp tile (BM/WM) x (BN/WN).
+// Shared rows are padded by SPAD(MMA) floats: 4 for FFMA (conflict-free loader stores), 8 for MMA
+// (conflict-free fragment reads). Loaders store with the row stride `ld` they are given.
 #pragma once
 #define GEMM_THREADS 256
 #define GEMM_BK 8
-#define SPAD 4
+template <int MMA> struct Pad { static constexpr int V = MMA ? 8 : 4; };
 
 template <int E>
 __device__ __forceinline__ void ld_vec(const float* __restrict__ p, float* v) {
@@ -17,12 +21,30 @@ __device__ __forceinline__ void ld_vec(const float* __restrict__ p, float* v) {
     else { v[0] = *p; }
 }
 
-template <int BM, int BN, class LA, class LB>
-__device__ __forceinline__ void gemm_run(LA& la, LB& lb, int kbeg, int kend, float* __restrict__ C, int M, int N,
-                                         int m0, int n0) {
-    constexpr int TM = BM / 16, TN = BN / 16;
-    __shared__ __align__(16) float As[2][GEMM_BK][BM + SPAD];
-    __shared__ __align__(16) float Bs[2][GEMM_BK][BN + SPAD];
+__device__ __forceinline__ unsigned to_tf32(float x) {
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return r;
+}
+
+// where row m of C starts: plain row-major C[m*N] by default; conv_bwd_data's stride classes remap rows
+struct PlainRows {
+    int N;
+    __device__ __forceinline__ long long operator()(int m) const { return (long long)m * N; }
+};
+
+template <int BM, int BN, int MMA>
+struct GemmSmem {
+    static constexpr int LDA = BM + Pad<MMA>::V, LDB = BN + Pad<MMA>::V;
+};
+
+// FFMA main loop + epilogue (MMA = 0)
+template <int BM, int BN, class LA, class LB, class RM>
+__device__ __forceinline__ void gemm_ffma(LA& la, LB& lb, int kbeg, int kend, float* __restrict__ C, int M, int N,
+                                          int m0, int n0, const RM& rows) {
+    constexpr int TM = BM / 16, TN = BN / 16, LDA = GemmSmem<BM, BN, 0>::LDA, LDB = GemmSmem<BM, BN, 0>::LDB;
+    __shared__ __align__(16) float As[2][GEMM_BK][LDA];
+    __shared__ __align__(16) float Bs[2][GEMM_BK][LDB];
     const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
     float acc[TM][TN];
 #pragma unroll
@@ -33,7 +55,7 @@ __device__ __forceinline__ void gemm_run(LA& la, LB& lb, int kbeg, int kend, flo
     int cur = 0;
     if (kbeg < kend) {
         la.load(kbeg); lb.load(kbeg);
-        la.store(&As[0][0][0]); lb.store(&Bs[0][0][0]);
+        la.store(&As[0][0][0], LDA); lb.store(&Bs[0][0][0], LDB);
     }
     __syncthreads();
     for (int k0 = kbeg; k0 < kend; k0 += GEMM_BK) {
@@ -58,23 +80,109 @@ __device__ __forceinline__ void gemm_run(LA& la, LB& lb, int kbeg, int kend, flo
                 for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
         }
         if (more) {
-            la.store(&As[cur ^ 1][0][0]); lb.store(&Bs[cur ^ 1][0][0]);
+            la.store(&As[cur ^ 1][0][0], LDA); lb.store(&Bs[cur ^ 1][0][0], LDB);
         }
         __syncthreads();
         cur ^= 1;
     }
-    // epilogue: row-major store with bounds checks
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
         int m = m0 + (i / 4) * 64 + ty * 4 + (i % 4);
         if (m >= M) continue;
-        float* crow = C + (long long)m * N;
+        float* crow = C + rows(m);
 #pragma unroll
         for (int j = 0; j < TN; ++j) {
             int n = n0 + (j / 4) * 64 + tx * 4 + (j % 4);
             if (n < N) crow[n] = acc[i][j];
         }
     }
+}
+
+// TF32 tensor-core main loop + epilogue (MMA = 1)
+template <int BM, int BN, class LA, class LB, class RM>
+__device__ __forceinline__ void gemm_tf32(LA& la, LB& lb, int kbeg, int kend, float* __restrict__ C, int M, int N,
+                                          int m0, int n0, const RM& rows) {
+    constexpr int LDA = GemmSmem<BM, BN, 1>::LDA, LDB = GemmSmem<BM, BN, 1>::LDB;
+    constexpr int WM = (BM == 128 && BN == 64) ? 4 : 2, WN = 8 / WM;
+    constexpr int MT = BM / WM / 16, NT = BN / WN / 8;
+    __shared__ __align__(16) float As[2][GEMM_BK][LDA];
+    __shared__ __align__(16) float Bs[2][GEMM_BK][LDB];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int g = lane >> 2, t = lane & 3;
+    const int wm0 = (warp % WM) * (BM / WM), wn0 = (warp / WM) * (BN / WN);
+    float acc[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.f;
+
+    int cur = 0;
+    if (kbeg < kend) {
+        la.load(kbeg); lb.load(kbeg);
+        la.store(&As[0][0][0], LDA); lb.store(&Bs[0][0][0], LDB);
+    }
+    __syncthreads();
+    for (int k0 = kbeg; k0 < kend; k0 += GEMM_BK) {
+        const bool more = k0 + GEMM_BK < kend;
+        if (more) { la.load(k0 + GEMM_BK); lb.load(k0 + GEMM_BK); }
+        unsigned a[MT][4], b[NT][2];
+#pragma unroll
+        for (int i = 0; i < MT; ++i) {
+            int m = wm0 + i * 16 + g;
+            a[i][0] = to_tf32(As[cur][t][m]);
+            a[i][1] = to_tf32(As[cur][t][m + 8]);
+            a[i][2] = to_tf32(As[cur][t + 4][m]);
+            a[i][3] = to_tf32(As[cur][t + 4][m + 8]);
+        }
+#pragma unroll
+        for (int j = 0; j < NT; ++j) {
+            int n = wn0 + j * 8 + g;
+            b[j][0] = to_tf32(Bs[cur][t][n]);
+            b[j][1] = to_tf32(Bs[cur][t + 4][n]);
+        }
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+                asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                             "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                             : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
+                             : "r"(a[i][0]), "r"(a[i][1]), "r"(a[i][2]), "r"(a[i][3]), "r"(b[j][0]), "r"(b[j][1]));
+        if (more) {
+            la.store(&As[cur ^ 1][0][0], LDA); lb.store(&Bs[cur ^ 1][0][0], LDB);
+        }
+        __syncthreads();
+        cur ^= 1;
+    }
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            int m = m0 + wm0 + i * 16 + g + h * 8;
+            if (m >= M) continue;
+            float* crow = C + rows(m);
+#pragma unroll
+            for (int j = 0; j < NT; ++j) {
+                int n = n0 + wn0 + j * 8 + 2 * t;
+                if (n < N) crow[n] = acc[i][j][2 * h];
+                if (n + 1 < N) crow[n + 1] = acc[i][j][2 * h + 1];
+            }
+        }
+}
+
+template <int BM, int BN, int MMA, class LA, class LB, class RM>
+__device__ __forceinline__ void gemm_run(LA& la, LB& lb, int kbeg, int kend, float* __restrict__ C, int M, int N,
+                                         int m0, int n0, const RM& rows) {
+    if (MMA) gemm_tf32<BM, BN>(la, lb, kbeg, kend, C, M, N, m0, n0, rows);
+    else gemm_ffma<BM, BN>(la, lb, kbeg, kend, C, M, N, m0, n0, rows);
+}
+
+template <int BM, int BN, int MMA, class LA, class LB>
+__device__ __forceinline__ void gemm_run(LA& la, LB& lb, int kbeg, int kend, float* __restrict__ C, int M, int N,
+                                         int m0, int n0) {
+    gemm_run<BM, BN, MMA>(la, lb, kbeg, kend, C, M, N, m0, n0, PlainRows{N});
 }
 
 // elements per thread in a BM x 8 (or 8 x BN) tile loaded by 256 threads

@@ -2,7 +2,7 @@
 // on the call's global seed (mixed with its thread id) to get a local seed, then linear congruence on
 // the local seed produces its numbers; thread g writes elements g, g+G, g+2G, ... (coalesced).
 // | kernel        | args                                   | launch: G = grid*256 threads, ~8 numbers each |
-// | rng_uniform   | out, n, seed, low, high                | U(low, high), 24-bit resolution, never exactly low |
+// | rng_uniform   | out, n, seed, low, high                | U[low, high), 24-bit resolution                  |
 // | rng_gaussian  | out, n, seed, mean, std                | Box-Muller on two uniforms per element        |
 // | rng_dropout   | out, n, seed, keep_p                   | out = (u < keep_p) / keep_p                   |
 //! instances:
@@ -30,7 +30,10 @@ __device__ __forceinline__ float next_uniform(unsigned long long& s) {
     for (long long i = (long long)gid; i < n; i += (long long)G)
 
 extern "C" __global__ void rng_uniform(float* __restrict__ out, long long n, unsigned long long seed, float low, float high) {
-    RNG_LOOP(i) out[i] = low + (high - low) * next_uniform(s);
+    RNG_LOOP(i) {
+        float v = low + (high - low) * next_uniform(s);
+        out[i] = v < high ? v : nextafterf(high, low);   // rounding can reach `high`: keep [low, high)
+    }
 }
 
 extern "C" __global__ void rng_gaussian(float* __restrict__ out, long long n, unsigned long long seed, float mean, float std) {

@@ -127,6 +127,27 @@ def test_conv_primitives(xs, ws, stride, pad):
           bc.dwconv_bwd_filter(x, dgy, dw.shape, stride, pad))
 
 
+TF32_TOL = 3e-3   # TF32 operands keep 10 mantissa bits (rel. rounding 2^-11 ~ 4.9e-4 each), fp32 accumulate
+
+
+@pytest.mark.parametrize("xs,ws,stride,pad", CONV_SHAPES, ids=[str(c[0]) + str(c[1]) for c in CONV_SHAPES])
+def test_conv_primitives_tf32(xs, ws, stride, pad):
+    """tf32=True: the same convolutions on the tensor cores, bound TF32_TOL (stated, not 1e-5)."""
+    bc, bg = both()
+    x, w = rand(*xs), rand(ws[0], ws[1], ws[2], xs[3])
+    bg.tf32 = True
+    try:
+        yc = bc.conv_fwd(x, w, stride, pad)
+        check("conv_fwd_tf32", str(xs), bg.conv_fwd(dev(x), dev(w), stride, pad), yc, TF32_TOL)
+        gy = rand(*yc.shape)
+        check("conv_bwd_data_tf32", str(xs), bg.conv_bwd_data(dev(gy), dev(w), xs, stride, pad),
+              bc.conv_bwd_data(gy, w, xs, stride, pad), TF32_TOL)
+        check("conv_bwd_filter_tf32", str(xs), bg.conv_bwd_filter(dev(x), dev(gy), w.shape, stride, pad),
+              bc.conv_bwd_filter(x, gy, w.shape, stride, pad), TF32_TOL)
+    finally:
+        bg.tf32 = False
+
+
 def test_conv_writes_every_output_element():
     """Poison the pool with NaNs first: any output element a kernel forgets shows up as NaN."""
     cp = require_gpu()
@@ -135,10 +156,15 @@ def test_conv_writes_every_output_element():
         junk = cp.full((1 << 22,), cp.nan, dtype=cp.float32)
         del junk
     x, w = rand(3, 13, 11, 16), rand(20, 3, 3, 16)
-    y = host(bg.conv_fwd(dev(x), dev(w), (1, 1), (1, 1)))
-    gx = host(bg.conv_bwd_data(dev(y), dev(w), x.shape, (1, 1), (1, 1)))
-    gw = host(bg.conv_bwd_filter(dev(x), dev(y), w.shape, (1, 1), (1, 1)))
-    assert np.isfinite(y).all() and np.isfinite(gx).all() and np.isfinite(gw).all()
+    for tf32 in (False, True):
+        bg.tf32 = tf32
+        try:
+            y = host(bg.conv_fwd(dev(x), dev(w), (1, 1), (1, 1)))
+            gx = host(bg.conv_bwd_data(dev(y), dev(w), x.shape, (1, 1), (1, 1)))
+            gw = host(bg.conv_bwd_filter(dev(x), dev(y), w.shape, (1, 1), (1, 1)))
+        finally:
+            bg.tf32 = False
+        assert np.isfinite(y).all() and np.isfinite(gx).all() and np.isfinite(gw).all()
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])

@@ -32,8 +32,9 @@ def _splitmix64(x):
 class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
     name = "cuda"
 
-    def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20):
+    def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, tf32=False):
         super().__init__(cupy, np.float32)
+        self.tf32 = bool(tf32)
         self.device_id = int(device_id)
         self.device = cupy.cuda.Device(self.device_id)
         self.device.use()

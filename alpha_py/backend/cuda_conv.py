@@ -17,7 +17,11 @@ def _aligned(*arrays):
 
 
 class CudaConvOps:
-    """conv_fwd / conv_bwd_data / conv_bwd_filter / dwconv_* / pool_fwd / pool_bwd on the GPU."""
+    """conv_fwd / conv_bwd_data / conv_bwd_filter / dwconv_* / pool_fwd / pool_bwd on the GPU.
+    `tf32` (backend attribute, default False): dense convolutions multiply on the tensor cores in TF32
+    (fp32 accumulate; ~1e-3 relative error) instead of fp32 FFMA."""
+
+    tf32 = False
 
     # ---------------------------------------------------------------- tiling
     def _tiles(self, m, n):
@@ -42,7 +46,7 @@ class CudaConvOps:
         m = n * oh * ow
         bm, bn = self._tiles(m, oc)
         vec = int(ic % 4 == 0 and _aligned(x, w))
-        self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec}>")(
+        self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec},{int(self.tf32)}>")(
             (-(-m // bm), -(-oc // bn)), (THREADS,),
             (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad))
         return y
@@ -53,11 +57,12 @@ class CudaConvOps:
         oc, fh, fw, _ = w.shape
         _, oh, ow, _ = gy.shape
         gx = cupy.empty((n, h, wd, ic), dtype=self.dtype)
-        m = n * h * wd
-        bm, bn = self._tiles(m, ic)
+        sh, sw = stride
+        m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
+        bm, bn = self._tiles(m * sh * sw, ic)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(gy, w))
-        self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec}>")(
-            (-(-m // bm), -(-ic // bn)), (THREADS,),
+        self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec},{int(self.tf32)}>")(
+            (-(-m // bm), -(-ic // bn), sh * sw), (THREADS,),
             (gy, w, gx) + self._geom(x_shape, (fh, fw), oc, (oh, ow), stride, pad))
         return gx
 
@@ -80,7 +85,7 @@ class CudaConvOps:
         gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=self.dtype)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(x, gy))
-        self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec}>")(
+        self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec},{int(self.tf32)}>")(
             (-(-kw // bn), -(-oc // bm), s), (THREADS,),
             (x, gy, ws) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad) + (i32(chunk),))
         if s > 1:

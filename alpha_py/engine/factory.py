@@ -21,16 +21,18 @@ class EngineFactory:
         return Engine(CpuBackend(np.float64, threads), "cpu_float64")
 
     # ------------------------------------------------------------------ GPU
-    def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True):
+    def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True, *, tf32=False):
         """GPU engine: CuPy arrays + our kernels (kernels/*.cu). `mempool`: memp1/memp2/memp3(...) or
-        None for CuPy's own pool; `max_trans_buf_bytes`: pinned host buffer staging transfers."""
+        None for CuPy's own pool (note: a pool serves every CuPy allocation of the process from then on);
+        `max_trans_buf_bytes`: pinned host buffer staging transfers; `tf32=True` lets the convolution
+        kernels use TF32 tensor cores (also `eg.backend.tf32 = flag` at any time)."""
         from ..backend.cuda_probe import probe_cuda
         probe_cuda(device_id)
         if mempool is not None and not isinstance(mempool, Mempool):
             raise ArgumentError(f"cuda_float32: mempool must come from alpha.engine.memp1/memp2/memp3, "
                                 f"got {type(mempool).__name__}")
         from ..backend.cuda import CudaBackend
-        eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes)), "cuda_float32")
+        eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes), tf32), "cuda_float32")
         return eg.check(bool(check))
 
     def memp1(self, max_bytes=2 << 30):
