@@ -71,7 +71,11 @@ def run_backward(outputs, grads, targets=()):
         for x, g, need in zip(node.inputs, gxs, needs):
             if need and g is not None:
                 deliver(x, g)
-    return [result.get(id(t)) for t in targets]
+    out = [result.get(id(t)) for t in targets]
+    for t, g in zip(targets, out):          # a target that asked for its gradient also keeps it
+        if g is not None and t._need_grad:
+            t._grad = g if t._grad is None else backend.add(t._grad, g)
+    return out
 
 
 def free_graph(outputs):

@@ -287,3 +287,14 @@ def test_global_batchNorm_training_uses_updated_running_stats_as_constants():
     np.testing.assert_allclose(y, (xa - rm) / np.sqrt(rv + 1e-5), rtol=1e-12)
     (gx,) = u.backward(eg.tensor(ga))
     np.testing.assert_allclose(gx.numpy(), ga / np.sqrt(rv + 1e-5), rtol=1e-12)
+
+
+def test_unit_backward_also_fills_grad_of_inputs_that_need_it():
+    eg = eg64()
+    x, w = eg.tensor(rand(3, 4)).need_grad(True), eg.tensor(rand(3, 4, seed=1))
+    u = nn.mul()
+    u.forward(x, w)
+    gx, gw = u.backward(eg.ones(3, 4))
+    np.testing.assert_array_equal(x.grad().numpy(), gx.numpy())
+    np.testing.assert_array_equal(gx.numpy(), w.numpy())
+    assert w.grad() is None and gw is not None         # returned, but w never asked to keep it
