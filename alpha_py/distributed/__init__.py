@@ -2,11 +2,11 @@
 gradients all-reduced every step: NCCL on GPUs, Spark messaging on CPUs) and parameter averaging
 (treeAggregate), sharded data, pre-flight checks and atomic driver checkpoints."""
 from .checkpoint import Checkpointer, atomic_write
-from .fit import FitResult, evaluate, fit
+from .fit import FitResult, evaluate, fit, ship_package
 from .preflight import PreflightError, check as preflight_check
 from .shards import ArrayDataset, FileDataset, FrameDataset, mnist5k, split_ranges
 from .worker import JobSpec, Trainer
 
-__all__ = ["fit", "FitResult", "evaluate", "Checkpointer", "atomic_write", "PreflightError",
+__all__ = ["fit", "FitResult", "evaluate", "ship_package", "Checkpointer", "atomic_write", "PreflightError",
            "preflight_check", "ArrayDataset", "FileDataset", "FrameDataset", "mnist5k", "split_ranges",
            "JobSpec", "Trainer"]

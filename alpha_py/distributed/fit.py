@@ -2,6 +2,7 @@
 runs the pre-flight checks, then drives allreduce segments (barrier stages) or averaging rounds,
 writing a checkpoint every epoch (or every N steps) and restarting from the latest checkpoint when
 a stage fails. Imports pyspark, numpy and this package."""
+import os
 import time
 import uuid
 
@@ -32,6 +33,19 @@ def _spark_context(spark):
     if spark is None:
         return SparkContext.getOrCreate()
     return getattr(spark, "sparkContext", spark)
+
+
+def ship_package(sc):
+    """Make alpha_py importable on executors that do not have it installed: zip the package this
+    driver imported and add it with SparkContext.addPyFile (what --py-files does). CPU engine only:
+    the CUDA engine reads kernels/*.cu from an installed package (pip install alpha_py[cuda12])."""
+    import shutil
+    import tempfile
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    base = os.path.join(tempfile.mkdtemp(prefix="alpha-pyfiles-"), "alpha_py")
+    shutil.make_archive(base, "zip", os.path.dirname(pkg), os.path.basename(pkg))
+    sc.addPyFile(base + ".zip")
+    return base + ".zip"
 
 
 def initial_state(spec):

@@ -76,6 +76,8 @@ def gpu_slots(sc, workers):
 
 def check(sc, workers, mode, engine="cpu"):
     """Raise PreflightError naming the setting to change; return a dict of what was checked."""
+    if mode not in ("allreduce", "average"):
+        raise PreflightError(f"mode {mode!r} unknown: expected 'allreduce' or 'average'")
     if workers < 1:
         raise PreflightError(f"workers={workers}: need at least 1 worker")
     dyn = str(_conf(sc, "spark.dynamicAllocation.enabled", "false")).lower()
@@ -95,6 +97,4 @@ def check(sc, workers, mode, engine="cpu"):
             raise PreflightError(f"allreduce on GPUs needs {workers} GPUs at once but the configuration offers "
                                  f"{gpus}: lower --workers or raise spark.executor.resource.gpu.amount / "
                                  "spark.executor.instances")
-    if mode not in ("allreduce", "average"):
-        raise PreflightError(f"mode {mode!r} unknown: expected 'allreduce' or 'average'")
     return {"slots": slots, "gpus": gpus, "dynamic_allocation": dyn}

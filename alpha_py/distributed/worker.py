@@ -4,10 +4,9 @@ batch order, and run forward/backward/update steps. Imports alpha_py (facade, zo
 import numpy as np
 
 from ..errors import ArgumentError
+from ..trainer import OPTIMIZERS
 from .state import load_net_state, load_optim_state
 
-OPTIMIZERS = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam", "adamw": "AdamW",
-              "rmsprop": "RMSprop", "adamax": "Adamax"}
 
 
 class JobSpec:
@@ -39,7 +38,7 @@ class JobSpec:
 def make_engine(kind, device_id=0):
     from ..facade import alpha
     if kind == "cuda":
-        return alpha.engine.cuda_float32(device_id, alpha.engine.memp1())
+        return alpha.engine.cuda_float32(device_id)
     return alpha.engine.cpu_float32()
 
 

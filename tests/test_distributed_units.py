@@ -1,0 +1,183 @@
+"""alpha_py.distributed pieces that need no SparkContext: shard readers (IDX / CIFAR ranges),
+atomic checkpoints, pre-flight checks against Spark configurations, state averaging, batch order."""
+import gzip
+import os
+import struct
+
+import numpy as np
+import pytest
+
+from alpha_py import alpha, nn
+from alpha_py.data.cifar import read_cifar_bin
+from alpha_py.data.formats import load_idx_pair
+from alpha_py.distributed import Checkpointer, FileDataset, JobSpec, PreflightError, preflight_check, split_ranges
+from alpha_py.distributed.state import GradBuffer, add_states, average_states
+from alpha_py.distributed.worker import batch_rows
+from alpha_py.errors import ArgumentError, CheckpointError
+
+FASHION = "/usr/share/datasets/fashion-mnist"
+
+
+def test_split_ranges_cover_and_balance():
+    r = split_ranges(10, 3)
+    assert r == [(0, 3), (3, 6), (6, 10)]
+    with pytest.raises(ArgumentError):
+        split_ranges(2, 3)
+
+
+def write_idx(folder, split, images, labels, gz):
+    op = gzip.open if gz else open
+    with op(os.path.join(folder, f"{split}-images-idx3-ubyte" + (".gz" if gz else "")), "wb") as f:
+        f.write(struct.pack(">4B3I", 0, 0, 8, 3, *images.shape) + images.tobytes())
+    with op(os.path.join(folder, f"{split}-labels-idx1-ubyte" + (".gz" if gz else "")), "wb") as f:
+        f.write(struct.pack(">4BI", 0, 0, 8, 1, len(labels)) + labels.tobytes())
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_idx_shard_reads_only_its_range(tmp_path, gz):
+    rng = np.random.default_rng(0)
+    images = rng.integers(0, 256, (11, 28, 28), dtype=np.uint8)
+    labels = rng.integers(0, 10, 11).astype(np.uint8)
+    write_idx(str(tmp_path), "t10k", images, labels, gz)
+    ds = FileDataset("mnist", str(tmp_path), train=False)
+    assert ds.count == 11
+    parts = [ds.read(a, b) for a, b in split_ranges(11, 3)]
+    np.testing.assert_array_equal(np.concatenate([p[0] for p in parts])[..., 0], images)
+    np.testing.assert_array_equal(np.concatenate([p[1] for p in parts]), labels)
+
+
+@pytest.mark.skipif(not os.path.isdir(FASHION), reason="Fashion-MNIST IDX files not installed")
+def test_idx_shard_matches_full_reader_on_real_fashion_mnist():
+    ds = FileDataset("fashion_mnist", FASHION, train=False)
+    img, lab = ds.read(9000, 9100)
+    full_img, full_lab = load_idx_pair(FASHION, False, "fashion_mnist")
+    np.testing.assert_array_equal(img, full_img[9000:9100])
+    np.testing.assert_array_equal(lab, full_lab[9000:9100])
+
+
+def test_cifar10_shard_spans_batch_files(tmp_path):
+    rng = np.random.default_rng(1)
+    for i in range(1, 6):
+        (tmp_path / f"data_batch_{i}.bin").write_bytes(rng.integers(0, 10, (3, 3073), dtype=np.uint8).tobytes())
+    ds = FileDataset("cifar10", str(tmp_path))
+    assert ds.count == 15
+    img, lab = ds.read(2, 8)                                 # files 1, 2 and 3
+    ref = [read_cifar_bin(str(tmp_path / f"data_batch_{i}.bin"), 1, 0, 10) for i in (1, 2, 3)]
+    np.testing.assert_array_equal(img, np.concatenate([r[0] for r in ref])[2:8])
+    np.testing.assert_array_equal(lab, np.concatenate([r[1] for r in ref])[2:8])
+    assert img.shape == (6, 32, 32, 3)
+
+
+def state(v):
+    return {"net": {"a.weight": np.full((2, 3), v, np.float32)}, "optim": {"step": np.array([3.0], np.float32)}}
+
+
+def test_checkpoint_roundtrip_keeps_newest(tmp_path):
+    ck = Checkpointer(str(tmp_path), keep=2)
+    for step in (5, 10, 15):
+        ck.save(state(step), {"step": step, "epoch": step // 5})
+    assert [os.path.basename(p) for p in ck.list()] == ["ckpt-000000010.npz", "ckpt-000000015.npz"]
+    st, meta = Checkpointer.load(ck.latest())
+    assert meta == {"step": 15, "epoch": 3}
+    np.testing.assert_array_equal(st["net"]["a.weight"], np.full((2, 3), 15, np.float32))
+    assert float(st["optim"]["step"][0]) == 3.0
+
+
+def test_checkpoint_crash_mid_write_leaves_previous_intact(tmp_path, monkeypatch):
+    ck = Checkpointer(str(tmp_path))
+    ck.save(state(1), {"step": 4})
+
+    def dying_savez(f, **arrays):
+        f.write(b"PK\x03\x04 half a zip")
+        raise KeyboardInterrupt("killed while writing")
+
+    monkeypatch.setattr(np, "savez", dying_savez)
+    with pytest.raises(KeyboardInterrupt):
+        ck.save(state(2), {"step": 8})
+    monkeypatch.undo()
+    assert os.listdir(tmp_path) == ["ckpt-000000004.npz"]        # no partial file, no temp file
+    st, meta = Checkpointer.load(ck.latest())
+    assert meta["step"] == 4 and st["net"]["a.weight"][0, 0] == 1
+
+
+def test_truncated_checkpoint_is_reported(tmp_path):
+    ck = Checkpointer(str(tmp_path))
+    path = ck.save(state(1), {"step": 2})
+    raw = open(path, "rb").read()
+    open(path, "wb").write(raw[: len(raw) // 2])
+    with pytest.raises(CheckpointError, match="unreadable"):
+        Checkpointer.load(path)
+
+
+class FakeConf(dict):
+    def get(self, key, default=None):
+        return super().get(key, default)
+
+
+class FakeSc:
+    def __init__(self, master, conf, parallelism=8):
+        self.master, self._conf, self.defaultParallelism = master, FakeConf(conf), parallelism
+
+    def getConf(self):
+        return self._conf
+
+
+GPU_OK = {"spark.task.resource.gpu.amount": "1", "spark.executor.resource.gpu.amount": "2",
+          "spark.executor.resource.gpu.discoveryScript": "/opt/getGpus.sh", "spark.executor.instances": "2"}
+
+
+@pytest.mark.parametrize("master,conf,workers,mode,engine,needle", [
+    ("local[2]", {}, 3, "allreduce", "cpu", "lower --workers to 2"),
+    ("local[4]", {"spark.task.cpus": "2"}, 3, "allreduce", "cpu", "spark.task.cpus=2"),
+    ("spark://h:7077", {"spark.dynamicAllocation.enabled": "true"}, 2, "allreduce", "cpu",
+     "spark.dynamicAllocation.enabled=false"),
+    ("spark://h:7077", {}, 2, "allreduce", "cuda", "spark.task.resource.gpu.amount=1"),
+    ("spark://h:7077", dict(GPU_OK, **{"spark.task.resource.gpu.amount": "0.5"}), 2, "allreduce", "cuda",
+     "exactly one GPU per task"),
+    ("spark://h:7077", {"spark.task.resource.gpu.amount": "1"}, 2, "allreduce", "cuda",
+     "spark.executor.resource.gpu.amount"),
+    ("spark://h:7077", {k: v for k, v in GPU_OK.items() if "discovery" not in k}, 2, "allreduce", "cuda",
+     "discoveryScript"),
+    ("spark://h:7077", GPU_OK, 5, "allreduce", "cuda", "needs 5 GPUs"),
+    ("local[2]", {}, 2, "ring", "cpu", "mode 'ring' unknown"),
+])
+def test_preflight_names_the_setting_to_change(master, conf, workers, mode, engine, needle):
+    with pytest.raises(PreflightError) as e:
+        preflight_check(FakeSc(master, conf), workers, mode, engine)
+    assert needle in str(e.value)
+
+
+def test_preflight_accepts_good_configurations():
+    assert preflight_check(FakeSc("local[2]", {}), 2, "allreduce")["slots"] == 2
+    assert preflight_check(FakeSc("spark://h:7077", GPU_OK), 4, "allreduce", "cuda")["gpus"] == 4
+    # average mode runs plain tasks: dynamic allocation and fewer slots are fine
+    preflight_check(FakeSc("local[1]", {"spark.dynamicAllocation.enabled": "true"}), 4, "average")
+
+
+def test_state_sum_and_mean():
+    total = add_states(add_states(None, state(1.0)["net"]), state(3.0)["net"])
+    assert average_states(total, 2)["a.weight"][0, 0] == 2.0
+    with pytest.raises(CheckpointError):
+        add_states({"a": np.zeros(1)}, {"b": np.zeros(1)})
+
+
+def test_grad_buffer_roundtrip_and_missing_grads():
+    eg = alpha.engine.cpu_float32()
+    net = nn.sequence(nn.fullconnect(3, 4), nn.relu(), nn.fullconnect(4, 2)).init(eg)
+    params = list(net.param_map().values())
+    params[0]._grad = np.arange(12, dtype=np.float32).reshape(3, 4)
+    buf = GradBuffer(net)
+    flat = buf.pack(eg.backend)
+    assert flat.shape == (3 * 4 + 4 + 4 * 2 + 2,) and not flat[12:].any()
+    buf.unpack(eg.backend, flat * 2)
+    np.testing.assert_array_equal(params[0]._grad, 2 * np.arange(12).reshape(3, 4))
+
+
+def test_batch_order_covers_each_shard_once_per_epoch():
+    spec = JobSpec("mnist_cnn", (28, 28, 1), 10, batch=8, workers=2, seed=3)
+    for rank in (0, 1):
+        rows = np.concatenate([batch_rows(spec, 17, rank, s, 4) for s in range(4, 8)])   # epoch 1
+        assert len(set(rows.tolist())) == 16 and rows.max() < 17
+    assert not np.array_equal(batch_rows(spec, 17, 0, 0, 4), batch_rows(spec, 17, 1, 0, 4))
+    with pytest.raises(ArgumentError, match="multiple of workers"):
+        JobSpec("mnist_cnn", (28, 28, 1), 10, batch=9, workers=2)
