@@ -1,0 +1,93 @@
+"""Bridge layer: helper functions Java calls by name (op "fn") — Java-module mirrors, their
+backward/gc, releasing a step's handles, bulk tensor data (JPype buffers / Py4J shared file) and
+iterator batches. `d` is the Dispatcher. Imports numpy and alpha_py only."""
+import numpy as np
+
+from ..errors import ArgumentError
+from .hosted import hosted_module
+
+_MAKE = {"float32": "tensor", "int32": "tensor_int32", "int8": "tensor_int8", "uint8": "tensor_uint8"}
+_HOST = {"float32": "value", "int32": "value_int32", "int8": "value_int8"}
+
+
+def count(d):
+    """Live handles in the registry."""
+    return len(d.registry)
+
+
+def release(d, ids):
+    for hid in ids:
+        d.registry.release(hid)
+
+
+def module_new(d, java_class, fields):
+    return hosted_module(java_class, fields)
+
+
+def module_attach(d, mirror, engine, name):
+    """Java initialised the children itself (in field order, same draws as Module.init)."""
+    mirror.engine, mirror._name = engine, name
+    return None
+
+
+def module_backward(d, mirror, xs, outs, grads):
+    mirror._last_in, mirror._last_out = list(xs), list(outs)
+    return mirror.backward(*grads)
+
+
+def unit_gc(d, unit, outs, ids):
+    """Free the unit's graph below `outs` (Java's record of its last outputs) and release the
+    handles of this step's tensors (ids) at once."""
+    if outs:
+        unit._last_out = list(outs)
+    unit.gc()
+    release(d, ids)
+    return None
+
+
+def _host(tensor, dtype):
+    if dtype not in _HOST:
+        raise ArgumentError(f"tensor data: dtype {dtype!r} is not one of {sorted(_HOST)}")
+    return getattr(tensor, _HOST[dtype])()
+
+
+def _make(engine, dtype, dims, flat):
+    if dtype not in _MAKE:
+        raise ArgumentError(f"tensor data: dtype {dtype!r} is not one of {sorted(_MAKE)}")
+    return getattr(engine, _MAKE[dtype])(flat, *dims)
+
+
+def stage(d, tensor, dtype):
+    """JPype: keep the tensor's host array for the endpoint's staged() view; returns its bytes."""
+    d.staged = np.ascontiguousarray(_host(tensor, dtype))
+    return int(d.staged.nbytes)
+
+
+def from_buffer(d, engine, dtype, dims, buffer=None):
+    """JPype: a tensor viewing the bytes of a Java direct buffer (no copy; the array keeps the
+    Java buffer alive)."""
+    flat = np.frombuffer(memoryview(buffer), dtype=np.dtype(dtype if dtype in _MAKE else "float32"))
+    return _make(engine, dtype, dims, flat)
+
+
+def shm_get(d, tensor, dtype):
+    """Py4J: copy the tensor's host data into the shared file; returns its bytes."""
+    return d.shm.write(_host(tensor, dtype))
+
+
+def shm_put(d, engine, dtype, dims, nbytes):
+    """Py4J: a tensor from the first nbytes of the shared file (copied out of it)."""
+    if dtype not in _MAKE:
+        raise ArgumentError(f"tensor data: dtype {dtype!r} is not one of {sorted(_MAKE)}")
+    return _make(engine, dtype, dims, d.shm.read(nbytes, dtype))
+
+
+def iter_next(d, it, *args):
+    """One batch as [input, label] (the Pair itself never crosses)."""
+    p = it.next(*args)
+    return [p.input, p.label]
+
+
+FUNCTIONS = {f.__name__: f for f in (count, release, module_new, module_attach, module_backward,
+                                     unit_gc, stage, from_buffer, shm_get, shm_put, iter_next)}
+NEEDS_BUFFER = {"from_buffer"}

@@ -1,0 +1,85 @@
+"""Bridge layer: the Py4J server a Java program starts (`python -m alpha_py.bridge.py4j_server
+--java-port P --shm FILE --parent-pid PID`; token in $ALPHA_BRIDGE_TOKEN). It opens its callback
+server on a free loopback port, points Java's callback client at it and registers its endpoint;
+it exits when Java goes away (stdin closes or the parent pid changes). Imports py4j and the bridge."""
+import argparse
+import os
+import sys
+import threading
+import time
+
+from py4j.java_gateway import CallbackServerParameters, GatewayParameters, JavaGateway
+
+from .dispatch import Dispatcher
+from .shm import SharedFile
+
+
+class Py4JEndpoint:
+    """Implements alpha.bridge.PyEndpoint for Py4J (bulk data goes through the shared file)."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+
+    def invoke(self, request):
+        return self.dispatcher.handle(request)
+
+    def staged(self):
+        raise NotImplementedError("staged(): JPype only; the Py4J backend reads the shared file")
+
+    def invokeWithBuffer(self, request, data):
+        raise NotImplementedError("invokeWithBuffer(): JPype only; the Py4J backend writes the shared file")
+
+    class Java:
+        implements = ["alpha.bridge.PyEndpoint"]
+
+
+def _watch_parent(parent_pid, on_exit):
+    """Exit when the JVM is gone: its end of our stdin closes (any death), or our parent changes."""
+    def stdin_eof():
+        try:
+            while sys.stdin.buffer.read(4096):
+                pass
+        except (OSError, ValueError):
+            pass
+        on_exit()
+
+    def parent_poll():
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent_pid:
+                on_exit()
+
+    threading.Thread(target=stdin_eof, name="alpha-bridge-stdin", daemon=True).start()
+    if parent_pid:
+        threading.Thread(target=parent_poll, name="alpha-bridge-parent", daemon=True).start()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m alpha_py.bridge.py4j_server")
+    ap.add_argument("--java-port", type=int, required=True)
+    ap.add_argument("--shm", required=True, help="the shared file Java created for tensor data")
+    ap.add_argument("--parent-pid", type=int, default=0)
+    a = ap.parse_args(argv)
+    token = os.environ.get("ALPHA_BRIDGE_TOKEN")
+    shm = SharedFile(a.shm)
+    dispatcher = Dispatcher(shm)
+
+    def bye():
+        shm.close(unlink=True)
+        os._exit(0)
+
+    _watch_parent(a.parent_pid, bye)
+    gateway = JavaGateway(
+        gateway_parameters=GatewayParameters(address="127.0.0.1", port=a.java_port, auth_token=token,
+                                             auto_convert=False),
+        callback_server_parameters=CallbackServerParameters(address="127.0.0.1", port=0, auth_token=token,
+                                                            daemonize=True, daemonize_connections=True))
+    port = gateway.get_callback_server().get_listening_port()
+    server = gateway.java_gateway_server
+    server.resetCallbackClient(server.getCallbackClient().getAddress(), port)
+    gateway.entry_point.register(Py4JEndpoint(dispatcher))
+    threading.Event().wait()      # serve callbacks until a watcher ends the process
+
+
+if __name__ == "__main__":
+    main()

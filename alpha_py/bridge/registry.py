@@ -1,0 +1,93 @@
+"""Bridge layer: the handle registry — Python objects Java holds, by integer id with reference
+counts (one per Java object) — and the JSON value codec. Imports alpha_py.errors only."""
+import threading
+from collections import OrderedDict
+
+from ..errors import StateError
+
+# facade kinds Java wraps specially, most specific first; matched by class names in the MRO
+KINDS = ("HostedModule", "Parameter", "Tensor", "Result", "Syncer", "Engine", "BatchNorm", "Module", "Unit",
+         "LossFunction", "Optimizer", "LrSchedular", "DataSet", "BufferedTensorIter", "TensorIter",
+         "Pair", "Mempool")
+
+
+def kind_of(obj):
+    names = {c.__name__ for c in type(obj).__mro__}
+    for k in KINDS:
+        if k in names:
+            return k
+    return "Object"
+
+
+class Registry:
+    """id -> [object, refcount]. The same object returned twice gets the same id (refcount 2)."""
+
+    def __init__(self):
+        self._objs = {}
+        self._ids = {}
+        self._next = 1
+        self._lock = threading.Lock()
+
+    def __len__(self):
+        return len(self._objs)
+
+    def put(self, obj):
+        with self._lock:
+            hid = self._ids.get(id(obj))
+            if hid is None:
+                hid = self._next
+                self._next += 1
+                self._objs[hid] = [obj, 1]
+                self._ids[id(obj)] = hid
+            else:
+                self._objs[hid][1] += 1
+            return hid
+
+    def get(self, hid):
+        entry = self._objs.get(hid)
+        if entry is None:
+            raise StateError(f"handle {hid} is not valid: it was released (delete(), gc() or collected "
+                             "in Java) or never existed")
+        return entry[0]
+
+    def free(self, hid):
+        """Drop one Java reference; unknown ids are ignored (already released by gc())."""
+        with self._lock:
+            entry = self._objs.get(hid)
+            if entry is None:
+                return
+            entry[1] -= 1
+            if entry[1] <= 0:
+                del self._objs[hid]
+                del self._ids[id(entry[0])]
+
+    def release(self, hid):
+        """Drop every reference at once (Module.gc() releasing a step's tensors)."""
+        with self._lock:
+            entry = self._objs.pop(hid, None)
+            if entry is not None:
+                del self._ids[id(entry[0])]
+
+    # ------------------------------------------------------------------ codec
+    def encode(self, v, target=None):
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        if target is not None and v is target:
+            return {"self": 1}
+        if isinstance(v, (list, tuple)):
+            return [self.encode(x) for x in v]
+        if isinstance(v, dict):
+            return {"m": [[str(k), self.encode(x)] for k, x in v.items()]}
+        if type(v).__module__ == "numpy" and getattr(v, "ndim", 1) == 0:
+            return v.item()                       # numpy scalar
+        return {"h": self.put(v), "k": kind_of(v), "c": type(v).__name__}
+
+    def decode(self, v):
+        if isinstance(v, list):
+            return [self.decode(x) for x in v]
+        if isinstance(v, dict):
+            if "h" in v:
+                return self.get(v["h"])
+            if "m" in v:
+                return OrderedDict((k, self.decode(x)) for k, x in v["m"])
+        return v

@@ -1,0 +1,29 @@
+"""Java layer: `python -m alpha_py.java --cp <jars> <MainClass> [args]` runs a Java program with the
+Alpha engine in this process (JPype bridge). alpha-java's own classes are added from java/target
+when --cp does not name them."""
+import argparse
+import sys
+
+from .launcher import run_main
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m alpha_py.java", description=__doc__)
+    ap.add_argument("--cp", "-cp", "--classpath", dest="cp", default="",
+                    help="class path: the alpha-java jar and your application's jars/classes")
+    ap.add_argument("main_class")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    a = ap.parse_args(argv)
+    try:
+        run_main(a.main_class, a.args, [a.cp] if a.cp else [])
+    except Exception as e:  # a Java exception escaping main: print it like the java launcher does
+        import jpype
+        if isinstance(e, jpype.JException):
+            print(e.stacktrace(), file=sys.stderr)
+            return 1
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

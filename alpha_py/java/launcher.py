@@ -1,0 +1,73 @@
+"""Java layer: JVM start-up for the JPype bridge. The endpoint answers Java's JSON requests with
+the shared Dispatcher; tensor data crosses as direct buffers: Java views a staged NumPy array
+(jpype.nio.convertToDirectBuffer) and Python views Java's direct buffers (memoryview), no copies.
+Imports jpype, numpy and alpha_py.bridge."""
+import glob
+import os
+
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_state = {}
+
+
+def alpha_java_classpath():
+    """alpha-java's classes as built here by Maven (java/target/classes, else the jar), if present."""
+    target = os.path.join(_REPO, "java", "target")
+    classes = os.path.join(target, "classes")
+    if os.path.isdir(os.path.join(classes, "alpha")):
+        return [classes]
+    jars = sorted(glob.glob(os.path.join(target, "alpha-java-*.jar")))
+    return [j for j in jars if not j.endswith(("-sources.jar", "-tests.jar"))][-1:]
+
+
+def start_jvm(classpath=(), jvm_args=()):
+    """Start the JVM (once per process) and install the JPype backend; returns the endpoint."""
+    import jpype
+    import jpype.imports  # noqa: F401  (enables `import alpha` style access for callers)
+
+    if "endpoint" in _state:
+        return _state["endpoint"]
+    cp = [p for part in classpath for p in part.split(os.pathsep) if p]
+    if not any(os.path.basename(p).startswith("alpha-java") or p.endswith(os.path.join("target", "classes"))
+               for p in cp):
+        cp += alpha_java_classpath()
+    if not jpype.isJVMStarted():
+        jpype.startJVM(*jvm_args, classpath=cp, convertStrings=True)
+    endpoint = _make_endpoint()
+    jpype.JClass("alpha.bridge.Bridge").install(jpype.JClass("alpha.bridge.JPypeBackend")(endpoint))
+    _state["endpoint"] = endpoint
+    return endpoint
+
+
+def _make_endpoint():
+    import jpype
+    import jpype.nio
+
+    from ..bridge.dispatch import Dispatcher
+
+    @jpype.JImplements("alpha.bridge.PyEndpoint")
+    class JPypeEndpoint:
+        def __init__(self):
+            self.dispatcher = Dispatcher()
+
+        @jpype.JOverride
+        def invoke(self, request):
+            return self.dispatcher.handle(request)
+
+        @jpype.JOverride
+        def staged(self):
+            return jpype.nio.convertToDirectBuffer(self.dispatcher.staged)
+
+        @jpype.JOverride
+        def invokeWithBuffer(self, request, data):
+            return self.dispatcher.handle(request, buffer=data)
+
+    return JPypeEndpoint()
+
+
+def run_main(main_class, args=(), classpath=()):
+    """Start the JVM if needed and run MainClass.main(args) on this thread."""
+    import jpype
+
+    start_jvm(classpath)
+    cls = jpype.JClass(main_class)
+    cls.main(jpype.JArray(jpype.JString)(list(args)))

@@ -1,0 +1,43 @@
+package alpha.bridge;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The one SPI between the Java facade and the Python engine. Values crossing it are null,
+ * Boolean, Long/Integer, Double/Float, String, Handle, Ref (returned objects), java.util.List/Map
+ * and primitive arrays (small arguments only; tensor data goes through read/write).
+ */
+public interface Backend extends AutoCloseable {
+    /** "jpype" or "py4j". */
+    String name();
+
+    /** Call a factory on the Python facade by dotted path, e.g. "nn.conv3D". */
+    Object create(String path, Object... args);
+
+    /** Call a method of the Python object behind a handle. */
+    Object call(Handle target, String method, Object... args);
+
+    /** Read an attribute of the Python object behind a handle. */
+    Object attr(Handle target, String name);
+
+    /** Call a bridge helper function (alpha_py.bridge.functions). */
+    Object function(String name, Object... args);
+
+    /** Drop one reference to a handle (queued; sent with the next request). */
+    void free(long id);
+
+    /** Host data of a tensor as a native-order buffer, valid until the next bridge call. */
+    ByteBuffer read(Handle tensor, String dtype);
+
+    /** A new tensor on the engine from native-order bytes (dtype "float32", "int32", "int8", "uint8"). */
+    Ref write(Handle engine, ByteBuffer data, String dtype, int[] dims);
+
+    /** Handles Java currently holds (each counted once per Java reference). */
+    int liveHandles();
+
+    /** Note that Python released these ids by itself (Module.gc()). */
+    void forget(long[] ids);
+
+    @Override
+    void close();
+}

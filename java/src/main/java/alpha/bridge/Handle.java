@@ -1,0 +1,79 @@
+package alpha.bridge;
+
+import alpha.AlphaException;
+
+import java.lang.ref.Cleaner;
+
+/**
+ * Base of every Java object that stands for a Python object: an id in the Python registry.
+ * Released by free()/delete(), by Module.gc() for a step's tensors, or by a Cleaner when collected.
+ */
+public class Handle {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private Backend backend;
+    private volatile long id;
+    private String pyClass;
+    private String kind;
+    private Cleaner.Cleanable cleanable;
+    private String releasedBy;
+
+    /** Unbound: a Java-driven object that creates its Python side later (Module). */
+    protected Handle() {}
+
+    protected Handle(Ref ref) {
+        if (ref != null) bind(ref);
+    }
+
+    protected final void bind(Ref ref) {
+        this.backend = Bridge.backend();
+        this.id = ref.id;
+        this.pyClass = ref.pyClass;
+        this.kind = ref.kind;
+        this.releasedBy = null;
+        this.cleanable = CLEANER.register(this, new Free(backend, ref.id));
+    }
+
+    public final boolean isBound() { return cleanable != null; }
+
+    /** The registry id; throws if this object was released. */
+    public long id() {
+        long i = id;
+        if (i == 0) {
+            if (releasedBy != null)
+                throw new AlphaException("StateError", describe() + " was released by " + releasedBy
+                        + " and cannot be used any more");
+            throw new AlphaException("StateError", describe() + " is not bound to a Python object yet");
+        }
+        return i;
+    }
+
+    public final boolean isReleased() { return releasedBy != null; }
+
+    public String pyClass() { return pyClass; }
+
+    /** The facade kind Python reported ("Tensor", "Unit", "Module", ...). */
+    public String kind() { return kind; }
+
+    public Backend backend() {
+        if (backend == null) backend = Bridge.backend();
+        return backend;
+    }
+
+    protected String describe() { return getClass().getSimpleName() + (pyClass != null ? "(" + pyClass + ")" : ""); }
+
+    /** Drop this Java reference to the Python object now (it is freed when no reference is left). */
+    public void free() { release("delete()"); }
+
+    /** Mark released; Python is told unless it already dropped the id itself (see Backend.forget). */
+    public final void release(String by) {
+        if (releasedBy != null) return;
+        releasedBy = by;
+        id = 0;
+        if (cleanable != null) cleanable.clean();
+    }
+
+    private record Free(Backend backend, long id) implements Runnable {
+        @Override public void run() { backend.free(id); }
+    }
+}

@@ -1,0 +1,205 @@
+package alpha.bridge;
+
+import alpha.AlphaException;
+import py4j.CallbackClient;
+import py4j.GatewayServer;
+import py4j.Py4JException;
+
+import javax.net.SocketFactory;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Out-of-process backend: starts `python -m alpha_py.bridge.py4j_server` (interpreter from
+ * -Dalpha.python, $ALPHA_PYTHON or python3), both sides listen on loopback ports chosen by the OS,
+ * authenticated by a random token. Requests go through Py4J callbacks; tensor data through a
+ * memory-mapped file. The Python process exits when this JVM does (it watches its stdin pipe).
+ */
+public final class Py4JBackend extends EndpointBackend {
+    private final Process process;
+    private final GatewayServer server;
+    private final SharedFile shm;
+    private final Entry entry;
+    private volatile String deathReason;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Py4J entry point: the Python server registers its endpoint here once it listens. */
+    public static final class Entry {
+        private final CountDownLatch ready = new CountDownLatch(1);
+        private volatile PyEndpoint endpoint;
+
+        public void register(PyEndpoint endpoint) {
+            this.endpoint = endpoint;
+            ready.countDown();
+        }
+    }
+
+    private Py4JBackend(Process process, GatewayServer server, SharedFile shm, Entry entry) {
+        this.process = process;
+        this.server = server;
+        this.shm = shm;
+        this.entry = entry;
+    }
+
+    /** Start the Python server and wait for its handshake (-Dalpha.startTimeout seconds, default 120). */
+    public static Py4JBackend start() {
+        String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        Entry entry = new Entry();
+        GatewayServer server = new GatewayServer.GatewayServerBuilder(entry)
+                .javaPort(0).javaAddress(lo)
+                // minConnectionTime 0: no periodic-cleanup thread, which would keep the JVM alive
+                .callbackClient(new CallbackClient(GatewayServer.DEFAULT_PYTHON_PORT, lo, token, 0, TimeUnit.SECONDS,
+                        SocketFactory.getDefault(), true, 0))
+                .authToken(token).build();
+        // serve from a daemon thread (its connection threads inherit that), so the JVM can exit
+        Thread serving = new Thread(() -> server.start(false), "alpha-py4j-gateway");
+        serving.setDaemon(true);
+        serving.start();
+        for (int i = 0; i < 1000 && listeningPort(server) <= 0; i++) {
+            try { Thread.sleep(5); } catch (InterruptedException e) { Thread.currentThread().interrupt(); break; }
+        }
+        SharedFile shm = new SharedFile(1 << 20);
+        Process proc;
+        try {
+            int port = listeningPort(server);
+            if (port <= 0) throw new IOException("the Py4J gateway did not start listening");
+            proc = launch(port, token, shm);
+        } catch (IOException e) {
+            server.shutdown();
+            shm.close();
+            throw new AlphaException("cannot start the Python bridge process (" + python() + "): " + e.getMessage()
+                    + "; set -Dalpha.python or ALPHA_PYTHON to a Python with alpha_py, numpy and py4j", e);
+        }
+        Py4JBackend b = new Py4JBackend(proc, server, shm, entry);
+        proc.onExit().thenRun(b::onProcessExit);
+        Runtime.getRuntime().addShutdownHook(new Thread(b::close, "alpha-bridge-shutdown"));
+        long timeout = Long.getLong("alpha.startTimeout", 120L);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
+            while (!entry.ready.await(100, TimeUnit.MILLISECONDS)) {
+                if (b.deathReason != null) throw new AlphaException(null, b.deathReason);
+                if (System.nanoTime() > deadline) {
+                    b.close();
+                    throw new AlphaException(null, "the Python bridge process did not connect within " + timeout + " s");
+                }
+            }
+        } catch (InterruptedException e) {
+            b.close();
+            Thread.currentThread().interrupt();
+            throw new AlphaException("interrupted while starting the Python bridge", e);
+        }
+        return b;
+    }
+
+    private static int listeningPort(GatewayServer server) {
+        try {
+            return server.getListeningPort();
+        } catch (NullPointerException notYetBound) {
+            return -1;
+        }
+    }
+
+    static String python() {
+        String p = System.getProperty("alpha.python");
+        if (p == null || p.isBlank()) p = System.getenv("ALPHA_PYTHON");
+        return p == null || p.isBlank() ? "python3" : p;
+    }
+
+    private static Process launch(int javaPort, String token, SharedFile shm) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(python(), "-m", "alpha_py.bridge.py4j_server",
+                "--java-port", Integer.toString(javaPort), "--shm", shm.path().toString(),
+                "--parent-pid", Long.toString(ProcessHandle.current().pid())));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.redirectInput(ProcessBuilder.Redirect.PIPE);      // closed when this JVM dies: Python exits
+        Map<String, String> env = pb.environment();
+        env.put("ALPHA_BRIDGE_TOKEN", token);
+        String extra = System.getProperty("alpha.pythonpath", System.getenv("ALPHA_PYTHONPATH"));
+        if (extra == null && new File("alpha_py").isDirectory()) extra = new File(".").getAbsolutePath();
+        if (extra != null) {
+            String old = env.get("PYTHONPATH");
+            env.put("PYTHONPATH", old == null || old.isEmpty() ? extra : extra + File.pathSeparator + old);
+        }
+        return pb.start();
+    }
+
+    private void onProcessExit() {
+        int code = process.exitValue();
+        deathReason = "the Python bridge process (pid " + process.pid() + ") exited with code " + code;
+        try {
+            server.getCallbackClient().shutdown();          // unblock calls waiting for a reply
+        } catch (RuntimeException ignored) {
+            // already shut down
+        }
+    }
+
+    @Override public String name() { return "py4j"; }
+
+    /** The Python process id (tests use it to kill the process). */
+    public long pythonPid() { return process.pid(); }
+
+    public boolean isAlive() { return deathReason == null && process.isAlive(); }
+
+    @Override
+    protected String transport(String request) {
+        if (deathReason != null) throw new AlphaException(null, deathReason);
+        try {
+            return entry.endpoint.invoke(request);
+        } catch (Py4JException e) {
+            String why;
+            try {
+                why = process.waitFor(2, TimeUnit.SECONDS)
+                        ? "the Python bridge process (pid " + process.pid() + ") exited with code "
+                          + process.exitValue() + " during the call"
+                        : "the Python bridge process (pid " + process.pid() + ") did not answer: " + e.getMessage();
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                why = "interrupted while waiting for the Python bridge";
+            }
+            throw new AlphaException(why, e);
+        }
+    }
+
+    @Override
+    public ByteBuffer read(Handle tensor, String dtype) {
+        synchronized (this) {
+            long n = ((Number) function("shm_get", tensor, dtype)).longValue();
+            return shm.region(n);
+        }
+    }
+
+    @Override
+    public Ref write(Handle engine, ByteBuffer data, String dtype, int[] dims) {
+        synchronized (this) {
+            MappedByteBuffer region = shm.region(data.remaining());
+            region.put(data.duplicate());
+            return (Ref) function("shm_put", engine, dtype, dims, region.position());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed.getAndSet(true)) return;
+        if (deathReason == null) deathReason = "the Python bridge was closed";
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) process.destroyForcibly();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        server.shutdown();
+        shm.close();
+    }
+}

@@ -1,0 +1,73 @@
+package alpha.bridge;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Turns decoded replies into facade objects: each Ref becomes an instance of the Java class
+ * registered for its kind (the facade registers its classes in alpha.Alpha's static initialiser),
+ * lists and maps are wrapped element-wise, and SELF becomes the call's target.
+ */
+public final class Wrap {
+    private static final Map<String, Function<Ref, Object>> KINDS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ThreadLocal<List<Handle>> SCOPE = new ThreadLocal<>();
+
+    static {
+        try {
+            Class.forName("alpha.Alpha");           // its static initialiser registers the facade kinds
+        } catch (ClassNotFoundException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Wrap() {}
+
+    public static void register(String kind, Function<Ref, Object> make) { KINDS.put(kind, make); }
+
+    public static Object wrap(Object v, Object self) {
+        if (v == Json.SELF) return self;
+        if (v instanceof Ref r) {
+            Object o = KINDS.getOrDefault(r.kind, PyObject::new).apply(r);
+            List<Handle> scope = SCOPE.get();
+            if (scope != null && o instanceof Handle h && "Tensor".equals(r.kind)) scope.add(h);
+            return o;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            for (Object o : l) out.add(wrap(o, self));
+            return out;
+        }
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) out.put((String) e.getKey(), wrap(e.getValue(), self));
+            return out;
+        }
+        return v;
+    }
+
+    /** Drop every handle in a reply nobody will use (void facade methods). */
+    public static void discard(Object v) {
+        if (v instanceof Ref r) Bridge.backend().free(r.id);
+        else if (v instanceof List<?> l) for (Object o : l) discard(o);
+        else if (v instanceof Map<?, ?> m) for (Object o : m.values()) discard(o);
+    }
+
+    /**
+     * Start recording the tensors created on this thread (a Java Module's forward); returns the
+     * enclosing recording, or null when this call is the outermost one.
+     */
+    public static List<Handle> beginScope(List<Handle> into) {
+        List<Handle> outer = SCOPE.get();
+        if (outer == null) SCOPE.set(into);
+        return outer;
+    }
+
+    public static void endScope(List<Handle> outer) {
+        if (outer == null) SCOPE.remove();
+    }
+
+    public static boolean inScope() { return SCOPE.get() != null; }
+}

@@ -1,0 +1,12 @@
+package alpha.engine;
+
+import alpha.bridge.PyObject;
+import alpha.bridge.Ref;
+
+/** A device memory pool (alpha.engine.memp1/2/3); passed to cuda_float32. */
+public class Mempool extends PyObject {
+    public Mempool(Ref ref) { super(ref); }
+
+    @Override
+    public String toString() { return "Mempool(" + pyClass() + ")"; }
+}

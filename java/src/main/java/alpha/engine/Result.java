@@ -1,0 +1,39 @@
+package alpha.engine;
+
+import alpha.bridge.Handle;
+import alpha.bridge.Ref;
+
+/** A scalar computed on the device (e.g. a loss); get() waits for it and releases the handle. */
+public class Result<V> extends Handle {
+    private final Class<V> type;
+    private V value;
+
+    public Result(Ref ref, Class<V> type) {
+        super(ref);
+        this.type = type;
+    }
+
+    @SuppressWarnings("unchecked")
+    public Result(Ref ref) { this(ref, (Class<V>) Float.class); }
+
+    public synchronized V get() {
+        if (value == null) {
+            Number n = (Number) backend().call(this, "get");
+            value = convert(n);
+            free();
+        }
+        return value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private V convert(Number n) {
+        if (type == Float.class) return (V) Float.valueOf(n.floatValue());
+        if (type == Double.class) return (V) Double.valueOf(n.doubleValue());
+        if (type == Integer.class) return (V) Integer.valueOf(n.intValue());
+        if (type == Long.class) return (V) Long.valueOf(n.longValue());
+        return type.cast(n);
+    }
+
+    @Override
+    public String toString() { return String.valueOf(get()); }
+}

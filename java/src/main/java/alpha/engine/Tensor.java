@@ -1,0 +1,103 @@
+package alpha.engine;
+
+import alpha.bridge.Backend;
+import alpha.bridge.Handle;
+import alpha.bridge.Ref;
+import alpha.bridge.Wrap;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/** A tensor on an engine (a handle: its data stays in Python; value() copies it to Java). */
+public class Tensor extends Handle {
+    public Tensor(Ref ref) { super(ref); }
+
+    protected Object py(String method, Object... args) {
+        return Wrap.wrap(backend().call(this, method, args), this);
+    }
+
+    // ------------------------------------------------------------------ shape
+    public int[] dim() { return Engine.ints(py("dim")); }
+
+    public int dim(int i) { return ((Number) py("dim", i)).intValue(); }
+
+    public int ndim() { return ((Number) py("ndim")).intValue(); }
+
+    public int length() { return ((Number) py("length")).intValue(); }
+
+    public String dataType() { return (String) py("dataType"); }
+
+    // ------------------------------------------------------------------ sync and data
+    /** Wait for the op that produced this tensor. */
+    public Tensor c() {
+        py("c");
+        return this;
+    }
+
+    public Syncer syncer() { return new Syncer((Ref) backend().attr(this, "syncer")); }
+
+    /** Host copy, row-major float32 (the only copy is the one into this Java array). */
+    public float[] value() {
+        Backend b = backend();
+        synchronized (b) {
+            ByteBuffer buf = b.read(this, "float32");
+            float[] out = new float[buf.remaining() / 4];
+            buf.asFloatBuffer().get(out);
+            return out;
+        }
+    }
+
+    public int[] value_int32() {
+        Backend b = backend();
+        synchronized (b) {
+            ByteBuffer buf = b.read(this, "int32");
+            int[] out = new int[buf.remaining() / 4];
+            buf.asIntBuffer().get(out);
+            return out;
+        }
+    }
+
+    public byte[] value_int8() {
+        Backend b = backend();
+        synchronized (b) {
+            ByteBuffer buf = b.read(this, "int8");
+            byte[] out = new byte[buf.remaining()];
+            buf.get(out);
+            return out;
+        }
+    }
+
+    /** Release the tensor's memory now (Python deletes it; this handle becomes unusable). */
+    public void delete() {
+        if (isReleased()) return;
+        py("delete");
+        free();
+    }
+
+    // ------------------------------------------------------------------ autograd and ops
+    public Tensor need_grad(boolean flag) {
+        py("need_grad", flag);
+        return this;
+    }
+
+    public boolean need_grad() { return (Boolean) py("need_grad"); }
+
+    public Tensor grad() { return (Tensor) py("grad"); }
+
+    /** alpha * X + beta (in place when inplace). */
+    public Tensor linear(boolean inplace, float alpha, float beta) { return (Tensor) py("linear", inplace, alpha, beta); }
+
+    static Tensor[] array(Object v) {
+        if (v instanceof Tensor t) return new Tensor[]{t};
+        List<?> l = (List<?>) v;
+        Tensor[] out = new Tensor[l.size()];
+        for (int i = 0; i < out.length; i++) out[i] = (Tensor) l.get(i);
+        return out;
+    }
+
+    /** A reply (one tensor or a list) as Tensor[]. */
+    public static Tensor[] of(Object v) { return array(v); }
+
+    @Override
+    public String toString() { return isReleased() ? "Tensor(released)" : "Tensor" + java.util.Arrays.toString(dim()); }
+}

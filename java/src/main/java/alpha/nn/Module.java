@@ -1,0 +1,188 @@
+package alpha.nn;
+
+import alpha.AlphaException;
+import alpha.bridge.Handle;
+import alpha.bridge.Ref;
+import alpha.bridge.Wrap;
+import alpha.engine.Engine;
+import alpha.engine.Tensor;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * A network written in Java: declare Unit fields (registered by reflection, in declaration order,
+ * superclass fields first) and override __forward__; optionally __init__(Engine).
+ *
+ * Design (autograd parity): the forward runs here in Java and calls the Python units through the
+ * bridge; each of them records its autograd node on its output tensors, exactly as when a Python
+ * Module calls them. The Module's Python side is a HostedModule holding the same children, so
+ * backward() walks the recorded graph with the same code as in Python, and param_map(), find(),
+ * optimizers and alpha.stat see the usual names (<Module>.<field>.<UnitClass><index>.weight).
+ */
+public abstract class Module extends Unit {
+    private String name;
+    private Tensor[] lastIn;
+
+    protected Module() { super(); }
+
+    /** Called after init() has created every parameter (e.g. to tune BatchNorm settings). */
+    public void __init__(Engine eg) {}
+
+    public abstract Tensor[] __forward__(Tensor... X);
+
+    // ------------------------------------------------------------------ structure
+    /** (field name, unit) pairs in declaration order; arrays/collections of units as <field>.<Class><i>. */
+    protected List<Object[]> children() {
+        List<Class<?>> chain = new ArrayList<>();
+        for (Class<?> c = getClass(); c != null && c != Module.class; c = c.getSuperclass()) chain.add(0, c);
+        List<Object[]> out = new ArrayList<>();
+        for (Class<?> c : chain) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) continue;
+                Object v;
+                try {
+                    f.setAccessible(true);
+                    v = f.get(this);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    continue;
+                }
+                if (v instanceof Unit u) out.add(new Object[]{f.getName(), u});
+                else if (v instanceof Unit[] arr) addAll(out, f.getName(), java.util.Arrays.asList(arr));
+                else if (v instanceof Collection<?> col && !col.isEmpty() && col.stream().allMatch(o -> o instanceof Unit))
+                    addAll(out, f.getName(), col);
+            }
+        }
+        return out;
+    }
+
+    private static void addAll(List<Object[]> out, String field, Collection<?> units) {
+        int i = 0;
+        for (Object o : units) {
+            Unit u = (Unit) o;
+            out.add(new Object[]{field + "." + classOf(u) + i++, u});
+        }
+    }
+
+    /** The class name Python uses for naming: the Python class, or the Java class of a Module. */
+    static String classOf(Unit u) { return u instanceof Module ? u.getClass().getSimpleName() : u.pyClass(); }
+
+    /** Create (or re-create) the Python HostedModule with the current children. */
+    protected void buildMirror() {
+        List<Object[]> kids = children();
+        for (Object[] k : kids) if (k[1] instanceof Module m) m.ensureMirror();
+        Ref ref = (Ref) backend().function("module_new", getClass().getSimpleName(), kids);
+        if (isBound()) free();
+        bind(ref);
+    }
+
+    protected final void ensureMirror() { if (!isBound() || isReleased()) buildMirror(); }
+
+    @Override
+    public long id() {
+        ensureMirror();
+        return super.id();
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends Unit> T init(Engine eg, String name) {
+        buildMirror();
+        this.name = name != null ? name : getClass().getSimpleName();
+        for (Object[] k : children()) ((Unit) k[1]).init(eg, this.name + "." + k[0]);
+        Wrap.discard(backend().function("module_attach", this, eg, this.name));
+        __init__(eg);
+        return (T) this;
+    }
+
+    @Override
+    public String name() { return name != null ? name : getClass().getSimpleName(); }
+
+    @Override
+    protected String describe() { return getClass().getSimpleName() + " '" + name() + "'"; }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends Unit> T train() {
+        ensureMirror();                       // the Python side walks every unit below
+        py("train");
+        return (T) this;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends Unit> T eval() {
+        ensureMirror();
+        py("eval");
+        return (T) this;
+    }
+
+    /** Units of this class in this module's tree (Java modules included), depth first. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> List<T> find(Class<T> cls) {
+        List<T> out = new ArrayList<>();
+        if (cls.isInstance(this)) out.add((T) this);
+        for (Object[] k : children()) {
+            Unit u = (Unit) k[1];
+            if (u instanceof Module) out.addAll(u.find(cls));
+            else if (cls.isInstance(u)) out.add((T) u);
+            else if ("Module".equals(u.kind())) out.addAll(u.find(cls));     // a Python container
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ forward / backward / gc
+    @Override
+    public Tensor[] forward(Tensor... X) {
+        for (Tensor x : X)
+            if (x == null) throw new AlphaException("ShapeError", describe() + ": forward got a null input tensor");
+        List<Handle> outer = Wrap.beginScope(scratch);
+        Tensor[] out;
+        try {
+            out = __forward__(X);
+        } finally {
+            Wrap.endScope(outer);
+        }
+        if (out == null) throw new AlphaException("StateError", describe() + ": __forward__ returned null");
+        lastIn = X;
+        lastOut = out;
+        return out;
+    }
+
+    @Override
+    public Tensor[] backward(Tensor... grads) {
+        if (lastOut == null) throw new AlphaException("StateError", describe() + ": backward() before forward() (or after gc())");
+        Tensor[] gx = Tensor.of(py(null, lastIn, lastOut, grads));
+        keep(grads);
+        keep(gx);
+        return gx;
+    }
+
+    @Override
+    protected Object py(String method, Object... args) {
+        if (method == null) return Wrap.wrap(backend().function("module_backward", this, args[0], args[1], args[2]), this);
+        return super.py(method, args);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends Unit> T gc() {
+        long[] ids = scratchIds();
+        Object outs = lastOut == null ? new Object[0] : liveOnly(lastOut);
+        Wrap.discard(backend().function("unit_gc", this, outs, ids));
+        forgetScratch(ids);
+        lastIn = lastOut = null;
+        return (T) this;
+    }
+
+    @Override
+    public void delete() {
+        for (Object[] k : children()) ((Unit) k[1]).delete();
+        if (isBound()) free();
+    }
+}

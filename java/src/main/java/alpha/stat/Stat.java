@@ -1,0 +1,16 @@
+package alpha.stat;
+
+import alpha.bridge.Bridge;
+import alpha.bridge.Handle;
+import alpha.bridge.Wrap;
+
+/** alpha.stat: save/load nets (any Unit, Java Modules included) and optimizers as Dragon-Alpha zips. */
+public class Stat {
+    public void save_zip(Handle stateful, String path) { Wrap.discard(Bridge.backend().create("stat.save_zip", stateful, path)); }
+
+    public void load_zip(Handle stateful, String path) { Wrap.discard(Bridge.backend().create("stat.load_zip", stateful, path)); }
+
+    public void load_zip(Handle stateful, String path, boolean partial) {
+        Wrap.discard(Bridge.backend().create("stat.load_zip", stateful, path, partial));
+    }
+}
