@@ -45,6 +45,7 @@ def main():
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--tf32", action="store_true", help="allow TF32 in PyTorch and in ours (tensor cores)")
+    ap.add_argument("--ks", type=int, default=2, help="our TF32 kernels: k-tiles of 8 per smem stage (1|2)")
     a = ap.parse_args()
     import cupy
     import torch
@@ -55,11 +56,12 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = a.tf32
     eg = alpha.engine.cuda_float32(0, tf32=a.tf32)
     b = eg.backend
+    b.tf32_ks = a.ks
     rng = np.random.RandomState(0)
     n = a.batch
     print(f"# conv shapes of ResNet18-CIFAR, batch {n}, {torch.cuda.get_device_name()}, "
           f"torch {torch.__version__} cuDNN {torch.backends.cudnn.version()}, "
-          f"TF32 {'on in both' if a.tf32 else 'off in both'}; times in ms (median of {a.reps})")
+          f"TF32 {'on in both (ours ks=' + str(a.ks) + ')' if a.tf32 else 'off in both'}; times in ms (median of {a.reps})")
     hdr = (f"{'shape':16s} {'GFLOP':>6s} | {'ours fwd':>8s} {'bwd-d':>7s} {'bwd-f':>7s} | "
            f"{'torch fwd':>9s} {'bwd-d':>7s} {'bwd-f':>7s} | {'ratio f':>7s} {'d':>5s} {'f':>5s} | {'our TFLOP/s f/d/w':>18s} | relerr")
     print(hdr)

@@ -29,6 +29,8 @@ if [ "$what" = cli ] || [ "$what" = all ]; then
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   timeout "${T_CONV:-100}" python3 bench/conv_shapes.py --batch "${BATCH:-512}" --reps "${REPS:-10}" 2>&1 | tee "$OUT/conv_shapes.txt"
-  timeout "${T_CONV:-100}" python3 bench/conv_shapes.py --batch "${BATCH:-512}" --reps "${REPS:-10}" --tf32 2>&1 | tee "$OUT/conv_shapes_tf32.txt"
+  for ks in ${TF32_KS:-2}; do
+    timeout "${T_CONV:-100}" python3 bench/conv_shapes.py --batch "${BATCH:-512}" --reps "${REPS:-10}" --tf32 --ks $ks 2>&1 | tee "$OUT/conv_shapes_tf32_ks$ks.txt"
+  done
   timeout "${T_NET:-220}" python3 bench/resnet18_cifar.py --batch "${BATCH:-512}" --steps "${STEPS:-20}" ${NET_ARGS:-} 2>&1 | tee "$OUT/resnet18_cifar.txt"
 fi

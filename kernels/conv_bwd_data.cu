@@ -10,8 +10,10 @@
 // of 4 and the pointers are 16-byte aligned. MMA=1: TF32 tensor cores (gemm_core.cuh).
 //! instances: conv_bwd_data<128,128,1,0> conv_bwd_data<128,64,1,0> conv_bwd_data<64,128,1,0> conv_bwd_data<64,64,1,0>
 //! instances: conv_bwd_data<128,128,1,1> conv_bwd_data<128,64,1,1> conv_bwd_data<64,128,1,1> conv_bwd_data<64,64,1,1>
+//! instances: conv_bwd_data<128,128,1,2> conv_bwd_data<128,64,1,2> conv_bwd_data<64,128,1,2> conv_bwd_data<64,64,1,2>
 //! instances: conv_bwd_data<128,128,0,0> conv_bwd_data<128,64,0,0> conv_bwd_data<64,128,0,0> conv_bwd_data<64,64,0,0>
 //! instances: conv_bwd_data<128,128,0,1> conv_bwd_data<128,64,0,1> conv_bwd_data<64,128,0,1> conv_bwd_data<64,64,0,1>
+//! instances: conv_bwd_data<128,128,0,2> conv_bwd_data<128,64,0,2> conv_bwd_data<64,128,0,2> conv_bwd_data<64,64,0,2>
 #include "gemm_core.cuh"
 
 struct ConvGeom {
@@ -45,7 +47,7 @@ struct ClassRows {
 template <int BM, int VEC>
 struct BdA {
     static constexpr int E = TileShape<BM>::E, PER_ROW = GEMM_BK / E;
-    const float* gyb; int r, kk, ib, jb, K; bool row_ok;
+    const float* gyb; int r, kk, ib, jb, K, step = GEMM_BK; bool row_ok;
     int a, b, oc;
     const ConvGeom& g;
     const StrideClass& sc;
@@ -63,6 +65,10 @@ struct BdA {
         int k = kk;
         a = k / (sc.FWr * g.OC); int rem = k - a * sc.FWr * g.OC; b = rem / g.OC; oc = rem - b * g.OC;
     }
+    __device__ __forceinline__ void advance(int dk) {
+        oc += dk;
+        while (oc >= g.OC) { oc -= g.OC; if (++b == sc.FWr) { b = 0; ++a; } }
+    }
     // offset of gY[n, oh, ow, 0] for class tap (a, b), or -1 when it falls outside the output
     __device__ __forceinline__ long long tap(int a_, int b_) const {
         int oh = ib - a_, ow = jb - b_;
@@ -77,8 +83,7 @@ struct BdA {
             else
 #pragma unroll
                 for (int e = 0; e < E; ++e) v[e] = 0.f;
-            oc += GEMM_BK;
-            while (oc >= g.OC) { oc -= g.OC; if (++b == sc.FWr) { b = 0; ++a; } }
+            advance(step);
         } else {
 #pragma unroll
             for (int e = 0; e < E; ++e) {
@@ -102,7 +107,7 @@ struct BdA {
 template <int BN, int VEC>
 struct BdB {
     static constexpr int E = TileShape<BN>::E, PER_K = BN / E;
-    const float* w; int kr, c, n0, K; int a, b, oc;
+    const float* w; int kr, c, n0, K, step = GEMM_BK; int a, b, oc;
     const ConvGeom& g;
     const StrideClass& sc;
     float v[E];
@@ -125,7 +130,10 @@ struct BdB {
 #pragma unroll
             for (int e = 0; e < E; ++e) v[e] = (k < K && ic + e < g.IC) ? row[ic + e] : 0.f;
         }
-        oc += GEMM_BK;
+        advance(step);
+    }
+    __device__ __forceinline__ void advance(int dk) {
+        oc += dk;
         while (oc >= g.OC) { oc -= g.OC; if (++b == sc.FWr) { b = 0; ++a; } }
     }
     __device__ __forceinline__ void store(float* Bs, int ld) const {

@@ -8,8 +8,10 @@
 // chunk = rows of r per slice (a multiple of 8). VEC=1 when OC and IC are multiples of 4, pointers aligned.
 //! instances: conv_bwd_filter<128,128,1,0> conv_bwd_filter<128,64,1,0> conv_bwd_filter<64,128,1,0> conv_bwd_filter<64,64,1,0>
 //! instances: conv_bwd_filter<128,128,1,1> conv_bwd_filter<128,64,1,1> conv_bwd_filter<64,128,1,1> conv_bwd_filter<64,64,1,1>
+//! instances: conv_bwd_filter<128,128,1,2> conv_bwd_filter<128,64,1,2> conv_bwd_filter<64,128,1,2> conv_bwd_filter<64,64,1,2>
 //! instances: conv_bwd_filter<128,128,0,0> conv_bwd_filter<128,64,0,0> conv_bwd_filter<64,128,0,0> conv_bwd_filter<64,64,0,0>
 //! instances: conv_bwd_filter<128,128,0,1> conv_bwd_filter<128,64,0,1> conv_bwd_filter<64,128,0,1> conv_bwd_filter<64,64,0,1>
+//! instances: conv_bwd_filter<128,128,0,2> conv_bwd_filter<128,64,0,2> conv_bwd_filter<64,128,0,2> conv_bwd_filter<64,64,0,2>
 #include "gemm_core.cuh"
 
 struct ConvGeom {
@@ -20,13 +22,14 @@ struct ConvGeom {
 template <int BM, int VEC>
 struct BfA {
     static constexpr int E = TileShape<BM>::E, PER_K = BM / E;
-    const float* gy; int kr, c, m0, kend;
+    const float* gy; int kr, c, m0, kend, step = GEMM_BK;
     const ConvGeom& g;
     float v[E];
     __device__ BfA(const float* gy_, const ConvGeom& g_, int m0_, int kend_) : gy(gy_), m0(m0_), kend(kend_), g(g_) {
         int tid = threadIdx.x;
         kr = tid / PER_K; c = (tid % PER_K) * E;
     }
+    __device__ __forceinline__ void advance(int) {}
     __device__ __forceinline__ void load(int k0) {
         int r = k0 + kr, oc = m0 + c;
         const float* row = gy + (long long)r * g.OC;
@@ -50,7 +53,7 @@ struct BfA {
 template <int BN, int VEC>
 struct BfB {
     static constexpr int E = TileShape<BN>::E, PER_K = BN / E;
-    const float* x; int kr, kend, KW;
+    const float* x; int kr, kend, KW, step = GEMM_BK;
     int fh[E], fw[E], ic[E]; bool ok[E];
     const ConvGeom& g;
     float v[E];
@@ -67,6 +70,7 @@ struct BfB {
             fh[e] = jj / (g.FW * g.IC); int rem = jj - fh[e] * g.FW * g.IC; fw[e] = rem / g.IC; ic[e] = rem - fw[e] * g.IC;
         }
     }
+    __device__ __forceinline__ void advance(int) {}
     __device__ __forceinline__ void load(int k0) {
         int r = k0 + kr;
 #pragma unroll

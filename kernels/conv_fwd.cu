@@ -6,8 +6,10 @@
 // and x/w are 16-byte aligned: tiles load with float4/float2; VEC=0 gathers scalars (e.g. IC=3).
 //! instances: conv_fwd<128,128,1,0> conv_fwd<128,64,1,0> conv_fwd<64,128,1,0> conv_fwd<64,64,1,0>
 //! instances: conv_fwd<128,128,1,1> conv_fwd<128,64,1,1> conv_fwd<64,128,1,1> conv_fwd<64,64,1,1>
+//! instances: conv_fwd<128,128,1,2> conv_fwd<128,64,1,2> conv_fwd<64,128,1,2> conv_fwd<64,64,1,2>
 //! instances: conv_fwd<128,128,0,0> conv_fwd<128,64,0,0> conv_fwd<64,128,0,0> conv_fwd<64,64,0,0>
 //! instances: conv_fwd<128,128,0,1> conv_fwd<128,64,0,1> conv_fwd<64,128,0,1> conv_fwd<64,64,0,1>
+//! instances: conv_fwd<128,128,0,2> conv_fwd<128,64,0,2> conv_fwd<64,128,0,2> conv_fwd<64,64,0,2>
 #include "gemm_core.cuh"
 
 struct ConvGeom {
@@ -18,7 +20,7 @@ struct ConvGeom {
 template <int BM, int VEC>
 struct FwdA {
     static constexpr int E = TileShape<BM>::E, PER_ROW = GEMM_BK / E;
-    const float* xb; int r, kk, ih0, iw0, K; bool row_ok;
+    const float* xb; int r, kk, ih0, iw0, K, step = GEMM_BK; bool row_ok;
     int fh, fw, ic;                 // decomposition of k = k0 + kk (VEC path, advanced incrementally)
     const ConvGeom& g;
     float v[E];
@@ -35,6 +37,10 @@ struct FwdA {
         int k = kbeg + kk;
         fh = k / (g.FW * g.IC); int rem = k - fh * g.FW * g.IC; fw = rem / g.IC; ic = rem - fw * g.IC;
     }
+    __device__ __forceinline__ void advance(int dk) {
+        ic += dk;
+        while (ic >= g.IC) { ic -= g.IC; if (++fw == g.FW) { fw = 0; ++fh; } }
+    }
     __device__ __forceinline__ float at(int fh_, int fw_, int ic_) const {
         int ih = ih0 + fh_, iw = iw0 + fw_;
         return (ih >= 0 && ih < g.H && iw >= 0 && iw < g.W) ? xb[((long long)ih * g.W + iw) * g.IC + ic_] : 0.f;
@@ -48,8 +54,7 @@ struct FwdA {
             else
 #pragma unroll
                 for (int e = 0; e < E; ++e) v[e] = 0.f;
-            ic += GEMM_BK;                         // advance to the next tile's k
-            while (ic >= g.IC) { ic -= g.IC; if (++fw == g.FW) { fw = 0; ++fh; } }
+            advance(step);                         // to the k of this loader's next tile
         } else {
 #pragma unroll
             for (int e = 0; e < E; ++e) {
@@ -71,8 +76,9 @@ struct FwdA {
 template <int BN, int VEC>
 struct FwdB {
     static constexpr int E = TileShape<BN>::E, PER_COL = GEMM_BK / E;
-    const float* wr; int c, kk, K; bool col_ok;
+    const float* wr; int c, kk, K, step = GEMM_BK; bool col_ok;
     float v[E];
+    __device__ __forceinline__ void advance(int) {}
     __device__ FwdB(const float* w, const ConvGeom& g, int n0) {
         int tid = threadIdx.x;
         c = tid / PER_COL; kk = (tid % PER_COL) * E;

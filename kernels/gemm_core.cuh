@@ -98,18 +98,26 @@ __device__ __forceinline__ void gemm_ffma(LA& la, LB& lb, int kbeg, int kend, fl
     }
 }
 
-// TF32 tensor-core main loop + epilogue (MMA = 1)
-template <int BM, int BN, class LA, class LB, class RM>
+// TF32 tensor-core main loop + epilogue. KS k-tiles of 8 per shared-memory stage (MMA = 1: KS = 1,
+// MMA = 2: KS = 2): with KS = 2 a second copy of each loader (started 8 further along k, both
+// stepping 16) keeps twice the global loads in flight per barrier and doubles the mma work per stage.
+template <int BM, int BN, int KS, class LA, class LB, class RM>
 __device__ __forceinline__ void gemm_tf32(LA& la, LB& lb, int kbeg, int kend, float* __restrict__ C, int M, int N,
                                           int m0, int n0, const RM& rows) {
-    constexpr int LDA = GemmSmem<BM, BN, 1>::LDA, LDB = GemmSmem<BM, BN, 1>::LDB;
+    constexpr int LDA = GemmSmem<BM, BN, 1>::LDA, LDB = GemmSmem<BM, BN, 1>::LDB, BKS = GEMM_BK * KS;
     constexpr int WM = (BM == 128 && BN == 64) ? 4 : 2, WN = 8 / WM;
     constexpr int MT = BM / WM / 16, NT = BN / WN / 8;
-    __shared__ __align__(16) float As[2][GEMM_BK][LDA];
-    __shared__ __align__(16) float Bs[2][GEMM_BK][LDB];
+    __shared__ __align__(16) float As[2][BKS][LDA];
+    __shared__ __align__(16) float Bs[2][BKS][LDB];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, t = lane & 3;
     const int wm0 = (warp % WM) * (BM / WM), wn0 = (warp / WM) * (BN / WN);
+    LA la2 = la;                              // second loaders: k tiles 8, 24, 40, ... past kbeg
+    LB lb2 = lb;
+    if (KS == 2) {
+        la2.advance(GEMM_BK); lb2.advance(GEMM_BK);
+        la.step = lb.step = la2.step = lb2.step = BKS;
+    }
     float acc[MT][NT][4];
 #pragma unroll
     for (int i = 0; i < MT; ++i)
@@ -121,37 +129,47 @@ __device__ __forceinline__ void gemm_tf32(LA& la, LB& lb, int kbeg, int kend, fl
     int cur = 0;
     if (kbeg < kend) {
         la.load(kbeg); lb.load(kbeg);
+        if (KS == 2) { la2.load(kbeg + GEMM_BK); lb2.load(kbeg + GEMM_BK); }
         la.store(&As[0][0][0], LDA); lb.store(&Bs[0][0][0], LDB);
+        if (KS == 2) { la2.store(&As[0][GEMM_BK][0], LDA); lb2.store(&Bs[0][GEMM_BK][0], LDB); }
     }
     __syncthreads();
-    for (int k0 = kbeg; k0 < kend; k0 += GEMM_BK) {
-        const bool more = k0 + GEMM_BK < kend;
-        if (more) { la.load(k0 + GEMM_BK); lb.load(k0 + GEMM_BK); }
-        unsigned a[MT][4], b[NT][2];
-#pragma unroll
-        for (int i = 0; i < MT; ++i) {
-            int m = wm0 + i * 16 + g;
-            a[i][0] = to_tf32(As[cur][t][m]);
-            a[i][1] = to_tf32(As[cur][t][m + 8]);
-            a[i][2] = to_tf32(As[cur][t + 4][m]);
-            a[i][3] = to_tf32(As[cur][t + 4][m + 8]);
+    for (int k0 = kbeg; k0 < kend; k0 += BKS) {
+        const bool more = k0 + BKS < kend;
+        if (more) {
+            la.load(k0 + BKS); lb.load(k0 + BKS);
+            if (KS == 2) { la2.load(k0 + BKS + GEMM_BK); lb2.load(k0 + BKS + GEMM_BK); }
         }
 #pragma unroll
-        for (int j = 0; j < NT; ++j) {
-            int n = wn0 + j * 8 + g;
-            b[j][0] = to_tf32(Bs[cur][t][n]);
-            b[j][1] = to_tf32(Bs[cur][t + 4][n]);
+        for (int ks = 0; ks < KS; ++ks) {
+            const int kb = ks * GEMM_BK;
+            unsigned a[MT][4], b[NT][2];
+#pragma unroll
+            for (int i = 0; i < MT; ++i) {
+                int m = wm0 + i * 16 + g;
+                a[i][0] = to_tf32(As[cur][kb + t][m]);
+                a[i][1] = to_tf32(As[cur][kb + t][m + 8]);
+                a[i][2] = to_tf32(As[cur][kb + t + 4][m]);
+                a[i][3] = to_tf32(As[cur][kb + t + 4][m + 8]);
+            }
+#pragma unroll
+            for (int j = 0; j < NT; ++j) {
+                int n = wn0 + j * 8 + g;
+                b[j][0] = to_tf32(Bs[cur][kb + t][n]);
+                b[j][1] = to_tf32(Bs[cur][kb + t + 4][n]);
+            }
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+                    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                                 : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
+                                 : "r"(a[i][0]), "r"(a[i][1]), "r"(a[i][2]), "r"(a[i][3]), "r"(b[j][0]), "r"(b[j][1]));
         }
-#pragma unroll
-        for (int i = 0; i < MT; ++i)
-#pragma unroll
-            for (int j = 0; j < NT; ++j)
-                asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-                             "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                             : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
-                             : "r"(a[i][0]), "r"(a[i][1]), "r"(a[i][2]), "r"(a[i][3]), "r"(b[j][0]), "r"(b[j][1]));
         if (more) {
             la.store(&As[cur ^ 1][0][0], LDA); lb.store(&Bs[cur ^ 1][0][0], LDB);
+            if (KS == 2) { la2.store(&As[cur ^ 1][GEMM_BK][0], LDA); lb2.store(&Bs[cur ^ 1][GEMM_BK][0], LDB); }
         }
         __syncthreads();
         cur ^= 1;
@@ -175,7 +193,7 @@ __device__ __forceinline__ void gemm_tf32(LA& la, LB& lb, int kbeg, int kend, fl
 template <int BM, int BN, int MMA, class LA, class LB, class RM>
 __device__ __forceinline__ void gemm_run(LA& la, LB& lb, int kbeg, int kend, float* __restrict__ C, int M, int N,
                                          int m0, int n0, const RM& rows) {
-    if (MMA) gemm_tf32<BM, BN>(la, lb, kbeg, kend, C, M, N, m0, n0, rows);
+    if (MMA) gemm_tf32<BM, BN, (MMA > 0 ? MMA : 1)>(la, lb, kbeg, kend, C, M, N, m0, n0, rows);
     else gemm_ffma<BM, BN>(la, lb, kbeg, kend, C, M, N, m0, n0, rows);
 }
 

@@ -61,7 +61,7 @@ def test_python_side_kernel_names_are_listed():
     for bm in (64, 128):
         for bn in (64, 128):
             for v in (0, 1):
-                for mma in (0, 1):
+                for mma in (0, 1, 2):
                     for fam in ("conv_fwd", "conv_bwd_data", "conv_bwd_filter"):
                         assert f"{fam}<{bm},{bn},{v},{mma}>" in inst[fam]
 

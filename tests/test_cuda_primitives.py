@@ -130,12 +130,13 @@ def test_conv_primitives(xs, ws, stride, pad):
 TF32_TOL = 3e-3   # TF32 operands keep 10 mantissa bits (rel. rounding 2^-11 ~ 4.9e-4 each), fp32 accumulate
 
 
+@pytest.mark.parametrize("ks", [1, 2])
 @pytest.mark.parametrize("xs,ws,stride,pad", CONV_SHAPES, ids=[str(c[0]) + str(c[1]) for c in CONV_SHAPES])
-def test_conv_primitives_tf32(xs, ws, stride, pad):
+def test_conv_primitives_tf32(xs, ws, stride, pad, ks):
     """tf32=True: the same convolutions on the tensor cores, bound TF32_TOL (stated, not 1e-5)."""
     bc, bg = both()
     x, w = rand(*xs), rand(ws[0], ws[1], ws[2], xs[3])
-    bg.tf32 = True
+    bg.tf32, bg.tf32_ks = True, ks
     try:
         yc = bc.conv_fwd(x, w, stride, pad)
         check("conv_fwd_tf32", str(xs), bg.conv_fwd(dev(x), dev(w), stride, pad), yc, TF32_TOL)
@@ -156,8 +157,8 @@ def test_conv_writes_every_output_element():
         junk = cp.full((1 << 22,), cp.nan, dtype=cp.float32)
         del junk
     x, w = rand(3, 13, 11, 16), rand(20, 3, 3, 16)
-    for tf32 in (False, True):
-        bg.tf32 = tf32
+    for tf32, ks in ((False, 2), (True, 1), (True, 2)):
+        bg.tf32, bg.tf32_ks = tf32, ks
         try:
             y = host(bg.conv_fwd(dev(x), dev(w), (1, 1), (1, 1)))
             gx = host(bg.conv_bwd_data(dev(y), dev(w), x.shape, (1, 1), (1, 1)))

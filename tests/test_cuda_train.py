@@ -135,3 +135,34 @@ def test_mnist_cnn_gpu_matches_cpu_accuracy():
     print(f"MNIST5K max parameter relative difference after training: {drift:.3e}")
     assert acc_c > 0.9
     assert abs(acc_g - acc_c) <= 0.005
+
+
+def test_checkpoint_gpu_to_cpu_and_back(tmp_path):
+    """alpha.stat on the GPU engine: a net (and its Adam state) saved from the GPU loads into a CPU
+    net with identical values, and back into a fresh GPU net."""
+    eg = gpu(4)
+    net = small_net()
+    net.init(eg)
+    opt = alpha.optim.Adam(net.params(), 1e-2)
+    ce = alpha.loss.softmax_crossEntropy()
+    rng = np.random.RandomState(1)
+    x = eg.tensor(rng.randn(8, 9, 9, 3).astype(np.float32))
+    y = eg.tensor(np.eye(10, dtype=np.float32)[rng.randint(0, 10, 8)])
+    net.backward(ce.gradient(net.forward(x)[0], y))
+    opt.update().clear_grads()
+    net.gc()
+    for path in (tmp_path / "n.zip", tmp_path / "n.npz"):
+        alpha.stat.save(net, str(path))
+        cpu_net = small_net().init(alpha.engine.cpu_float32())
+        alpha.stat.load(cpu_net, str(path))
+        gpu_net = small_net().init(eg)
+        alpha.stat.load(gpu_net, str(path))
+        for (n, p), (_, pc), (_, pg) in zip(net.state_map().items(), cpu_net.state_map().items(),
+                                             gpu_net.state_map().items()):
+            np.testing.assert_array_equal(pc.numpy(), p.numpy(), err_msg=n)
+            np.testing.assert_array_equal(pg.numpy(), p.numpy(), err_msg=n)
+    alpha.stat.save(opt, str(tmp_path / "o.npz"))
+    opt2 = alpha.optim.Adam(gpu_net.params(), 1e-2)
+    alpha.stat.load(opt2, str(tmp_path / "o.npz"))
+    for (n, a), (_, b) in zip(opt.state_map().items(), opt2.state_map().items()):
+        np.testing.assert_array_equal(np.asarray(b.numpy()), np.asarray(a.numpy()), err_msg=n)

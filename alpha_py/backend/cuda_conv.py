@@ -19,9 +19,14 @@ def _aligned(*arrays):
 class CudaConvOps:
     """conv_fwd / conv_bwd_data / conv_bwd_filter / dwconv_* / pool_fwd / pool_bwd on the GPU.
     `tf32` (backend attribute, default False): dense convolutions multiply on the tensor cores in TF32
-    (fp32 accumulate; ~1e-3 relative error) instead of fp32 FFMA."""
+    (fp32 accumulate; ~1e-3 relative error) instead of fp32 FFMA. `tf32_ks` (1 or 2): k-tiles of 8 per
+    shared-memory stage in the TF32 kernels (kernels/gemm_core.cuh)."""
 
     tf32 = False
+    tf32_ks = 2
+
+    def _mma(self):
+        return int(self.tf32_ks) if self.tf32 else 0
 
     # ---------------------------------------------------------------- tiling
     def _tiles(self, m, n):
@@ -46,7 +51,7 @@ class CudaConvOps:
         m = n * oh * ow
         bm, bn = self._tiles(m, oc)
         vec = int(ic % 4 == 0 and _aligned(x, w))
-        self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec},{int(self.tf32)}>")(
+        self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec},{self._mma()}>")(
             (-(-m // bm), -(-oc // bn)), (THREADS,),
             (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad))
         return y
@@ -61,7 +66,7 @@ class CudaConvOps:
         m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
         bm, bn = self._tiles(m * sh * sw, ic)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(gy, w))
-        self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec},{int(self.tf32)}>")(
+        self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec},{self._mma()}>")(
             (-(-m // bm), -(-ic // bn), sh * sw), (THREADS,),
             (gy, w, gx) + self._geom(x_shape, (fh, fw), oc, (oh, ow), stride, pad))
         return gx
@@ -85,7 +90,7 @@ class CudaConvOps:
         gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=self.dtype)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(x, gy))
-        self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec},{int(self.tf32)}>")(
+        self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec},{self._mma()}>")(
             (-(-kw // bn), -(-oc // bm), s), (THREADS,),
             (x, gy, ws) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad) + (i32(chunk),))
         if s > 1:

@@ -1,0 +1,67 @@
+"""Benchmark: Spark data-parallel training throughput, local[1] vs local[N] (CPU), for the MNIST CNN
+on the real 5k MNIST sample. Each configuration runs in its own process (one SparkContext each);
+images/s counts training rounds after the first (which pays Python-worker start and net build).
+  python3 bench/spark_scaling.py --mode average --epochs 2 --batch 64 --cores 1 2"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def one(args):
+    """Child: train on local[cores] with workers=cores; print one JSON line."""
+    sys.path.insert(0, ROOT)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    from pyspark.sql import SparkSession
+    from alpha_py.distributed import fit
+    spark = (SparkSession.builder.master(f"local[{args.cores}]").config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    res = fit("mnist5k", args.model, test_data="mnist5k", epochs=args.epochs, batch=args.batch,
+              optim="adam", lr=args.lr, workers=args.cores, mode=args.mode, sync_every=args.sync_every,
+              spark=spark, log=lambda *a: None)
+    spark.stop()
+    steady = res.history[1:] or res.history
+    ips = sum(h["images"] for h in steady) / sum(h["seconds"] for h in steady)
+    print("RESULT " + json.dumps({"cores": args.cores, "mode": args.mode, "images_per_s": ips,
+                                  "all_rounds_images_per_s": res.images_per_s,
+                                  "test_accuracy": res.test_accuracy, "steps": res.step}))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--mode", choices=("average", "allreduce"), default="average")
+    p.add_argument("--model", default="mnist_cnn")
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--batch", type=int, default=64, help="global batch")
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--sync-every", dest="sync_every", type=int, default=10)
+    p.add_argument("--cores", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child:
+        one(args)
+        return
+    rows = []
+    for c in args.cores:
+        cmd = [sys.executable, os.path.abspath(__file__), "--child", "--cores", str(c), "--mode", args.mode,
+               "--model", args.model, "--epochs", str(args.epochs), "--batch", str(args.batch),
+               "--lr", str(args.lr), "--sync-every", str(args.sync_every)]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
+        if not line:
+            sys.stderr.write(out.stdout[-3000:] + out.stderr[-3000:])
+            raise SystemExit(f"configuration local[{c}] failed")
+        rows.append(json.loads(line[0][7:]))
+    base = rows[0]["images_per_s"]
+    print(f"{'master':<10} {'mode':<10} {'images/s':>9} {'speedup':>8} {'test acc':>9} {'steps':>6}")
+    for r in rows:
+        print(f"local[{r['cores']}]{'':<{4 - len(str(r['cores']))}} {r['mode']:<10} {r['images_per_s']:9.1f} "
+              f"{r['images_per_s'] / base:8.2f} {r['test_accuracy']:9.4f} {r['steps']:6d}")
+
+
+if __name__ == "__main__":
+    main()
