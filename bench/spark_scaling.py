@@ -43,6 +43,7 @@ def main():
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
+        args.cores = args.cores[0]
         one(args)
         return
     rows = []

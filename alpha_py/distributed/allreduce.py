@@ -5,7 +5,7 @@ one process on the global batch. Rank 0 returns the state; the driver checkpoint
 segments. Imports pyspark, numpy and this package."""
 import numpy as np
 
-from .collective import make_allreduce, publish_from_rank0
+from .collective import make_allreduce
 from .state import GradBuffer, net_state, optim_state
 from .worker import Trainer, batch_rows, maybe_fail, task_gpu
 
@@ -15,6 +15,33 @@ def _buffer_names(net):
     return [n for n in net.state_map() if n not in trainable]
 
 
+def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch):
+    """The synchronous data-parallel loop one rank runs (inside a Spark barrier task, or under
+    bench/nccl_launcher.py): global steps [start, end) on its shard, gradients all-reduced every
+    step, then buffers (BatchNorm running stats, seen only on local batches) averaged once.
+    Returns the loss averaged over steps and ranks."""
+    b = tr.eg.backend
+    grads = GradBuffer(tr.net)
+    losses = []
+    for step in range(start, end):
+        maybe_fail(spec, rank, step)
+        rows = batch_rows(spec, len(labels), rank, step, steps_per_epoch)
+        losses.append(tr.forward_backward(images[rows], labels[rows]))
+        grads.unpack(b, coll.allreduce_mean(b, grads.pack(b)))
+        tr.update()
+    smap = tr.net.state_map()
+    names = _buffer_names(tr.net)
+    parts = [b.reshape(smap[n].data, (-1,)) for n in names]
+    parts.append(b.from_host(np.array([np.mean(losses) if losses else 0.0], np.float32)))
+    flat = coll.allreduce_mean(b, b.concat(parts, 0))
+    off = 0
+    for n in names:
+        size = int(np.prod(smap[n].shape))
+        smap[n].data = b.reshape(flat[off:off + size], smap[n].shape)
+        off += size
+    return float(b.to_host(flat[off:off + 1])[0])
+
+
 def segment_task(spec, state_bc, start, end, steps_per_epoch):
     """The barrier task body: train global steps [start, end) on this rank's shard."""
 
@@ -22,38 +49,16 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch):
         from pyspark import BarrierTaskContext
         ctx = BarrierTaskContext.get()
         rank, world = ctx.partitionId(), spec.workers
-        shards = list(it)
-        images, labels = shards[0]
+        images, labels = list(it)[0]
         device = task_gpu() if spec.engine == "cuda" else 0
         tr = Trainer(spec, device)
         tr.load(state_bc.value)
-        b = tr.eg.backend
-        coll = make_allreduce(ctx, rank, world, spec.engine)
-        # all ranks agree on the schedule: rank 0's view is published and checked
-        mine = {"start": start, "end": end, "spe": steps_per_epoch, "n": len(labels)}
-        plan = publish_from_rank0(ctx, rank, lambda: mine)
-        if (plan["start"], plan["end"], plan["spe"]) != (start, end, steps_per_epoch):
+        # rendezvous: rank 0 publishes the schedule (and the NCCL id on GPUs) with one allGather
+        mine = {"start": start, "end": end, "spe": steps_per_epoch}
+        coll, plan = make_allreduce(ctx, rank, world, spec.engine, mine)
+        if plan != mine:
             raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
-        grads = GradBuffer(tr.net)
-        losses = []
-        for step in range(start, end):
-            maybe_fail(spec, rank, step)
-            rows = batch_rows(spec, len(labels), rank, step, steps_per_epoch)
-            losses.append(tr.forward_backward(images[rows], labels[rows]))
-            grads.unpack(b, coll.allreduce_mean(b, grads.pack(b)))
-            tr.update()
-        # buffers (BatchNorm running stats) saw only local batches: average them; mean loss too
-        smap = tr.net.state_map()
-        names = _buffer_names(tr.net)
-        parts = [b.reshape(smap[n].data, (-1,)) for n in names]
-        parts.append(b.from_host(np.array([np.mean(losses) if losses else 0.0], np.float32)))
-        flat = coll.allreduce_mean(b, b.concat(parts, 0))
-        off = 0
-        for n in names:
-            size = int(np.prod(smap[n].shape))
-            smap[n].data = b.reshape(flat[off:off + size], smap[n].shape)
-            off += size
-        mean_loss = float(b.to_host(flat[off:off + 1])[0])
+        mean_loss = allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch)
         coll.close()
         if rank == 0:
             yield {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,

@@ -48,10 +48,12 @@ def publish_from_rank0(ctx, rank, make_info):
     return json.loads(gathered[0])
 
 
-def make_allreduce(ctx, rank, world, engine_kind):
-    """The collective for this task: NCCL on the GPU Spark assigned, else Spark messaging."""
+def make_allreduce(ctx, rank, world, engine_kind, plan):
+    """The collective for this task (NCCL on the GPU Spark assigned, else Spark messaging) and rank
+    0's `plan` (a JSON-able dict), both from ONE allGather in which rank 0 publishes its info."""
     if engine_kind == "cuda":
         from .nccl import NcclAllReduce, new_unique_id
-        info = publish_from_rank0(ctx, rank, lambda: {"nccl_id": new_unique_id()})
-        return NcclAllReduce(info["nccl_id"], rank, world)
-    return SparkAllReduce(ctx, rank, world)
+        info = publish_from_rank0(ctx, rank, lambda: {"plan": plan, "nccl_id": new_unique_id()})
+        return NcclAllReduce(info["nccl_id"], rank, world), info["plan"]
+    info = publish_from_rank0(ctx, rank, lambda: {"plan": plan})
+    return SparkAllReduce(ctx, rank, world), info["plan"]

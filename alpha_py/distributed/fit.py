@@ -140,8 +140,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
         train_time += dt
         trained_images += metrics["images"]
         step = end
-        history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"],
-                        "images_per_s": metrics["images"] / dt})
+        history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"], "seconds": dt,
+                        "images": metrics["images"], "images_per_s": metrics["images"] / dt})
         if step % every == 0 or step == total:
             if ckpt is not None:
                 ckpt.save(state, {"step": step, "epoch": step // spe, "steps_per_epoch": spe,
