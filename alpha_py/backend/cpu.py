@@ -3,6 +3,7 @@ views; the only Python loops run over kernel positions (FH*FW), never over pixel
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ..errors import ArgumentError
 from .base import ArrayBackend
 
 
@@ -16,6 +17,12 @@ class CpuBackend(ArrayBackend):
     def __init__(self, dtype=np.float32, threads=None):
         super().__init__(np, dtype)
         self.threads = threads
+        if threads is not None:
+            if int(threads) <= 0:
+                raise ArgumentError(f"cpu_float32: threads must be a positive integer, got {threads!r}")
+            # BLAS thread pools are process-wide: the last engine created with a count sets it
+            from threadpoolctl import threadpool_limits
+            self._limits = threadpool_limits(limits=int(threads))
         self._rng = np.random.Generator(np.random.PCG64(0))
 
     def to_host(self, a):
