@@ -69,6 +69,16 @@ def attach_scheduler(opt, name, total_steps, gamma):
     return opt
 
 
+def make_augment(args, dataset):
+    """Default recipe: random crop (pad 2 for 1-channel sets such as MNIST, 4 otherwise) and, for
+    natural images (cifar10/cifar100/image_folder), horizontal flips. --no-augment turns both off."""
+    if getattr(args, "no_augment", False):
+        return None
+    pad = args.crop_pad if args.crop_pad is not None else (2 if dataset.in_channels == 1 else 4)
+    flip = args.flip == "on" or (args.flip == "auto" and args.dataset in ("cifar10", "cifar100", "image_folder"))
+    return alpha.data.augment(pad, flip) if (pad or flip) else None
+
+
 # ---------------------------------------------------------------------------- checkpoints
 def save_checkpoint(path, net, opt, meta):
     """One zip (net.npz, optim.npz via alpha.stat; meta.json), written to a temp file and renamed."""
@@ -165,7 +175,11 @@ class Trainer:
         attach_scheduler(self.opt, args.scheduler, steps, args.gamma)
         if args.resume:
             self._resume()
-        self.augment = alpha.data.augment(args.crop_pad, args.flip) if (args.crop_pad or args.flip) else None
+        self.augment = make_augment(args, self.train_set)
+        if args.plot:               # import matplotlib now, not inside the first (interruptible) save
+            import matplotlib
+            matplotlib.use("Agg", force=True)
+            import matplotlib.pyplot  # noqa: F401
 
     def _resume(self):
         path = self.args.checkpoint
@@ -182,12 +196,16 @@ class Trainer:
                  f"({len(old['history']['step_loss'])} steps so far)")
 
     def save(self, interrupted=False):
+        """Checkpoint first (atomic), then the plot; a failing plot never costs the checkpoint."""
         self.meta["interrupted"] = interrupted
         save_checkpoint(self.args.checkpoint, self.net, self.opt, self.meta)
         if self.args.plot:
             from .plot import plot_history
-            plot_history(self.meta["history"], self.args.plot,
-                         f"{self.args.model} on {self.args.dataset} ({self.args.optim}, lr {self.args.lr})")
+            try:
+                plot_history(self.meta["history"], self.args.plot,
+                             f"{self.args.model} on {self.args.dataset} ({self.args.optim}, lr {self.args.lr})")
+            except Exception as e:      # noqa: BLE001 - report and keep training
+                self.out(f"warning: plot {self.args.plot} not written ({type(e).__name__}: {e})")
 
     def run(self):
         a, hist = self.args, self.meta["history"]

@@ -50,7 +50,7 @@ def test_train_resume_eval(tmp_path):
     assert "eval mnist_cnn (epoch 3)" in r.stdout and "accuracy" in r.stdout
     # eval's accuracy equals the last test accuracy recorded by train (same 100 test images)
     acc = float(r.stdout.rsplit("accuracy", 1)[1].strip().rstrip("%"))
-    assert abs(acc - 100 * meta["history"]["test_acc"][-1]) < 1e-6
+    assert abs(acc - 100 * meta["history"]["test_acc"][-1]) < 0.006
 
 
 def test_keyboard_interrupt_hook_saves_and_resumes(tmp_path):
@@ -81,7 +81,8 @@ def test_sigint_saves_checkpoint(tmp_path):
                          stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.time() + 180
-        while not ck.exists() and time.time() < deadline and p.poll() is None:
+        while not (ck.exists() and (tmp_path / "s.png").exists()) and time.time() < deadline \
+                and p.poll() is None:
             time.sleep(0.2)
         assert ck.exists(), "no checkpoint after the first epoch"
         p.send_signal(signal.SIGINT)
