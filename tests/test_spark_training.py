@@ -13,8 +13,8 @@ pyspark = pytest.importorskip("pyspark")
 from pyspark import cloudpickle  # noqa: E402  (the copy Spark pickles tasks with)
 
 from alpha_py import nn  # noqa: E402
-from alpha_py.distributed import (ArrayDataset, Checkpointer, FileDataset, JobSpec, PreflightError,  # noqa: E402
-                                  Trainer, fit, mnist5k)
+from alpha_py.distributed import (ArrayDataset, Checkpointer, FileDataset, FrameDataset, JobSpec,  # noqa: E402
+                                  PreflightError, RddDataset, Trainer, fit, mnist5k)
 from alpha_py.distributed.fit import initial_state  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -83,6 +83,20 @@ def test_average_mode_mnist_cnn_real_mnist_95(spark):
               batch=32, optim="adam", lr=2e-3, workers=2, mode="average", sync_every=8, spark=spark,
               log=lambda *a: None)
     assert res.test_accuracy >= 0.95, res
+
+
+@pytest.mark.parametrize("kind", ["rdd", "frame"])
+def test_rdd_and_dataframe_sources_become_one_shard_per_worker(spark, kind):
+    images, labels = synthetic(10, seed=4)
+    rows = [(im.tobytes(), int(lab)) for im, lab in zip(images, labels)]
+    if kind == "rdd":
+        ds = RddDataset(spark.sparkContext.parallelize(rows, 3), (28, 28, 1), 10)
+    else:
+        ds = FrameDataset(spark.createDataFrame(rows, "image binary, label int"), (28, 28, 1), 10)
+    shards = ds.shard_rdd(spark.sparkContext, 2).collect()
+    assert len(shards) == 2 and sum(len(s[1]) for s in shards) == 10
+    got = {(im.tobytes(), int(lab)) for s in shards for im, lab in zip(*s)}
+    assert got == set(rows)
 
 
 def write_idx(folder, split, images, labels):

@@ -4,9 +4,9 @@ gradients all-reduced every step: NCCL on GPUs, Spark messaging on CPUs) and par
 from .checkpoint import Checkpointer, atomic_write
 from .fit import FitResult, evaluate, fit, ship_package
 from .preflight import PreflightError, check as preflight_check
-from .shards import ArrayDataset, FileDataset, FrameDataset, mnist5k, split_ranges
+from .shards import ArrayDataset, FileDataset, FrameDataset, RddDataset, mnist5k, split_ranges
 from .worker import JobSpec, Trainer
 
 __all__ = ["fit", "FitResult", "evaluate", "ship_package", "Checkpointer", "atomic_write", "PreflightError",
-           "preflight_check", "ArrayDataset", "FileDataset", "FrameDataset", "mnist5k", "split_ranges",
+           "preflight_check", "ArrayDataset", "FileDataset", "FrameDataset", "RddDataset", "mnist5k", "split_ranges",
            "JobSpec", "Trainer"]

@@ -1,8 +1,8 @@
 """Distributed layer: training data as W shards, one per Spark task — index ranges read straight
 from IDX / CIFAR-binary files on shared storage (a task reads only its records), a DataFrame of
-(image bytes, label) rows packed per partition through Arrow, or host arrays. Every source becomes
-an RDD of exactly W elements (uint8 images [n,H,W,C], int64 labels [n]). Imports numpy, pyspark,
-alpha_py.data readers."""
+(image bytes, label) rows packed per partition through Arrow, an RDD of such pairs, or host arrays.
+Every source becomes an RDD of exactly W elements (uint8 images [n,H,W,C], int64 labels [n]).
+Imports numpy, pyspark (inside tasks), alpha_py.data readers."""
 import gzip
 import os
 
@@ -192,6 +192,28 @@ class FrameDataset:
                                          np.frombuffer(r.labels, np.int64)))
 
 
+class RddDataset:
+    """An RDD of (image bytes, label) pairs: repartitioned to W partitions, each packed into one
+    shard array inside its task."""
+
+    def __init__(self, rdd, image_shape, num_classes):
+        self.rdd, self.image_shape, self.num_classes = rdd, tuple(image_shape), int(num_classes)
+        self.count = None
+
+    def shard_rdd(self, sc, workers):
+        shape = self.image_shape
+
+        def pack(rows):
+            rows = list(rows)
+            img = np.frombuffer(b"".join(bytes(r[0]) for r in rows), np.uint8)
+            if img.size != len(rows) * int(np.prod(shape)):
+                raise DataError(f"RddDataset: rows must hold {int(np.prod(shape))} image bytes "
+                                f"(image {list(shape)}), got {img.size} bytes in {len(rows)} rows")
+            yield img.reshape((len(rows),) + shape), np.array([int(r[1]) for r in rows], np.int64)
+
+        return self.rdd.repartition(workers).mapPartitions(pack)
+
+
 def as_dataset(data, data_dir=None, train=True, image_shape=None, num_classes=None):
     """Normalise what fit() is given: a dataset object, a dataset name (+ data_dir), or a DataFrame."""
     if hasattr(data, "shard_rdd"):
@@ -204,9 +226,12 @@ def as_dataset(data, data_dir=None, train=True, image_shape=None, num_classes=No
         return FileDataset(data, data_dir, train)
     if hasattr(data, "images") and hasattr(data, "num_class"):        # an alpha.data DataSet
         return ArrayDataset(data.images, data.labels, data.num_class)
-    if hasattr(data, "mapInArrow"):
+    if hasattr(data, "mapInArrow") or hasattr(data, "mapPartitions"):
         if image_shape is None or num_classes is None:
-            raise ArgumentError("a DataFrame dataset needs image_shape=(H, W, C) and num_classes")
-        return FrameDataset(data, image_shape, num_classes)
-    raise ArgumentError(f"unsupported dataset {type(data).__name__}: expected a dataset name, a "
-                        "FileDataset/ArrayDataset/FrameDataset or a Spark DataFrame")
+            raise ArgumentError("a DataFrame / RDD dataset needs image_shape=(H, W, C) and num_classes")
+        if hasattr(data, "mapInArrow"):
+            return FrameDataset(data, image_shape, num_classes)
+        return RddDataset(data, image_shape, num_classes)
+    raise ArgumentError(f"unsupported dataset {type(data).__name__}: expected a dataset name, an "
+                        "alpha.data DataSet, a FileDataset/ArrayDataset or a Spark DataFrame / RDD of "
+                        "(image bytes, label)")
