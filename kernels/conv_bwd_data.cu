@@ -97,9 +97,10 @@ struct BdA {
             }
         }
     }
+    template <int CVT = 0>
     __device__ __forceinline__ void store(float* As, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) As[(kk + e) * ld + r] = v[e];
+        for (int e = 0; e < E; ++e) As[(kk + e) * ld + r] = tf32_if<CVT>(v[e]);
     }
 };
 
@@ -136,9 +137,10 @@ struct BdB {
         oc += dk;
         while (oc >= g.OC) { oc -= g.OC; if (++b == sc.FWr) { b = 0; ++a; } }
     }
+    template <int CVT = 0>
     __device__ __forceinline__ void store(float* Bs, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) Bs[kr * ld + c + e] = v[e];
+        for (int e = 0; e < E; ++e) Bs[kr * ld + c + e] = tf32_if<CVT>(v[e]);
     }
 };
 

@@ -43,9 +43,10 @@ struct BfA {
             for (int e = 0; e < E; ++e) v[e] = (r < kend && oc + e < g.OC) ? row[oc + e] : 0.f;
         }
     }
+    template <int CVT = 0>
     __device__ __forceinline__ void store(float* As, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) As[kr * ld + c + e] = v[e];
+        for (int e = 0; e < E; ++e) As[kr * ld + c + e] = tf32_if<CVT>(v[e]);
     }
 };
 
@@ -92,10 +93,11 @@ struct BfB {
             }
         }
     }
+    template <int CVT = 0>
     __device__ __forceinline__ void store(float* Bs, int ld) const {
         int c = (threadIdx.x % PER_K) * E;
 #pragma unroll
-        for (int e = 0; e < E; ++e) Bs[kr * ld + c + e] = v[e];
+        for (int e = 0; e < E; ++e) Bs[kr * ld + c + e] = tf32_if<CVT>(v[e]);
     }
 };
 

@@ -66,9 +66,10 @@ struct FwdA {
             }
         }
     }
+    template <int CVT = 0>
     __device__ __forceinline__ void store(float* As, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) As[(kk + e) * ld + r] = v[e];
+        for (int e = 0; e < E; ++e) As[(kk + e) * ld + r] = tf32_if<CVT>(v[e]);
     }
 };
 
@@ -98,9 +99,10 @@ struct FwdB {
             for (int e = 0; e < E; ++e) v[e] = (col_ok && k + e < K) ? wr[k + e] : 0.f;
         }
     }
+    template <int CVT = 0>
     __device__ __forceinline__ void store(float* Bs, int ld) const {
 #pragma unroll
-        for (int e = 0; e < E; ++e) Bs[(kk + e) * ld + c] = v[e];
+        for (int e = 0; e < E; ++e) Bs[(kk + e) * ld + c] = tf32_if<CVT>(v[e]);
     }
 };
 

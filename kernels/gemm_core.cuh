@@ -6,7 +6,7 @@
 // Block: 256 threads as a 16 x 16 grid; each thread owns a TM x TN = (BM/16) x (BN/16) sub-tile,
 // rows {g*64 + ty*4 + i}, cols {g*64 + tx*4 + j} (float4 reads of shared memory, no bank conflicts).
 // MMA=1 (TF32 allowed): the same tiles are multiplied on the tensor cores with mma.sync m16n8k8 TF32
-// (operands rounded to TF32 with cvt.rna, fp32 accumulate); 8 warps as WM x WN, warp tile (BM/WM) x (BN/WN).
+// (operands rounded to TF32 with cvt.rna as they enter shared memory, fp32 accumulate); 8 warps as WM x WN, warp tile (BM/WM) x (BN/WN).
 // Shared rows are padded by SPAD(MMA) floats: 4 for FFMA (conflict-free loader stores), 8 for MMA
 // (conflict-free fragment reads). Loaders store with the row stride `ld` they are given.
 #pragma once
@@ -32,6 +32,13 @@ struct PlainRows {
     int N;
     __device__ __forceinline__ long long operator()(int m) const { return (long long)m * N; }
 };
+
+// loaders' store<CVT>(): CVT=1 rounds to TF32 once on the way into shared memory (TF32 path)
+template <int CVT>
+__device__ __forceinline__ float tf32_if(float x) {
+    if (CVT) return __uint_as_float(to_tf32(x));
+    return x;
+}
 
 template <int BM, int BN, int MMA>
 struct GemmSmem {
@@ -130,8 +137,8 @@ __device__ __forceinline__ void gemm_tf32(LA& la, LB& lb, int kbeg, int kend, fl
     if (kbeg < kend) {
         la.load(kbeg); lb.load(kbeg);
         if (KS == 2) { la2.load(kbeg + GEMM_BK); lb2.load(kbeg + GEMM_BK); }
-        la.store(&As[0][0][0], LDA); lb.store(&Bs[0][0][0], LDB);
-        if (KS == 2) { la2.store(&As[0][GEMM_BK][0], LDA); lb2.store(&Bs[0][GEMM_BK][0], LDB); }
+        la.template store<1>(&As[0][0][0], LDA); lb.template store<1>(&Bs[0][0][0], LDB);
+        if (KS == 2) { la2.template store<1>(&As[0][GEMM_BK][0], LDA); lb2.template store<1>(&Bs[0][GEMM_BK][0], LDB); }
     }
     __syncthreads();
     for (int k0 = kbeg; k0 < kend; k0 += BKS) {
@@ -147,16 +154,16 @@ __device__ __forceinline__ void gemm_tf32(LA& la, LB& lb, int kbeg, int kend, fl
 #pragma unroll
             for (int i = 0; i < MT; ++i) {
                 int m = wm0 + i * 16 + g;
-                a[i][0] = to_tf32(As[cur][kb + t][m]);
-                a[i][1] = to_tf32(As[cur][kb + t][m + 8]);
-                a[i][2] = to_tf32(As[cur][kb + t + 4][m]);
-                a[i][3] = to_tf32(As[cur][kb + t + 4][m + 8]);
+                a[i][0] = __float_as_uint(As[cur][kb + t][m]);
+                a[i][1] = __float_as_uint(As[cur][kb + t][m + 8]);
+                a[i][2] = __float_as_uint(As[cur][kb + t + 4][m]);
+                a[i][3] = __float_as_uint(As[cur][kb + t + 4][m + 8]);
             }
 #pragma unroll
             for (int j = 0; j < NT; ++j) {
                 int n = wn0 + j * 8 + g;
-                b[j][0] = to_tf32(Bs[cur][kb + t][n]);
-                b[j][1] = to_tf32(Bs[cur][kb + t + 4][n]);
+                b[j][0] = __float_as_uint(Bs[cur][kb + t][n]);
+                b[j][1] = __float_as_uint(Bs[cur][kb + t + 4][n]);
             }
 #pragma unroll
             for (int i = 0; i < MT; ++i)
@@ -168,8 +175,8 @@ __device__ __forceinline__ void gemm_tf32(LA& la, LB& lb, int kbeg, int kend, fl
                                  : "r"(a[i][0]), "r"(a[i][1]), "r"(a[i][2]), "r"(a[i][3]), "r"(b[j][0]), "r"(b[j][1]));
         }
         if (more) {
-            la.store(&As[cur ^ 1][0][0], LDA); lb.store(&Bs[cur ^ 1][0][0], LDB);
-            if (KS == 2) { la2.store(&As[cur ^ 1][GEMM_BK][0], LDA); lb2.store(&Bs[cur ^ 1][GEMM_BK][0], LDB); }
+            la.template store<1>(&As[cur ^ 1][0][0], LDA); lb.template store<1>(&Bs[cur ^ 1][0][0], LDB);
+            if (KS == 2) { la2.template store<1>(&As[cur ^ 1][GEMM_BK][0], LDA); lb2.template store<1>(&Bs[cur ^ 1][GEMM_BK][0], LDB); }
         }
         __syncthreads();
         cur ^= 1;

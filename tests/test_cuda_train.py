@@ -166,3 +166,22 @@ def test_checkpoint_gpu_to_cpu_and_back(tmp_path):
     alpha.stat.load(opt2, str(tmp_path / "o.npz"))
     for (n, a), (_, b) in zip(opt.state_map().items(), opt2.state_map().items()):
         np.testing.assert_array_equal(np.asarray(b.numpy()), np.asarray(a.numpy()), err_msg=n)
+
+
+def test_buffered_iterator_on_gpu_matches_unbuffered():
+    """Batches built on the prefetch thread (uploads through the shared pinned buffer while this thread
+    downloads through it) are exactly the unbuffered iterator's batches."""
+    eg = gpu()
+    rng = np.random.RandomState(5)
+    ds = alpha.data.dataset(rng.randint(0, 256, (3000, 28, 28, 3)).astype(np.uint8), rng.randint(0, 10, 3000), 10)
+    a, b = ds.batch_iter(eg, 100, seed=1), ds.buffered_iter(eg, 100, seed=1)
+    try:
+        n = 0
+        while a.hasNext():
+            pa, pb = a.next(), b.next()
+            np.testing.assert_array_equal(pb.input.numpy(), pa.input.numpy())
+            np.testing.assert_array_equal(pb.label.numpy(), pa.label.numpy())
+            n += 1
+        assert n == 30 and not b.hasNext()
+    finally:
+        b.close()

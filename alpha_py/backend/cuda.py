@@ -66,11 +66,16 @@ class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
     # ---------------------------------------------------------------- transfer / sync
     def from_host(self, host, dtype=None):
         dtype = np.dtype(dtype or self.dtype)
-        if isinstance(host, cupy.ndarray):
-            return host.astype(dtype, copy=False)
-        arr = np.ascontiguousarray(np.asarray(host), dtype=dtype)
-        out = cupy.empty(arr.shape, dtype=dtype)
-        return self.stager.to_device(arr, out) if arr.size else out
+        with self.device:                      # also right from other threads (data prefetch)
+            if isinstance(host, cupy.ndarray):
+                return host.astype(dtype, copy=False)
+            arr = np.ascontiguousarray(np.asarray(host), dtype=dtype)
+            out = cupy.empty(arr.shape, dtype=dtype)
+            return self.stager.to_device(arr, out) if arr.size else out
+
+    def onehot(self, labels, num_class, on, off):
+        with self.device:
+            return super().onehot(labels, num_class, on, off)
 
     def to_host(self, a):
         if isinstance(a, np.ndarray) or np.isscalar(a):
@@ -89,10 +94,11 @@ class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
         return e
 
     def image_to_float(self, img_u8, scale, shift):
-        x = cupy.ascontiguousarray(img_u8, dtype=cupy.uint8)
-        y = cupy.empty(x.shape, dtype=self.dtype)
-        self.launch_flat("image", "image_to_float", x.size, (x, y, i64(x.size), f32(scale), f32(shift)))
-        return y
+        with self.device:
+            x = cupy.ascontiguousarray(img_u8, dtype=cupy.uint8)
+            y = cupy.empty(x.shape, dtype=self.dtype)
+            self.launch_flat("image", "image_to_float", x.size, (x, y, i64(x.size), f32(scale), f32(shift)))
+            return y
 
     def image_flip_lr(self, img_u8, flags):
         x = cupy.ascontiguousarray(img_u8, dtype=cupy.uint8)

@@ -1,6 +1,8 @@
 """Backend layer (CUDA): binds a memp1/2/3 pool to CuPy's allocator hook, and stages host<->device copies
 through one pinned host buffer. Imported only by cuda.py (after CuPy is known to work); imports cupy,
 numpy, alpha_py.engine.mempool and errors."""
+import threading
+
 import cupy
 import numpy as np
 
@@ -64,9 +66,11 @@ class DeviceMemory:
 
 class PinnedStager:
     """One page-locked host buffer of `nbytes` that every transfer passes through in chunks. Before the
-    buffer is refilled the previous copy out of it must have finished (an event guards it)."""
+    buffer is refilled the previous copy out of it must have finished (an event guards it); a lock
+    serialises threads (e.g. a data iterator prefetching batches while the main thread trains)."""
 
     def __init__(self, nbytes):
+        self._lock = threading.Lock()
         self.nbytes = max(int(nbytes), 1 << 16)
         self._mem = cupy.cuda.alloc_pinned_memory(self.nbytes)
         self._buf = np.frombuffer(self._mem, dtype=np.uint8, count=self.nbytes)
@@ -81,6 +85,11 @@ class PinnedStager:
         """Copy a C-contiguous host array into the C-contiguous device array `out` (same bytes)."""
         src = host.reshape(-1).view(np.uint8)
         dst = out.reshape(-1).view(cupy.uint8)
+        with self._lock:
+            self._copy_in(src, dst)
+        return out
+
+    def _copy_in(self, src, dst):
         stream = cupy.cuda.get_current_stream()
         for lo in range(0, src.size, self.nbytes):
             hi = min(lo + self.nbytes, src.size)
@@ -89,7 +98,6 @@ class PinnedStager:
             dst[lo:hi].set(self._buf[: hi - lo], stream=stream)
             self._done = cupy.cuda.Event(disable_timing=True)
             self._done.record(stream)
-        return out
 
     def to_host(self, dev):
         """Device array -> new host array (blocks until the data has arrived)."""
@@ -98,10 +106,11 @@ class PinnedStager:
         src = dev.reshape(-1).view(cupy.uint8)
         dst = out.reshape(-1).view(np.uint8)
         stream = cupy.cuda.get_current_stream()
-        for lo in range(0, src.size, self.nbytes):
-            hi = min(lo + self.nbytes, src.size)
-            self._wait_buffer()
-            src[lo:hi].get(stream=stream, out=self._buf[: hi - lo])
-            stream.synchronize()
-            dst[lo:hi] = self._buf[: hi - lo]
+        with self._lock:
+            for lo in range(0, src.size, self.nbytes):
+                hi = min(lo + self.nbytes, src.size)
+                self._wait_buffer()
+                src[lo:hi].get(stream=stream, out=self._buf[: hi - lo])
+                stream.synchronize()
+                dst[lo:hi] = self._buf[: hi - lo]
         return out
