@@ -1,0 +1,55 @@
+package alpha.examples;
+
+import static alpha.Alpha.F;
+import static alpha.Alpha.alpha;
+import static alpha.Alpha.nn;
+
+import alpha.engine.Engine;
+import alpha.engine.Tensor;
+import alpha.loss.LossFunction;
+import alpha.nn.Module;
+import alpha.nn.Unit;
+import alpha.optim.Optimizer;
+
+/**
+ * Parity program: a small residual CNN (a Java Module), seed 5, Adam, 5 steps on the CPU engine;
+ * prints "loss <value>" per step. tests/test_java_jpype.py runs the same network from Python,
+ * through JPype and through Py4J and compares the losses.
+ */
+public class Parity {
+    public static class Net extends Module {
+        Unit conv1 = nn.conv3D(true, 3, 6, 3, 1, 1);
+        Unit bn1 = nn.batchNorm(6);
+        Unit pool = nn.maxPool2D(2, 2, 0);
+        Unit conv2 = nn.conv3D(false, 6, 6, 3, 1, 1);
+        Unit fc = nn.fullconnect(true, 6, 5);
+
+        @Override
+        public Tensor[] __forward__(Tensor... X) {
+            X = pool.forward(F.leakyRelu(bn1.forward(conv1.forward(X))));
+            Tensor[] R = F.relu(conv2.forward(X));
+            X = F.add(X[0], R[0]);
+            X = F.adaptive_avgPool2D(1, X);
+            return fc.forward(F.flatten(X));
+        }
+    }
+
+    public static void main(String[] args) {
+        int steps = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        Engine eg = alpha.engine.cpu_float32();
+        eg.set_seed(5);
+        Net net = new Net().init(eg);
+        Tensor x = eg.gaussian(0f, 1f, 4, 8, 8, 3);
+        Tensor y = eg.onehot(new int[]{0, 1, 2, 3}, 5);
+        Optimizer opt = alpha.optim.Adam(net.param_map(), 1e-2f);
+        LossFunction ls = alpha.loss.softmax_crossEntropy();
+        for (int i = 0; i < steps; i++) {
+            Tensor yh = net.forward(x)[0];
+            System.out.println("loss " + ls.loss(yh, y).get());
+            net.backward(ls.gradient(yh, y));
+            opt.update().clear_grads();
+            net.gc();
+        }
+        System.out.println("bridge " + alpha.bridge());
+    }
+}
