@@ -121,3 +121,28 @@ def test_cuda_engine_without_gpu_is_a_clear_error(tmp_path, capsys):
         assert rc == 2 and "error" in capsys.readouterr().err
     else:
         pytest.skip("a CUDA engine is available here")
+
+
+def test_train_on_image_folder_and_cifar10_files(tmp_path, capsys):
+    from PIL import Image
+    import numpy as np
+    rng = np.random.default_rng(0)
+    for split, n in (("train", 6), ("test", 2)):
+        for cname in ("ants", "bees"):
+            (tmp_path / "img" / split / cname).mkdir(parents=True)
+            for i in range(n):
+                Image.fromarray(rng.integers(0, 256, (20, 24, 3), dtype=np.uint8)).save(
+                    tmp_path / "img" / split / cname / f"{i}.png")
+    assert main(["train", "--model", "mnist_cnn", "--dataset", "image_folder", "--data-dir", str(tmp_path / "img"),
+                 "--image-size", "16", "--epochs", "1", "--batch", "4", "--no-progress",
+                 "--checkpoint", str(tmp_path / "i.ckpt")]) == 0
+    assert read_meta(str(tmp_path / "i.ckpt"))["num_classes"] == 2
+    cifar = tmp_path / "cifar"
+    cifar.mkdir()
+    for name, n in (("data_batch_1.bin", 12), ("test_batch.bin", 4)):
+        rec = np.concatenate([rng.integers(0, 10, (n, 1)), rng.integers(0, 256, (n, 3072))], axis=1)
+        (cifar / name).write_bytes(rec.astype(np.uint8).tobytes())
+    assert main(["train", "--model", "hairnet", "--dataset", "cifar10", "--data-dir", str(cifar), "--epochs", "1",
+                 "--batch", "6", "--no-progress", "--checkpoint", str(tmp_path / "c.ckpt")]) == 0
+    out = capsys.readouterr().out
+    assert "12 train / 4 test images [32, 32, 3]" in out and "test accuracy" in out
