@@ -11,12 +11,16 @@ KINDS = ("HostedModule", "Parameter", "Tensor", "Result", "Syncer", "Engine", "B
          "Pair", "Mempool")
 
 
+_KIND_CACHE = {}
+
+
 def kind_of(obj):
-    names = {c.__name__ for c in type(obj).__mro__}
-    for k in KINDS:
-        if k in names:
-            return k
-    return "Object"
+    t = type(obj)
+    kind = _KIND_CACHE.get(t)
+    if kind is None:
+        names = {c.__name__ for c in t.__mro__}
+        kind = _KIND_CACHE[t] = next((k for k in KINDS if k in names), "Object")
+    return kind
 
 
 class Registry:

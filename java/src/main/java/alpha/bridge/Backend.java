@@ -29,6 +29,13 @@ public interface Backend extends AutoCloseable {
     /** Host data of a tensor as a native-order buffer, valid until the next bridge call. */
     ByteBuffer read(Handle tensor, String dtype);
 
+    /**
+     * A native-order buffer of n bytes to fill and pass to write(): the shared file's region under
+     * Py4J (so write() copies nothing more in Java), a fresh direct buffer under JPype. Hold the
+     * backend's lock from buffer() to write().
+     */
+    ByteBuffer buffer(long nbytes);
+
     /** A new tensor on the engine from native-order bytes (dtype "float32", "int32", "int8", "uint8"). */
     Ref write(Handle engine, ByteBuffer data, String dtype, int[] dims);
 

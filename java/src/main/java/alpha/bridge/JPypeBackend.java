@@ -27,6 +27,11 @@ public final class JPypeBackend extends EndpointBackend {
     }
 
     @Override
+    public ByteBuffer buffer(long nbytes) {
+        return ByteBuffer.allocateDirect(Math.toIntExact(nbytes)).order(ByteOrder.nativeOrder());
+    }
+
+    @Override
     public Ref write(Handle engine, ByteBuffer data, String dtype, int[] dims) {
         ByteBuffer direct = data;
         if (!data.isDirect()) {                     // Python can only view direct memory

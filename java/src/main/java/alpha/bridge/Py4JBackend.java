@@ -180,11 +180,14 @@ public final class Py4JBackend extends EndpointBackend {
     }
 
     @Override
+    public ByteBuffer buffer(long nbytes) { return shm.region(nbytes); }
+
+    @Override
     public Ref write(Handle engine, ByteBuffer data, String dtype, int[] dims) {
         synchronized (this) {
-            MappedByteBuffer region = shm.region(data.remaining());
-            region.put(data.duplicate());
-            return (Ref) function("shm_put", engine, dtype, dims, region.position());
+            int n = data.remaining();
+            if (!shm.owns(data)) shm.region(n).put(data.duplicate());     // else: already in place
+            return (Ref) function("shm_put", engine, dtype, dims, n);
         }
     }
 

@@ -17,6 +17,7 @@ final class SharedFile implements AutoCloseable {
     private final Path path;
     private final RandomAccessFile file;
     private MappedByteBuffer map;
+    private java.nio.ByteBuffer lastRegion;
 
     SharedFile(long initialBytes) {
         try {
@@ -39,6 +40,9 @@ final class SharedFile implements AutoCloseable {
         map.order(ByteOrder.nativeOrder());
     }
 
+    /** Whether b is the last region handed out (still filled in place, nothing to copy). */
+    boolean owns(java.nio.ByteBuffer b) { return b == lastRegion; }
+
     /** A native-order buffer over the first n bytes, growing the file (and mapping) if needed. */
     MappedByteBuffer region(long n) {
         try {
@@ -49,6 +53,7 @@ final class SharedFile implements AutoCloseable {
             }
             MappedByteBuffer b = (MappedByteBuffer) map.duplicate().clear().limit((int) n);
             b.order(ByteOrder.nativeOrder());
+            lastRegion = b;
             return b;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -59,27 +59,36 @@ public class Engine extends Handle {
 
     /** A float tensor from Java data (moved as bytes: a direct buffer under JPype, shared memory under Py4J). */
     public Tensor tensor(float[] data, int... dims) {
-        ByteBuffer buf = ByteBuffer.allocateDirect(data.length * 4).order(ByteOrder.nativeOrder());
-        buf.asFloatBuffer().put(data);
-        return tensor(buf, "float32", dims.length == 0 ? new int[]{data.length} : dims);
+        Backend b = backend();
+        synchronized (b) {
+            ByteBuffer buf = b.buffer(4L * data.length);
+            buf.asFloatBuffer().put(data);
+            return tensor(buf, "float32", dims.length == 0 ? new int[]{data.length} : dims);
+        }
     }
 
     public Tensor tensor_int32(int[] data, int... dims) {
-        ByteBuffer buf = ByteBuffer.allocateDirect(data.length * 4).order(ByteOrder.nativeOrder());
-        buf.asIntBuffer().put(data);
-        return tensor(buf, "int32", dims.length == 0 ? new int[]{data.length} : dims);
+        Backend b = backend();
+        synchronized (b) {
+            ByteBuffer buf = b.buffer(4L * data.length);
+            buf.asIntBuffer().put(data);
+            return tensor(buf, "int32", dims.length == 0 ? new int[]{data.length} : dims);
+        }
     }
 
     public Tensor tensor_int8(byte[] data, int... dims) {
-        ByteBuffer buf = ByteBuffer.allocateDirect(data.length).order(ByteOrder.nativeOrder());
-        buf.put(data).flip();
-        return tensor(buf, "int8", dims.length == 0 ? new int[]{data.length} : dims);
+        Backend b = backend();
+        synchronized (b) {
+            ByteBuffer buf = b.buffer(data.length);
+            buf.duplicate().put(data);
+            return tensor(buf, "int8", dims.length == 0 ? new int[]{data.length} : dims);
+        }
     }
 
     /** A tensor from native-order bytes (dtype float32/int32/int8/uint8); under JPype a direct buffer is viewed, not copied. */
     public Tensor tensor(ByteBuffer data, String dtype, int... dims) {
         Backend b = backend();
-        return (Tensor) Wrap.wrap(b.write(this, data.duplicate().order(ByteOrder.nativeOrder()), dtype, dims), null);
+        return (Tensor) Wrap.wrap(b.write(this, data.order(ByteOrder.nativeOrder()), dtype, dims), null);
     }
 
     public Tensor onehot(Tensor labels, int num_class) { return t("onehot", labels, num_class); }
