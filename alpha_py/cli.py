@@ -74,6 +74,10 @@ def parse_args(argv=None):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["java"]:          # `alpha java run --cp <jars> <MainClass> [args]`: alpha_py.java (JPype)
+        from .java.__main__ import main as java_main
+        return java_main(argv[2:] if argv[1:2] == ["run"] else argv[1:])
     args = parse_args(argv)
     from .trainer import Trainer, run_eval
     try:

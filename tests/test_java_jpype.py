@@ -253,3 +253,11 @@ def test_jpype_in_process(classes):
     assert res["error"] and "jp.conv" in res["error"] and "ShapeError" in res["error"]
     (py10, java10), (py300, java300) = res["counts"]
     assert py300 <= py10 + 2 and java300 <= java10 + 2, res["counts"]
+
+
+def test_cli_java_run(classes):
+    """`alpha java run --cp <jars> <MainClass> [args]` runs Java in-process (JPype)."""
+    r = subprocess.run([sys.executable, "-m", "alpha_py", "java", "run", "--cp", classes, "alpha.examples.Parity", "1"],
+                       capture_output=True, text=True, timeout=120, cwd=REPO, env=_env())
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "bridge jpype" in r.stdout and len(_losses(r.stdout)) == 1
