@@ -45,8 +45,9 @@ def _env():
     return env
 
 
-def run_jpype(cp, main, *args, timeout=300):
-    r = subprocess.run([sys.executable, "-m", "alpha_py.java", "--cp", cp, main, *map(str, args)],
+def run_jpype(cp, *main_and_args, timeout=300):
+    """python -m alpha_py.java --cp cp [-Dk=v ...] Main args..."""
+    r = subprocess.run([sys.executable, "-m", "alpha_py.java", "--cp", cp, *map(str, main_and_args)],
                        capture_output=True, text=True, timeout=timeout, cwd=REPO, env=_env())
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
@@ -261,3 +262,19 @@ def test_cli_java_run(classes):
                        capture_output=True, text=True, timeout=120, cwd=REPO, env=_env())
     assert r.returncode == 0, r.stdout + r.stderr
     assert "bridge jpype" in r.stdout and len(_losses(r.stdout)) == 1
+
+
+@pytest.mark.slow
+def test_dragon_alpha_resnet18_port_train_and_test(classes, tmp_path):
+    """The CIFAR-10 ResNet18 train/test programs in Dragon-Alpha's style (java/examples/.../cifar10)
+    run unchanged but for imports and engine setup: 1 training step, save, load, test."""
+    data = tmp_path / "cifar"
+    data.mkdir()
+    _write_cifar10(data, per_file=8)
+    props = [f"-Dalpha.cifar10={data}", f"-Dalpha.weights={tmp_path / 'r18.zip'}"]
+    out = run_jpype(classes, *props, "alpha.examples.cifar10.resnet18.train", 1, 2, 1)
+    assert re.search(r"^0: loss = [0-9.]+, lr = 0.001", out, re.M), out[-2000:]
+    assert (tmp_path / "r18.zip").stat().st_size > 0
+    out = run_jpype(classes, *props, "alpha.examples.cifar10.resnet18.test", 8)
+    acc = float(re.search(r"^accuracy = (\S+)$", out, re.M).group(1))
+    assert 0.0 <= acc <= 1.0

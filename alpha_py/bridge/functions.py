@@ -82,6 +82,16 @@ def shm_put(d, engine, dtype, dims, nbytes):
     return _make(engine, dtype, dims, d.shm.read(nbytes, dtype))
 
 
+def tensor_linear(d, tensor, inplace, alpha, beta):
+    """API.md's Tensor.linear(inplace, alpha, beta) = alpha*X + beta, through the backend's linear
+    primitive; like Dragon-Alpha's engine op it records no autograd node."""
+    out = tensor.engine.backend.linear(tensor.c().data, float(alpha), float(beta))
+    if inplace:
+        tensor.data = out
+        return tensor
+    return tensor.engine.wrap(out)
+
+
 def iter_next(d, it, *args):
     """One batch as [input, label] (the Pair itself never crosses)."""
     p = it.next(*args)
@@ -89,5 +99,5 @@ def iter_next(d, it, *args):
 
 
 FUNCTIONS = {f.__name__: f for f in (count, release, module_new, module_attach, module_backward,
-                                     unit_gc, stage, from_buffer, shm_get, shm_put, iter_next)}
+                                     unit_gc, stage, from_buffer, shm_get, shm_put, tensor_linear, iter_next)}
 NEEDS_BUFFER = {"from_buffer"}

@@ -11,11 +11,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m alpha_py.java", description=__doc__)
     ap.add_argument("--cp", "-cp", "--classpath", dest="cp", default="",
                     help="class path: the alpha-java jar and your application's jars/classes")
+    ap.add_argument("-D", dest="props", action="append", default=[], metavar="KEY=VALUE",
+                    help="a Java system property (-Dalpha.cifar10=DIR), as with the java launcher")
     ap.add_argument("main_class")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
     try:
-        run_main(a.main_class, a.args, [a.cp] if a.cp else [])
+        run_main(a.main_class, a.args, [a.cp] if a.cp else [], [f"-D{p}" for p in a.props])
     except Exception as e:  # a Java exception escaping main: print it like the java launcher does
         import jpype
         if isinstance(e, jpype.JException):

@@ -64,10 +64,10 @@ def _make_endpoint():
     return JPypeEndpoint()
 
 
-def run_main(main_class, args=(), classpath=()):
+def run_main(main_class, args=(), classpath=(), jvm_args=()):
     """Start the JVM if needed and run MainClass.main(args) on this thread."""
     import jpype
 
-    start_jvm(classpath)
+    start_jvm(classpath, jvm_args)
     cls = jpype.JClass(main_class)
     cls.main(jpype.JArray(jpype.JString)(list(args)))

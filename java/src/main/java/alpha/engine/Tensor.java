@@ -85,7 +85,14 @@ public class Tensor extends Handle {
     public Tensor grad() { return (Tensor) py("grad"); }
 
     /** alpha * X + beta (in place when inplace). */
-    public Tensor linear(boolean inplace, float alpha, float beta) { return (Tensor) py("linear", inplace, alpha, beta); }
+    public Tensor linear(boolean inplace, float alpha, float beta) {
+        Object r = backend().function("tensor_linear", this, inplace, alpha, beta);
+        if (r instanceof Ref ref && ref.id == id()) {          // in place: the same Python tensor
+            backend().free(ref.id);
+            return this;
+        }
+        return (Tensor) Wrap.wrap(r, this);
+    }
 
     static Tensor[] array(Object v) {
         if (v instanceof Tensor t) return new Tensor[]{t};
