@@ -13,7 +13,7 @@ import java.util.function.Function;
  */
 public final class Wrap {
     private static final Map<String, Function<Ref, Object>> KINDS = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final ThreadLocal<List<Handle>> SCOPE = new ThreadLocal<>();
+    private static final ThreadLocal<StepTensors> SCOPE = new ThreadLocal<>();
 
     static {
         try {
@@ -31,7 +31,7 @@ public final class Wrap {
         if (v == Json.SELF) return self;
         if (v instanceof Ref r) {
             Object o = KINDS.getOrDefault(r.kind, PyObject::new).apply(r);
-            List<Handle> scope = SCOPE.get();
+            StepTensors scope = SCOPE.get();
             if (scope != null && o instanceof Handle h && "Tensor".equals(r.kind)) scope.add(h);
             return o;
         }
@@ -59,13 +59,13 @@ public final class Wrap {
      * Start recording the tensors created on this thread (a Java Module's forward); returns the
      * enclosing recording, or null when this call is the outermost one.
      */
-    public static List<Handle> beginScope(List<Handle> into) {
-        List<Handle> outer = SCOPE.get();
+    public static StepTensors beginScope(StepTensors into) {
+        StepTensors outer = SCOPE.get();
         if (outer == null) SCOPE.set(into);
         return outer;
     }
 
-    public static void endScope(List<Handle> outer) {
+    public static void endScope(StepTensors outer) {
         if (outer == null) SCOPE.remove();
     }
 

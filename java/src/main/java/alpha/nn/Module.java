@@ -1,7 +1,7 @@
 package alpha.nn;
 
 import alpha.AlphaException;
-import alpha.bridge.Handle;
+import alpha.bridge.StepTensors;
 import alpha.bridge.Ref;
 import alpha.bridge.Wrap;
 import alpha.engine.Engine;
@@ -91,9 +91,9 @@ public abstract class Module extends Unit {
     @Override
     @SuppressWarnings("unchecked")
     public <T extends Unit> T init(Engine eg, String name) {
-        buildMirror();
         this.name = name != null ? name : getClass().getSimpleName();
-        for (Object[] k : children()) ((Unit) k[1]).init(eg, this.name + "." + k[0]);
+        for (Object[] k : children()) ((Unit) k[1]).init(eg, this.name + "." + k[0]);   // Java modules build their mirrors
+        buildMirror();
         Wrap.discard(backend().function("module_attach", this, eg, this.name));
         __init__(eg);
         return (T) this;
@@ -141,7 +141,7 @@ public abstract class Module extends Unit {
     public Tensor[] forward(Tensor... X) {
         for (Tensor x : X)
             if (x == null) throw new AlphaException("ShapeError", describe() + ": forward got a null input tensor");
-        List<Handle> outer = Wrap.beginScope(scratch);
+        StepTensors outer = Wrap.beginScope(scratch);
         Tensor[] out;
         try {
             out = __forward__(X);
@@ -172,7 +172,7 @@ public abstract class Module extends Unit {
     @Override
     @SuppressWarnings("unchecked")
     public <T extends Unit> T gc() {
-        long[] ids = scratchIds();
+        long[] ids = scratch.ids();
         Object outs = lastOut == null ? new Object[0] : liveOnly(lastOut);
         Wrap.discard(backend().function("unit_gc", this, outs, ids));
         forgetScratch(ids);

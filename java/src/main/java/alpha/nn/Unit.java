@@ -2,6 +2,7 @@ package alpha.nn;
 
 import alpha.bridge.Handle;
 import alpha.bridge.Ref;
+import alpha.bridge.StepTensors;
 import alpha.bridge.Wrap;
 import alpha.engine.Engine;
 import alpha.engine.Tensor;
@@ -18,7 +19,7 @@ import java.util.Map;
  */
 public class Unit extends Handle {
     /** Handles of this step's tensors, released by gc(). */
-    protected final List<Handle> scratch = new ArrayList<>();
+    protected final StepTensors scratch = new StepTensors();
     protected Tensor[] lastOut;
 
     public Unit(Ref ref) { super(ref); }
@@ -105,7 +106,7 @@ public class Unit extends Handle {
     /** Free this step's graph and release the handles of its tensors (outputs, gradients). */
     @SuppressWarnings("unchecked")
     public <T extends Unit> T gc() {
-        long[] ids = scratchIds();
+        long[] ids = scratch.ids();
         Wrap.discard(backend().function("unit_gc", this, lastOut == null ? new Object[0] : liveOnly(lastOut), ids));
         forgetScratch(ids);
         lastOut = null;
@@ -118,18 +119,9 @@ public class Unit extends Handle {
         return out.toArray();
     }
 
-    protected long[] scratchIds() {
-        List<Long> ids = new ArrayList<>();
-        for (Handle h : scratch) if (!h.isReleased()) ids.add(h.id());
-        long[] out = new long[ids.size()];
-        for (int i = 0; i < out.length; i++) out[i] = ids.get(i);
-        return out;
-    }
-
     protected void forgetScratch(long[] ids) {
         backend().forget(ids);
-        for (Handle h : scratch) h.release(getClass().getSimpleName() + ".gc()");
-        scratch.clear();
+        scratch.releaseAll(getClass().getSimpleName() + ".gc()");
     }
 
     /** Release the unit's parameters (and its Python object). */
