@@ -140,11 +140,21 @@ GPU_OK = {"spark.task.resource.gpu.amount": "1", "spark.executor.resource.gpu.am
      "discoveryScript"),
     ("spark://h:7077", GPU_OK, 5, "allreduce", "cuda", "needs 5 GPUs"),
     ("local[2]", {}, 2, "ring", "cpu", "mode 'ring' unknown"),
+    ("local[2]", {"spark.task.resource.gpu.amount": "1"}, 2, "allreduce", "cuda", "waits forever: remove"),
 ])
 def test_preflight_names_the_setting_to_change(master, conf, workers, mode, engine, needle):
     with pytest.raises(PreflightError) as e:
         preflight_check(FakeSc(master, conf), workers, mode, engine)
     assert needle in str(e.value)
+
+
+def test_preflight_local_cuda_counts_this_hosts_gpus(monkeypatch):
+    from alpha_py.distributed import preflight
+    monkeypatch.setattr(preflight, "local_gpu_count", lambda: 1)
+    with pytest.raises(PreflightError, match="needs 2 GPUs"):
+        preflight_check(FakeSc("local[2]", {}), 2, "allreduce", "cuda")
+    monkeypatch.setattr(preflight, "local_gpu_count", lambda: 2)
+    assert preflight_check(FakeSc("local[2]", {}), 2, "allreduce", "cuda")["gpus"] == 2
 
 
 def test_preflight_accepts_good_configurations():

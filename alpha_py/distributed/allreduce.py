@@ -50,7 +50,7 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch):
         ctx = BarrierTaskContext.get()
         rank, world = ctx.partitionId(), spec.workers
         images, labels = list(it)[0]
-        device = task_gpu() if spec.engine == "cuda" else 0
+        device = task_gpu(spec) if spec.engine == "cuda" else 0
         tr = Trainer(spec, device)
         tr.load(state_bc.value)
         # rendezvous: rank 0 publishes the schedule (and the NCCL id on GPUs) with one allGather

@@ -3,7 +3,7 @@ broadcasts the state, every partition trains k local steps on its shard, and tre
 weights, buffers and optimizer state. Plain (non-barrier) tasks: Spark retries a failed one on its
 own. Imports pyspark, numpy and this package."""
 from .state import add_states, average_states, net_state, optim_state
-from .worker import Trainer, batch_rows, maybe_fail
+from .worker import Trainer, batch_rows, maybe_fail, task_gpu
 
 _TRAINERS = {}      # job token -> Trainer, reused across rounds by a reused Python worker
 
@@ -12,7 +12,7 @@ def _trainer(spec, token):
     tr = _TRAINERS.get(token)
     if tr is None:
         _TRAINERS.clear()
-        tr = _TRAINERS[token] = Trainer(spec)
+        tr = _TRAINERS[token] = Trainer(spec, task_gpu(spec) if spec.engine == "cuda" else 0)
     return tr
 
 

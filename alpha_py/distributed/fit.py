@@ -61,7 +61,7 @@ def evaluate(sc, spec, state, dataset, workers):
 
     def score(it):
         from .worker import Trainer as T, task_gpu
-        tr = T(spec, task_gpu() if spec.engine == "cuda" else 0)
+        tr = T(spec, task_gpu(spec) if spec.engine == "cuda" else 0)
         tr.load(bc.value)
         for images, labels in it:
             yield tr.correct(images, labels), len(labels)
@@ -94,6 +94,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)
     spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,
                    shuffle, fail_at_step)
+    if engine == "cuda" and preflight.local_cores(sc.master) is not None:
+        spec.local_gpus = checked["gpus"]
     shard_rdd = ds.shard_rdd(sc, workers).cache()
     sizes = shard_rdd.map(lambda s: len(s[1])).collect()
     spe = spec.steps_per_epoch(sizes)

@@ -43,34 +43,47 @@ def barrier_slots(sc):
     return cores // max(task_cpus, 1)
 
 
+def local_gpu_count():
+    """GPUs this host has (local mode: driver and executor are this process's host)."""
+    try:
+        import cupy
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception as e:                       # no CuPy, no driver, no device
+        raise PreflightError(f"engine 'cuda' on master local[...]: no usable GPU on this host "
+                             f"({type(e).__name__}: {str(e)[:120]}); install alpha_py[cuda12] or use --engine cpu") from None
+
+
 def gpu_slots(sc, workers):
-    """Check the GPU resource settings for --engine cuda; returns how many GPU tasks fit at once."""
+    """Check the GPU resource settings for --engine cuda; returns how many GPU tasks fit at once
+    (None when only the cluster manager knows)."""
     task_amt = _conf(sc, "spark.task.resource.gpu.amount")
+    if local_cores(sc.master) is not None:
+        if task_amt is not None:
+            raise PreflightError("engine 'cuda' on master local[...]: Spark's local mode never hands GPUs to "
+                                 "tasks, so a stage asking for them waits forever: remove "
+                                 "spark.task.resource.gpu.amount (in local mode rank r uses GPU r) or run a "
+                                 "standalone cluster")
+        return local_gpu_count()
     if task_amt is None:
         raise PreflightError("engine 'cuda' needs one GPU per task: set --conf spark.task.resource.gpu.amount=1 "
                              "(and spark.executor.resource.gpu.amount, plus a discoveryScript)")
     if _num(task_amt, "spark.task.resource.gpu.amount") != 1:
         raise PreflightError(f"engine 'cuda': spark.task.resource.gpu.amount={task_amt}; NCCL needs exactly one "
                              "GPU per task (two ranks cannot share a GPU): set it to 1")
-    local = local_cores(sc.master) is not None
-    side = "driver" if local else "executor"
-    amt = _conf(sc, f"spark.{side}.resource.gpu.amount")
+    amt = _conf(sc, "spark.executor.resource.gpu.amount")
     if amt is None:
-        raise PreflightError(f"engine 'cuda': set --conf spark.{side}.resource.gpu.amount=<GPUs per {side}> "
-                             f"(spark.task.resource.gpu.amount is set but the {side} offers no GPUs)")
-    if _conf(sc, f"spark.{side}.resource.gpu.discoveryScript") is None and \
-            _conf(sc, f"spark.{side}.resource.gpu.addresses") is None and \
+        raise PreflightError("engine 'cuda': set --conf spark.executor.resource.gpu.amount=<GPUs per executor> "
+                             "(spark.task.resource.gpu.amount is set but executors offer no GPUs)")
+    if _conf(sc, "spark.executor.resource.gpu.discoveryScript") is None and \
             _conf(sc, "spark.worker.resource.gpu.discoveryScript") is None:
-        raise PreflightError(f"engine 'cuda': Spark cannot find the GPUs: set --conf "
-                             f"spark.{side}.resource.gpu.discoveryScript=<script printing "
+        raise PreflightError("engine 'cuda': Spark cannot find the GPUs: set --conf "
+                             "spark.executor.resource.gpu.discoveryScript=<script printing "
                              "{\"name\":\"gpu\",\"addresses\":[...]}> (Spark ships "
                              "examples/src/main/scripts/getGpusResources.sh)")
-    per = int(_num(amt, f"spark.{side}.resource.gpu.amount"))
-    if local:
-        return per
+    per = int(_num(amt, "spark.executor.resource.gpu.amount"))
     execs = _conf(sc, "spark.executor.instances")
     if execs is None:
-        return None                         # standalone sizes the cluster itself; Spark checks slots
+        return None                         # standalone sizes the cluster itself
     return per * int(_num(execs, "spark.executor.instances"))
 
 

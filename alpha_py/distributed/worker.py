@@ -26,6 +26,7 @@ class JobSpec:
         self.optim, self.lr, self.engine = optim, float(lr), engine
         self.batch, self.workers, self.seed, self.shuffle = int(batch), int(workers), int(seed), shuffle
         self.fail_at_step = fail_at_step
+        self.local_gpus = 0          # set by fit() in local mode: GPUs of this host, rank r -> r % n
 
     @property
     def local_batch(self):
@@ -42,15 +43,18 @@ def make_engine(kind, device_id=0):
     return alpha.engine.cpu_float32()
 
 
-def task_gpu():
-    """The GPU address Spark assigned to the running task (TaskContext.resources()['gpu'])."""
+def task_gpu(spec):
+    """The GPU of the running task: the address Spark assigned (TaskContext.resources()['gpu']) on a
+    cluster; in local mode (spec.local_gpus GPUs on this host) the partition's rank modulo that."""
     from pyspark import TaskContext
     ctx = TaskContext.get()
     res = ctx.resources() if ctx is not None else {}
-    if "gpu" not in res or not res["gpu"].addresses:
-        raise ArgumentError("engine 'cuda': this Spark task was assigned no GPU; set "
-                            "spark.task.resource.gpu.amount=1 and spark.executor.resource.gpu.amount")
-    return int(res["gpu"].addresses[0])
+    if "gpu" in res and res["gpu"].addresses:
+        return int(res["gpu"].addresses[0])
+    if spec.local_gpus:
+        return ctx.partitionId() % spec.local_gpus
+    raise ArgumentError("engine 'cuda': this Spark task was assigned no GPU; set "
+                        "spark.task.resource.gpu.amount=1 and spark.executor.resource.gpu.amount")
 
 
 def build_net(spec, eg):
