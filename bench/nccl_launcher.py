@@ -31,7 +31,7 @@ def _rank_main(fn, rank, world, queue, results, args):
         results.put((rank, {"error": traceback.format_exc()}))
 
 
-def launch(fn, world, args=()):
+def launch(fn, world, args=(), timeout=540):
     """Run fn(rank, world, comm, *args) on ranks 0..world-1 (GPU = rank); returns results by rank.
     fn must be importable (defined at module level) because ranks are spawned processes."""
     ctx = mp.get_context("spawn")
@@ -39,7 +39,7 @@ def launch(fn, world, args=()):
     procs = [ctx.Process(target=_rank_main, args=(fn, r, world, queue, results, args)) for r in range(world)]
     for p in procs:
         p.start()
-    out = dict(results.get() for _ in range(world))
+    out = dict(results.get(timeout=timeout) for _ in range(world))
     for p in procs:
         p.join()
     errors = [f"rank {r}:\n{v['error']}" for r, v in out.items() if isinstance(v, dict) and "error" in v]
