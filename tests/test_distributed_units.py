@@ -191,3 +191,10 @@ def test_batch_order_covers_each_shard_once_per_epoch():
     assert not np.array_equal(batch_rows(spec, 17, 0, 0, 4), batch_rows(spec, 17, 1, 0, 4))
     with pytest.raises(ArgumentError, match="multiple of workers"):
         JobSpec("mnist_cnn", (28, 28, 1), 10, batch=9, workers=2)
+
+
+def test_only_task_deaths_are_retried():
+    import importlib
+    fit_mod = importlib.import_module("alpha_py.distributed.fit")
+    assert fit_mod._deterministic(RuntimeError("Traceback ...\nalpha_py.errors.DataError: IDX file truncated"))
+    assert not fit_mod._deterministic(RuntimeError("Python worker exited unexpectedly (crashed)"))

@@ -28,6 +28,16 @@ class FitResult:
                 f"restarts={self.restarts}, images_per_s={self.images_per_s:.1f})")
 
 
+_ALPHA_ERRORS = ("ShapeError", "ArgumentError", "StateError", "DataError", "CheckpointError",
+                 "DeviceError", "MemoryCapError", "AlphaError")
+
+
+def _deterministic(exc):
+    """A task failed with one of Alpha's own errors (bad data, shapes, config): retrying cannot help."""
+    text = str(exc)
+    return any(f"alpha_py.errors.{name}" in text or f"\n{name}: " in text for name in _ALPHA_ERRORS)
+
+
 def _spark_context(spark):
     from pyspark import SparkContext
     if spark is None:
@@ -80,8 +90,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     """Train `model` data-parallel on `workers` Spark tasks.
 
     data / test_data: a dataset name ("mnist", "fashion_mnist", "cifar10", "cifar100" with data_dir;
-    "mnist5k"), a FileDataset / ArrayDataset / FrameDataset, or a DataFrame of (image, label) rows
-    (then image_shape and num_classes). model: a zoo name or a callable returning an un-initialised
+    "mnist5k"), an alpha.data DataSet, a FileDataset / ArrayDataset, or a DataFrame / RDD of
+    (image bytes, label) rows (then image_shape and num_classes). model: a zoo name or a callable returning an un-initialised
     Unit. mode "allreduce": gradients all-reduced every step (NCCL on GPUs, Spark messaging on CPUs);
     mode "average": k=sync_every local steps per round, then weights and optimizer state averaged.
     batch is the global batch (each worker takes batch/workers rows per step). checkpoint_every:
@@ -111,6 +121,10 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     def restore():
         if ckpt is not None and ckpt.latest() is not None:
             state, meta = Checkpointer.load(ckpt.latest())
+            if meta.get("batch", batch) != batch:
+                raise ArgumentError(f"fit: checkpoint {ckpt.latest()} was written with global batch "
+                                    f"{meta['batch']}, this run uses {batch}: a step means a different "
+                                    "number of images; resume with the same --batch")
             log(f"[alpha.distributed] resumed from {ckpt.latest()} (step {meta['step']})")
             return state, meta["step"]
         return initial_state(spec), 0
@@ -130,13 +144,15 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                 state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
         except Exception as e:          # a task died and Spark gave up on the stage
             restarts += 1
-            if restarts > max_restarts:
+            if restarts > max_restarts or _deterministic(e):
                 raise
             log(f"[alpha.distributed] stage for steps [{step},{end}) failed ({type(e).__name__}: "
-                f"{str(e).splitlines()[0][:200]}); restart {restarts}/{max_restarts} from the last checkpoint")
+                f"{str(e).splitlines()[0][:200]}); restart {restarts}/{max_restarts} from the last "
+                f"{'checkpoint' if ckpt else 'completed stage (no checkpoint_dir)'}")
             spec.fail_at_step = None
             token = uuid.uuid4().hex
-            state, step = restore()
+            if ckpt is not None:
+                state, step = restore()
             continue
         dt = time.perf_counter() - t0
         train_time += dt
