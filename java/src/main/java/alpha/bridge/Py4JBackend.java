@@ -88,7 +88,10 @@ public final class Py4JBackend extends EndpointBackend {
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
             while (!entry.ready.await(100, TimeUnit.MILLISECONDS)) {
-                if (b.deathReason != null) throw new AlphaException(null, b.deathReason);
+                if (b.deathReason != null)
+                    throw new AlphaException(null, b.deathReason + " while starting (" + python()
+                            + " -m alpha_py.bridge.py4j_server; alpha_py, numpy and py4j must be importable:"
+                            + " install alpha_py or set -Dalpha.pythonpath / ALPHA_PYTHONPATH; see its stderr above)");
                 if (System.nanoTime() > deadline) {
                     b.close();
                     throw new AlphaException(null, "the Python bridge process did not connect within " + timeout + " s");
