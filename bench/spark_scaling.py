@@ -40,6 +40,8 @@ def main():
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--sync-every", dest="sync_every", type=int, default=10)
     p.add_argument("--cores", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--repeats", type=int, default=1, help="alternate the configurations this many times "
+                   "(the machine may be shared: compare the best of each)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
@@ -47,7 +49,7 @@ def main():
         one(args)
         return
     rows = []
-    for c in args.cores:
+    for c in [c for _ in range(args.repeats) for c in args.cores]:
         cmd = [sys.executable, os.path.abspath(__file__), "--child", "--cores", str(c), "--mode", args.mode,
                "--model", args.model, "--epochs", str(args.epochs), "--batch", str(args.batch),
                "--lr", str(args.lr), "--sync-every", str(args.sync_every)]
@@ -56,12 +58,15 @@ def main():
         if not line:
             sys.stderr.write(out.stdout[-3000:] + out.stderr[-3000:])
             raise SystemExit(f"configuration local[{c}] failed")
-        rows.append(json.loads(line[0][7:]))
-    base = rows[0]["images_per_s"]
-    print(f"{'master':<10} {'mode':<10} {'images/s':>9} {'speedup':>8} {'test acc':>9} {'steps':>6}")
+        rows.append(dict(json.loads(line[0][7:]), load=os.getloadavg()[0]))
+    best = {c: max(r["images_per_s"] for r in rows if r["cores"] == c) for c in args.cores}
+    base = best[args.cores[0]]
+    print(f"{'master':<10} {'mode':<10} {'images/s':>9} {'vs best local[' + str(args.cores[0]) + ']':>18} "
+          f"{'test acc':>9} {'steps':>6} {'load avg':>9}")
     for r in rows:
         print(f"local[{r['cores']}]{'':<{4 - len(str(r['cores']))}} {r['mode']:<10} {r['images_per_s']:9.1f} "
-              f"{r['images_per_s'] / base:8.2f} {r['test_accuracy']:9.4f} {r['steps']:6d}")
+              f"{r['images_per_s'] / base:18.2f} {r['test_accuracy']:9.4f} {r['steps']:6d} {r['load']:9.2f}")
+    print("best: " + ", ".join(f"local[{c}] {v:.1f} images/s ({v / base:.2f}x)" for c, v in best.items()))
 
 
 if __name__ == "__main__":
