@@ -81,6 +81,8 @@ class Trainer:
         self.spec = spec
         self.eg = make_engine(spec.engine, device_id)
         self.eg.set_seed(spec.seed)
+        if spec.engine == "cuda":
+            self.eg.sync(False)        # ops queue on the stream; loss.get() and NCCL order the step
         self.net = build_net(spec, self.eg).train()
         self.opt = build_optim(spec, self.net)
         self.loss = alpha.loss.softmax_crossEntropy()
