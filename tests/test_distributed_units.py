@@ -198,3 +198,12 @@ def test_only_task_deaths_are_retried():
     fit_mod = importlib.import_module("alpha_py.distributed.fit")
     assert fit_mod._deterministic(RuntimeError("Traceback ...\nalpha_py.errors.DataError: IDX file truncated"))
     assert not fit_mod._deterministic(RuntimeError("Python worker exited unexpectedly (crashed)"))
+
+
+def test_nccl_unique_id_survives_json_for_both_cupy_generations():
+    import json
+    from alpha_py.distributed.nccl import decode_unique_id, encode_unique_id
+    raw = bytes(range(256))[:128]                       # CuPy >= 14: bytes
+    assert decode_unique_id(json.loads(json.dumps(encode_unique_id(raw)))) == raw
+    old = tuple([-3, 7] + [0] * 126)                    # CuPy <= 13: tuple of signed chars
+    assert decode_unique_id(json.loads(json.dumps(encode_unique_id(old)))) == old

@@ -15,10 +15,22 @@ def _nccl():
     return cupy, nccl
 
 
+def encode_unique_id(uid):
+    """NCCL unique id -> JSON-able dict. CuPy >= 14 returns bytes, older CuPy a tuple of ints."""
+    if isinstance(uid, (bytes, bytearray)):
+        return {"bytes": True, "id": list(uid)}
+    return {"bytes": False, "id": [int(v) for v in uid]}
+
+
+def decode_unique_id(info):
+    """What NcclCommunicator takes: bytes (CuPy >= 14) or a tuple of ints (older CuPy)."""
+    return bytes(info["id"]) if info["bytes"] else tuple(info["id"])
+
+
 def new_unique_id():
-    """Rank 0's NCCL unique id as a JSON-able list of ints."""
+    """Rank 0's NCCL unique id, JSON-able (it travels through allGather or a launcher's queue)."""
     _, nccl = _nccl()
-    return list(nccl.get_unique_id())
+    return encode_unique_id(nccl.get_unique_id())
 
 
 class NcclAllReduce:
@@ -30,7 +42,7 @@ class NcclAllReduce:
         cupy, nccl = _nccl()
         self.cupy, self.nccl = cupy, nccl
         self.rank, self.world = rank, world
-        self.comm = nccl.NcclCommunicator(world, tuple(unique_id), rank)
+        self.comm = nccl.NcclCommunicator(world, decode_unique_id(unique_id), rank)
 
     def allreduce_mean(self, backend, flat):
         cupy, nccl = self.cupy, self.nccl
