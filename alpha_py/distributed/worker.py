@@ -8,10 +8,10 @@ from ..trainer import OPTIMIZERS
 from .state import load_net_state, load_optim_state
 
 
-
 class JobSpec:
     """Everything a task needs to rebuild the training setup; pickled into each task (keep small).
-    model: a zoo name or a callable () -> Unit; optim: a name above or a callable (net) -> optimizer."""
+    model: a zoo name or a callable () -> Unit; optim: a name of alpha_py.trainer.OPTIMIZERS (as
+    `alpha train --optim`) or a callable (net) -> optimizer."""
 
     def __init__(self, model, image_shape, num_classes, optim="adam", lr=1e-3, engine="cpu",
                  batch=64, workers=1, seed=0, shuffle=True, fail_at_step=None):
