@@ -97,7 +97,10 @@ def main():
     print(f"{'MnistCNN train step, batch 64 (ms)':34s} {float(py['step_ms']):10.2f} "
           f"{float(res['jpype']['step_ms']):10.2f} {float(res['py4j']['step_ms']):10.2f}")
     for k in ("jpype", "py4j"):
-        print(f"  {k} step / python step = {float(res[k]['step_ms']) / float(py['step_ms']):.3f}")
+        calls = int(res[k]["calls_per_step"])
+        share = calls * res[k]["overhead"] / 1e3 / float(py["step_ms"]) * 100
+        print(f"  {k}: step / python step = {float(res[k]['step_ms']) / float(py['step_ms']):.3f} (wall clock); "
+              f"{calls} bridge calls x {res[k]['overhead']:.0f} us = {share:.2f}% of the Python step")
 
 
 if __name__ == "__main__":

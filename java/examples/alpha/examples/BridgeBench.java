@@ -3,6 +3,8 @@ package alpha.examples;
 import static alpha.Alpha.alpha;
 import static alpha.Alpha.nn;
 
+import alpha.bridge.Bridge;
+import alpha.bridge.EndpointBackend;
 import alpha.data.DataSet;
 import alpha.data.Pair;
 import alpha.data.TensorIter;
@@ -16,7 +18,8 @@ import alpha.optim.Optimizer;
  * Bridge benchmark (bench/bridge_overhead.py runs it under both bridges and prints the table):
  *   forward_us   time of one relu.forward on a [1,4] tensor (one round trip);
  *   put_MBps / get_MBps   a 64 MB float tensor Java -> Python (eg.tensor) and back (value());
- *   step_ms      one training step of the zoo MnistCNN (batch 64, Adam) driven from Java.
+ *   step_ms      one training step of the zoo MnistCNN (batch 64, Adam) driven from Java;
+ *   calls_per_step   bridge round trips in that step.
  * Each figure is the best of 5 batches (the machine may be shared). Prints "key value" lines.
  */
 public class BridgeBench {
@@ -70,7 +73,10 @@ public class BridgeBench {
             opt.update().clear_grads();
             net.gc();
         };
+        EndpointBackend b = (EndpointBackend) Bridge.backend();
+        long r0 = b.requests();
         step.run();
+        System.out.printf("calls_per_step %d%n", b.requests() - r0);
         System.out.printf("step_ms %.2f%n", time(step, 5 * steps) / 1e3);
     }
 }

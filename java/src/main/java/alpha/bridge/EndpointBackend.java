@@ -14,6 +14,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public abstract class EndpointBackend implements Backend {
     private final ConcurrentHashMap<Long, Integer> live = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Long> pendingFree = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Requests sent so far (round trips to Python). */
+    public long requests() { return requests.get(); }
+
+    /** Count one round trip (subclasses sending requests of their own call this too). */
+    protected void counted() { requests.incrementAndGet(); }
 
     /** Send one request and return the raw JSON reply. Called under this object's lock. */
     protected abstract String transport(String request);
@@ -56,6 +63,7 @@ public abstract class EndpointBackend implements Backend {
         String reply;
         synchronized (this) {
             appendFrees(sb);
+            counted();
             reply = transport(sb.append('}').toString());
         }
         return decodeReply(reply);

@@ -43,6 +43,7 @@ public final class JPypeBackend extends EndpointBackend {
         String reply;
         synchronized (this) {
             appendFrees(sb);
+            counted();
             reply = endpoint.invokeWithBuffer(sb.append('}').toString(), direct);
         }
         return (Ref) decodeReply(reply);
