@@ -78,7 +78,8 @@ class CpuBackend(ArrayBackend):
     def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
         oc, fh, fw, ic = w_shape
         cols, _ = self._cols(x, fh, fw, stride, pad)
-        return (gy.reshape(-1, oc).T @ cols).reshape(w_shape)
+        # (cols^T gy)^T: BLAS is much faster with the long N*OH*OW axis as the inner product
+        return np.ascontiguousarray((cols.T @ gy.reshape(-1, oc)).T).reshape(w_shape)
 
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
         oc, fh, fw, ic = w.shape
