@@ -26,7 +26,7 @@ def best_us(fn, reps):
 
 
 def native(reps, steps):
-    """The same operations in Python, no bridge."""
+    """The same operations in Python, no bridge (step() closes over net/opt, rebound below)."""
     sys.path.insert(0, REPO)
     from alpha_py import alpha, nn
 
@@ -50,6 +50,28 @@ def native(reps, steps):
 
     step()
     print(f"bridge python\nforward_us {fwd:.2f}\nstep_ms {best_us(step, 5 * steps) / 1e3:.2f}")
+
+    from alpha_py import F
+
+    class MnistNet(nn.Module):
+        """MnistTrain.MnistNet (java/examples) written in Python."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.bn1, self.pool1 = nn.conv3D(True, 1, 32, 3, 1, 1), nn.batchNorm(32), nn.maxPool2D(2, 2, 0)
+            self.conv2, self.bn2, self.pool2 = nn.conv3D(True, 32, 64, 3, 1, 1), nn.batchNorm(64), nn.maxPool2D(2, 2, 0)
+            self.fc1, self.fc2 = nn.fullconnect(True, 7 * 7 * 64, 128), nn.fullconnect(True, 128, 10)
+
+        def __forward__(self, X):
+            X = self.pool1.forward(F.leakyRelu(self.bn1.forward(self.conv1.forward(X))))
+            X = self.pool2.forward(F.leakyRelu(self.bn2.forward(self.conv2.forward(X))))
+            return self.fc2.forward(F.leakyRelu(self.fc1.forward(F.flatten(X))))
+
+    eg.set_seed(0)
+    net = MnistNet().train().init(eg)
+    opt = alpha.optim.Adam(net.param_map(), 1e-3)
+    step()
+    print(f"module_step_ms {best_us(step, 5 * steps) / 1e3:.2f}")
 
 
 def compile_java(out):
@@ -101,6 +123,14 @@ def main():
         share = calls * res[k]["overhead"] / 1e3 / float(py["step_ms"]) * 100
         print(f"  {k}: step / python step = {float(res[k]['step_ms']) / float(py['step_ms']):.3f} (wall clock); "
               f"{calls} bridge calls x {res[k]['overhead']:.0f} us = {share:.2f}% of the Python step")
+
+    print(f"{'same CNN as a Module, step (ms)':34s} {float(py['module_step_ms']):10.2f} "
+          f"{float(res['jpype']['module_step_ms']):10.2f} {float(res['py4j']['module_step_ms']):10.2f}")
+    for k in ("jpype", "py4j"):
+        calls = int(res[k]["module_calls_per_step"])
+        share = calls * res[k]["overhead"] / 1e3 / float(py["module_step_ms"]) * 100
+        print(f"  {k} Module: step / python step = {float(res[k]['module_step_ms']) / float(py['module_step_ms']):.3f}"
+              f" (wall clock); {calls} bridge calls x {res[k]['overhead']:.0f} us = {share:.2f}% of the Python step")
 
 
 if __name__ == "__main__":

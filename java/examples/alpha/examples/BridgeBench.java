@@ -19,7 +19,9 @@ import alpha.optim.Optimizer;
  *   forward_us   time of one relu.forward on a [1,4] tensor (one round trip);
  *   put_MBps / get_MBps   a 64 MB float tensor Java -> Python (eg.tensor) and back (value());
  *   step_ms      one training step of the zoo MnistCNN (batch 64, Adam) driven from Java;
- *   calls_per_step   bridge round trips in that step.
+ *   calls_per_step   bridge round trips in that step;
+ *   module_step_ms / module_calls_per_step   the same for MnistTrain.MnistNet, a Java Module whose
+ *                forward calls each Python unit through the bridge.
  * Each figure is the best of 5 batches (the machine may be shared). Prints "key value" lines.
  */
 public class BridgeBench {
@@ -78,5 +80,19 @@ public class BridgeBench {
         step.run();
         System.out.printf("calls_per_step %d%n", b.requests() - r0);
         System.out.printf("step_ms %.2f%n", time(step, 5 * steps) / 1e3);
+
+        eg.set_seed(0);                                     // the same CNN as a Java Module
+        MnistTrain.MnistNet jnet = new MnistTrain.MnistNet().train().init(eg);
+        Optimizer jopt = alpha.optim.Adam(jnet.param_map(), 1e-3f);
+        Runnable jstep = () -> {
+            Tensor yh = jnet.forward(pair.input)[0];
+            jnet.backward(ls.gradient(yh, pair.label));
+            jopt.update().clear_grads();
+            jnet.gc();
+        };
+        r0 = b.requests();
+        jstep.run();
+        System.out.printf("module_calls_per_step %d%n", b.requests() - r0);
+        System.out.printf("module_step_ms %.2f%n", time(jstep, 5 * steps) / 1e3);
     }
 }
