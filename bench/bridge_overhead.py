@@ -25,12 +25,19 @@ def best_us(fn, reps):
     return best
 
 
-def native(reps, steps):
+def make_engine(kind):
+    from alpha_py import alpha
+    if kind == "cuda":
+        return alpha.engine.cuda_float32(0, alpha.engine.memp1(alpha.MEM_1GB * 4), alpha.MEM_1MB * 256)
+    return alpha.engine.cpu_float32()
+
+
+def native(reps, steps, kind):
     """The same operations in Python, no bridge (step() closes over net/opt, rebound below)."""
     sys.path.insert(0, REPO)
     from alpha_py import alpha, nn
 
-    eg = alpha.engine.cpu_float32()
+    eg = make_engine(kind)
     eg.set_seed(0)
     relu = nn.relu().init(eg)
     small = eg.ones(1, 4)
@@ -39,12 +46,11 @@ def native(reps, steps):
     net = nn.MnistCNN().train().init(eg)
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
     ls = alpha.loss.softmax_crossEntropy()
-    it = alpha.data.mnist_5k(True).batch_iter(eg, 64).seed(0)
-    pair = it.next()
+    x, y = eg.uniform(-1.0, 1.0, 64, 28, 28, 1), eg.onehot([i % 10 for i in range(64)], 10)
 
     def step():
-        yh = net.forward(pair.input)[0]
-        net.backward(ls.gradient(yh, pair.label))
+        yh = net.forward(x)[0]
+        net.backward(ls.gradient(yh, y))
         opt.update().clear_grads()
         net.gc()
 
@@ -90,48 +96,53 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=3000)
     ap.add_argument("--steps", type=int, default=2, help="training steps per batch (5 batches)")
+    ap.add_argument("--engine", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--java", default="java", help="the java launcher (e.g. a jlink'ed runtime)")
+    ap.add_argument("--classes", default=None, help="use these compiled classes (os.pathsep list) instead of javac")
+    ap.add_argument("--no-jpype", dest="jpype", action="store_false", help="skip JPype (no jpype1 installed)")
     ap.add_argument("--native", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.native:
-        return native(a.reps, a.steps)
-    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        return native(a.reps, a.steps, a.engine)
+    pypath = REPO + os.pathsep + os.environ.get("PYTHONPATH", "")
+    env = dict(os.environ, PYTHONPATH=pypath)
     args = [str(a.reps), str(a.steps)]
     with tempfile.TemporaryDirectory() as tmp:
-        cp = compile_java(tmp)
+        cp = a.classes or compile_java(tmp)
         runs = {
-            "python": [sys.executable, __file__, "--native", "--reps", args[0], "--steps", args[1]],
-            "jpype": [sys.executable, "-m", "alpha_py.java", "--cp", cp, "alpha.examples.BridgeBench"] + args,
-            "py4j": ["java", f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={REPO}", "-cp", cp,
-                     "alpha.examples.BridgeBench"] + args,
+            "python": [sys.executable, __file__, "--native", "--reps", args[0], "--steps", args[1],
+                       "--engine", a.engine],
+            "jpype": [sys.executable, "-m", "alpha_py.java", "--cp", cp, f"-Dalpha.engine={a.engine}",
+                      "alpha.examples.BridgeBench"] + args,
+            "py4j": [a.java, f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={pypath}",
+                     f"-Dalpha.engine={a.engine}", "-cp", cp, "alpha.examples.BridgeBench"] + args,
         }
+        if not a.jpype:
+            del runs["jpype"]
         res = {k: parse(subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=REPO, env=env).stdout)
                for k, cmd in runs.items()}
-    py = res["python"]
-    print(f"{'metric':34s} {'python':>10s} {'jpype':>10s} {'py4j':>10s}")
-    print(f"{'relu.forward([1,4]) per call (us)':34s} {float(py['forward_us']):10.1f} "
-          f"{float(res['jpype']['forward_us']):10.1f} {float(res['py4j']['forward_us']):10.1f}")
-    for k in ("jpype", "py4j"):
+    py, bridges = res["python"], [k for k in ("jpype", "py4j") if k in res]
+    for k in bridges:
         res[k]["overhead"] = float(res[k]["forward_us"]) - float(py["forward_us"])
-    print(f"{'  bridge overhead per call (us)':34s} {'-':>10s} {res['jpype']['overhead']:10.1f} "
-          f"{res['py4j']['overhead']:10.1f}")
-    print(f"{'64 MB tensor Java->Python (MB/s)':34s} {'-':>10s} {res['jpype']['put_MBps']:>10s} {res['py4j']['put_MBps']:>10s}")
-    print(f"{'64 MB tensor Python->Java (MB/s)':34s} {'-':>10s} {res['jpype']['get_MBps']:>10s} {res['py4j']['get_MBps']:>10s}")
-    print(f"{'MnistCNN train step, batch 64 (ms)':34s} {float(py['step_ms']):10.2f} "
-          f"{float(res['jpype']['step_ms']):10.2f} {float(res['py4j']['step_ms']):10.2f}")
-    for k in ("jpype", "py4j"):
-        calls = int(res[k]["calls_per_step"])
-        share = calls * res[k]["overhead"] / 1e3 / float(py["step_ms"]) * 100
-        print(f"  {k}: step / python step = {float(res[k]['step_ms']) / float(py['step_ms']):.3f} (wall clock); "
-              f"{calls} bridge calls x {res[k]['overhead']:.0f} us = {share:.2f}% of the Python step")
 
-    print(f"{'same CNN as a Module, step (ms)':34s} {float(py['module_step_ms']):10.2f} "
-          f"{float(res['jpype']['module_step_ms']):10.2f} {float(res['py4j']['module_step_ms']):10.2f}")
-    for k in ("jpype", "py4j"):
-        calls = int(res[k]["module_calls_per_step"])
-        share = calls * res[k]["overhead"] / 1e3 / float(py["module_step_ms"]) * 100
-        print(f"  {k} Module: step / python step = {float(res[k]['module_step_ms']) / float(py['module_step_ms']):.3f}"
-              f" (wall clock); {calls} bridge calls x {res[k]['overhead']:.0f} us = {share:.2f}% of the Python step")
+    def row(name, key, fmt="10.1f", base=True):
+        cells = [format(float(py[key]), fmt) if base else format("-", ">10s")]
+        cells += [format(float(res[k][key]), fmt) for k in bridges]
+        print(f"{name:34s} " + " ".join(cells))
 
+    print(f"{'metric (' + a.engine + ' engine)':34s} {'python':>10s} " + " ".join(f"{k:>10s}" for k in bridges))
+    row("relu.forward([1,4]) per call (us)", "forward_us")
+    row("  bridge overhead per call (us)", "overhead", base=False)
+    row("64 MB tensor Java->Python (MB/s)", "put_MBps", "10.0f", base=False)
+    row("64 MB tensor Python->Java (MB/s)", "get_MBps", "10.0f", base=False)
+    for name, key, calls in (("MnistCNN train step, batch 64 (ms)", "step_ms", "calls_per_step"),
+                             ("same CNN as a Java Module (ms)", "module_step_ms", "module_calls_per_step")):
+        row(name, key, "10.2f")
+        for k in bridges:
+            n = int(res[k][calls])
+            share = n * res[k]["overhead"] / 1e3 / float(py[key]) * 100
+            print(f"  {k}: step / python step = {float(res[k][key]) / float(py[key]):.3f} (wall clock); "
+                  f"{n} bridge calls x {res[k]['overhead']:.0f} us = {share:.2f}% of the Python step")
 
 if __name__ == "__main__":
     main()

@@ -12,7 +12,8 @@ import alpha.nn.Unit;
 import alpha.optim.Optimizer;
 
 /**
- * Parity program: a small residual CNN (a Java Module), seed 5, Adam, 5 steps on the CPU engine;
+ * Parity program: a small residual CNN (a Java Module), seed 5, Adam, 5 steps on the CPU engine
+ * (-Dalpha.engine=cuda: the CUDA engine);
  * prints "loss <value>" per step. tests/test_java_jpype.py runs the same network from Python,
  * through JPype and through Py4J and compares the losses.
  */
@@ -36,7 +37,7 @@ public class Parity {
 
     public static void main(String[] args) {
         int steps = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        Engine eg = alpha.engine.cpu_float32();
+        Engine eg = BridgeBench.engine();
         eg.set_seed(5);
         Net net = new Net().init(eg);
         Tensor x = eg.gaussian(0f, 1f, 4, 8, 8, 3);
