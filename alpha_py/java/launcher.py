@@ -69,5 +69,9 @@ def run_main(main_class, args=(), classpath=(), jvm_args=()):
     import jpype
 
     start_jvm(classpath, jvm_args)
-    cls = jpype.JClass(main_class)
+    try:
+        cls = jpype.JClass(main_class)
+    except TypeError:
+        cp = jpype.JClass("java.lang.System").getProperty("java.class.path")
+        raise SystemExit(f"alpha java: class {main_class} is not on the class path {cp}") from None
     cls.main(jpype.JArray(jpype.JString)(list(args)))
