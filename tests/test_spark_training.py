@@ -111,19 +111,19 @@ def test_injected_task_death_resumes_from_checkpoint(spark, tmp_path, mode):
     images, labels = synthetic(48, seed=1)
     write_idx(str(tmp_path), "train", images, labels)
     data = FileDataset("mnist", str(tmp_path))            # each task reads only its IDX range
-    kw = dict(epochs=2, batch=8, optim="adam", lr=1e-2, workers=2, mode=mode, sync_every=2,
+    kw = dict(epochs=1, batch=8, optim="adam", lr=1e-2, workers=2, mode=mode, sync_every=2,
               checkpoint_every=2, spark=spark, log=lambda *a: None)
     clean = fit(data, small_cnn, checkpoint_dir=str(tmp_path / "clean"), **kw)
     ckpt = tmp_path / "ckpt"
-    hurt = fit(data, small_cnn, checkpoint_dir=str(ckpt), fail_at_step=7, **kw)
-    assert hurt.restarts == 1 and hurt.step == clean.step == 12
-    for name, v in clean.state["net"].items():           # resumed at step 6: the same model
+    hurt = fit(data, small_cnn, checkpoint_dir=str(ckpt), fail_at_step=3, **kw)
+    assert hurt.restarts == 1 and hurt.step == clean.step == 6
+    for name, v in clean.state["net"].items():           # resumed at step 2: the same model
         assert rel_err(hurt.state["net"][name], v) < 1e-6, name
     files = sorted(os.listdir(ckpt))
-    assert files == ["ckpt-000000010.npz", "ckpt-000000012.npz"]     # no temp files left behind
+    assert files == ["ckpt-000000004.npz", "ckpt-000000006.npz"]     # no temp files left behind
     state, meta = Checkpointer.load(str(ckpt / files[-1]))
-    assert meta["step"] == 12 and rel_err(state["net"]["Sequence.FullConnect4.weight"],
+    assert meta["step"] == 6 and rel_err(state["net"]["Sequence.FullConnect4.weight"],
                                           clean.state["net"]["Sequence.FullConnect4.weight"]) < 1e-6
     # --resume of a finished run trains nothing more and returns the checkpointed model
     again = fit(data, small_cnn, checkpoint_dir=str(ckpt), resume=True, **kw)
-    assert again.step == 12 and not again.history
+    assert again.step == 6 and not again.history
