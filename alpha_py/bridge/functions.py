@@ -98,6 +98,13 @@ def iter_next(d, it, *args):
     return [p.input, p.label]
 
 
-FUNCTIONS = {f.__name__: f for f in (count, release, module_new, module_attach, module_backward,
+def pause(d, seconds):
+    """Block the Python side for `seconds` (<= 60): a deterministic long call for fault tests."""
+    import time
+    time.sleep(min(max(float(seconds), 0.0), 60.0))
+    return None
+
+
+FUNCTIONS = {f.__name__: f for f in (count, release, pause, module_new, module_attach, module_backward,
                                      unit_gc, stage, from_buffer, shm_get, shm_put, tensor_linear, iter_next)}
 NEEDS_BUFFER = {"from_buffer"}
