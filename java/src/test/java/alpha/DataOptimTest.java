@@ -18,6 +18,14 @@ class DataOptimTest {
     static final Engine eg = alpha.engine.cpu_float32();
 
     @Test
+    void takeAtLeastTheSizeIsTheSetItself() {
+        DataSet<byte[], Integer> train = alpha.data.mnist_5k(true);
+        assertSame(train, train.take(train.size()));
+        assertSame(train, train.take(train.size() + 1));
+        assertEquals(10, train.take(10).size());
+    }
+
+    @Test
     void mnistBatchesFromJava() {
         DataSet<byte[], Integer> train = alpha.data.mnist_5k(true).take(100);
         assertEquals(100, train.size());

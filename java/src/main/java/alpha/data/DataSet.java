@@ -22,8 +22,11 @@ public class DataSet<K, V> extends Handle {
         return new BufferedTensorIter((Ref) backend().call(this, "buffered_iter", eg, batch, seed));
     }
 
-    /** The first n rows (a smaller set for quick runs). */
-    public DataSet<K, V> take(int n) { return new DataSet<>((Ref) backend().call(this, "take", n)); }
+    /** The first n rows (a smaller set for quick runs); this set itself when n >= size(). */
+    public DataSet<K, V> take(int n) {
+        Object r = backend().call(this, "take", n);
+        return r == alpha.bridge.Json.SELF ? this : new DataSet<>((Ref) r);
+    }
 
     @Override
     public String toString() { return "DataSet(" + pyClass() + ", " + size() + ")"; }
