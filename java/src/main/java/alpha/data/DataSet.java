@@ -2,6 +2,7 @@ package alpha.data;
 
 import alpha.bridge.Handle;
 import alpha.bridge.Ref;
+import alpha.bridge.Wrap;
 import alpha.engine.Engine;
 
 /** A dataset held in Python (uint8 images + labels). Type parameters mirror Dragon-Alpha's (unused). */
@@ -23,10 +24,8 @@ public class DataSet<K, V> extends Handle {
     }
 
     /** The first n rows (a smaller set for quick runs); this set itself when n >= size(). */
-    public DataSet<K, V> take(int n) {
-        Object r = backend().call(this, "take", n);
-        return r == alpha.bridge.Json.SELF ? this : new DataSet<>((Ref) r);
-    }
+    @SuppressWarnings("unchecked")
+    public DataSet<K, V> take(int n) { return (DataSet<K, V>) Wrap.wrap(backend().call(this, "take", n), this); }
 
     @Override
     public String toString() { return "DataSet(" + pyClass() + ", " + size() + ")"; }
