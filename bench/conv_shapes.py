@@ -1,5 +1,5 @@
 """Benchmark: every convolution shape of ResNet18-CIFAR (batch N, NHWC) — forward, backward-data and
-backward-filter time of Alpha's implicit-GEMM kernels vs PyTorch's conv (cuDNN, channels_last) on the
+backward-filter time of Alpha's kernels (the per-shape choice among Winograd and implicit-GEMM tiles) vs PyTorch's conv (cuDNN, channels_last) on the
 same GPU in one process, strict fp32 (TF32 off in PyTorch). Also checks our result against PyTorch. --tf32: TF32 in both.
 Usage: python bench/conv_shapes.py [--batch 512] [--reps 10] [--tf32]"""
 import argparse
@@ -25,6 +25,21 @@ SHAPES = [  # name, H=W, IC, OC, k, stride, pad
 ]
 
 
+ALGO_ABBR = {"winograd": "W", "gemm128x128": "G128x128", "gemm128x64": "G128x64", "gemm64x128": "G64x128",
+             "gemm64x64": "G64x64"}
+
+
+def warm_gpu(seconds=1.0):
+    """Run matrix products for `seconds` so the clocks are up before the first timed shape."""
+    import time
+    import cupy
+    a = cupy.random.rand(4096, 4096, dtype=cupy.float32)
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        a @ a
+        cupy.cuda.Device().synchronize()
+
+
 def timeit(fn, reps, warmup=2):
     import cupy
     for _ in range(warmup):
@@ -46,6 +61,7 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--tf32", action="store_true", help="allow TF32 in PyTorch and in ours (tensor cores)")
     ap.add_argument("--ks", type=int, default=2, help="our TF32 kernels: k-tiles of 8 per smem stage (1|2)")
+    ap.add_argument("--no-autotune", action="store_true", help="fixed algorithm choice (Winograd where it applies)")
     a = ap.parse_args()
     import cupy
     import torch
@@ -54,7 +70,7 @@ def main():
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = a.tf32
     torch.backends.cuda.matmul.allow_tf32 = a.tf32
-    eg = alpha.engine.cuda_float32(0, tf32=a.tf32)
+    eg = alpha.engine.cuda_float32(0, tf32=a.tf32, conv_autotune=not a.no_autotune)
     b = eg.backend
     b.tf32_ks = a.ks
     rng = np.random.RandomState(0)
@@ -63,9 +79,11 @@ def main():
           f"torch {torch.__version__} cuDNN {torch.backends.cudnn.version()}, "
           f"TF32 {'on in both (ours ks=' + str(a.ks) + ')' if a.tf32 else 'off in both'}; times in ms (median of {a.reps})")
     hdr = (f"{'shape':16s} {'GFLOP':>6s} | {'ours fwd':>8s} {'bwd-d':>7s} {'bwd-f':>7s} | "
-           f"{'torch fwd':>9s} {'bwd-d':>7s} {'bwd-f':>7s} | {'ratio f':>7s} {'d':>5s} {'f':>5s} | {'our TFLOP/s f/d/w':>18s} | relerr")
+           f"{'torch fwd':>9s} {'bwd-d':>7s} {'bwd-f':>7s} | {'ratio f':>7s} {'d':>5s} {'f':>5s} | {'our TFLOP/s f/d/w':>18s} | relerr  "
+           f"algo f/d/w (W winograd, Gmxn implicit GEMM tile)")
     print(hdr)
     tot = np.zeros(6)
+    warm_gpu()
     for name, hw, ic, oc, k, s, p in SHAPES:
         x = rng.randn(n, hw, hw, ic).astype(np.float32)
         w = (rng.randn(oc, k, k, ic) / np.sqrt(k * k * ic)).astype(np.float32)
@@ -74,8 +92,11 @@ def main():
         gy = cupy.asarray(rng.randn(*yd.shape).astype(np.float32))
         flop = 2.0 * yd.size * k * k * ic
         t_of = timeit(lambda: b.conv_fwd(xd, wd, (s, s), (p, p)), a.reps)
+        algo = [b.last_conv_algo]
         t_od = timeit(lambda: b.conv_bwd_data(gy, wd, x.shape, (s, s), (p, p)), a.reps)
+        algo.append(b.last_conv_algo)
         t_ow = timeit(lambda: b.conv_bwd_filter(xd, gy, w.shape, (s, s), (p, p)), a.reps)
+        algo.append(b.last_conv_algo)
         xt = torch.from_numpy(x).cuda().permute(0, 3, 1, 2)             # NCHW view of NHWC memory
         wt = torch.from_numpy(w).cuda().permute(0, 3, 1, 2)             # OIHW view of OHWI memory
         gyt = torch.as_tensor(gy, device="cuda").permute(0, 3, 1, 2)
@@ -94,7 +115,8 @@ def main():
         tot += row
         tf = lambda t: flop / t / 1e9
         print(f"{name:16s} {flop / 1e9:6.2f} | {t_of:8.3f} {t_od:7.3f} {t_ow:7.3f} | {t_tf:9.3f} {t_td:7.3f} {t_tw:7.3f} | "
-              f"{t_of / t_tf:7.2f} {t_od / t_td:5.2f} {t_ow / t_tw:5.2f} | {tf(t_of):5.1f} {tf(t_od):5.1f} {tf(t_ow):5.1f}      | {err:.1e}")
+              f"{t_of / t_tf:7.2f} {t_od / t_td:5.2f} {t_ow / t_tw:5.2f} | {tf(t_of):5.1f} {tf(t_od):5.1f} {tf(t_ow):5.1f}      | {err:.1e} "
+              f"{'/'.join(ALGO_ABBR.get(n, n) for n in algo)}")
     print(f"{'sum (one each)':16s} {'':6s} | {tot[0]:8.3f} {tot[1]:7.3f} {tot[2]:7.3f} | {tot[3]:9.3f} {tot[4]:7.3f} "
           f"{tot[5]:7.3f} | {tot[0] / tot[3]:7.2f} {tot[1] / tot[4]:5.2f} {tot[2] / tot[5]:5.2f} |")
 

@@ -12,6 +12,7 @@
 //! instances: bn_partial<0,-1> bn_partial<1,-1> bn_partial<2,-1> bn_partial<2,0> bn_partial<2,1> bn_partial<2,2> bn_partial<2,3> bn_partial<2,4> bn_partial<2,5> bn_partial<2,6> bn_partial<2,7> bn_partial<2,8>
 //! instances: bn_apply<-1> bn_apply<0> bn_apply<1> bn_apply<2> bn_apply<3> bn_apply<4> bn_apply<5> bn_apply<6> bn_apply<7> bn_apply<8>
 //! instances: bn_bwd_apply<-1> bn_bwd_apply<0> bn_bwd_apply<1> bn_bwd_apply<2> bn_bwd_apply<3> bn_bwd_apply<4> bn_bwd_apply<5> bn_bwd_apply<6> bn_bwd_apply<7> bn_bwd_apply<8>
+#include "grid.cuh"
 #include "act.cuh"
 #include "kahan.cuh"
 
@@ -72,7 +73,7 @@ __global__ void bn_apply(const float* __restrict__ x, const float* __restrict__ 
                          const float* __restrict__ gamma, const float* __restrict__ beta, float* __restrict__ y,
                          long long M, int C, float p1, float p2) {
     long long n = M * C;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    GRID_LOOP(i, n) {
         int c = (int)(i % C);
         float z = (x[i] - mean[c]) * inv[c];
         if (gamma) z = z * gamma[c] + beta[c];
@@ -87,7 +88,7 @@ __global__ void bn_bwd_apply(const float* __restrict__ gy, const float* __restri
                              long long M, int C, float p1, float p2, int batch_stats) {
     long long n = M * C;
     float fm = (float)M;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    GRID_LOOP(i, n) {
         int c = (int)(i % C);
         float ga = gamma ? gamma[c] : 1.f;
         float iv = inv[c];

@@ -14,11 +14,9 @@
 //! instances: conv_bwd_data<128,128,0,0> conv_bwd_data<128,64,0,0> conv_bwd_data<64,128,0,0> conv_bwd_data<64,64,0,0>
 //! instances: conv_bwd_data<128,128,0,1> conv_bwd_data<128,64,0,1> conv_bwd_data<64,128,0,1> conv_bwd_data<64,64,0,1>
 //! instances: conv_bwd_data<128,128,0,2> conv_bwd_data<128,64,0,2> conv_bwd_data<64,128,0,2> conv_bwd_data<64,64,0,2>
+#include "conv_geom.cuh"
 #include "gemm_core.cuh"
 
-struct ConvGeom {
-    int N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW;
-};
 
 // one stride class (rh, rw): its rows, its taps and the offset between input and output grids
 struct StrideClass {

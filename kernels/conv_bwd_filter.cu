@@ -12,11 +12,9 @@
 //! instances: conv_bwd_filter<128,128,0,0> conv_bwd_filter<128,64,0,0> conv_bwd_filter<64,128,0,0> conv_bwd_filter<64,64,0,0>
 //! instances: conv_bwd_filter<128,128,0,1> conv_bwd_filter<128,64,0,1> conv_bwd_filter<64,128,0,1> conv_bwd_filter<64,64,0,1>
 //! instances: conv_bwd_filter<128,128,0,2> conv_bwd_filter<128,64,0,2> conv_bwd_filter<64,128,0,2> conv_bwd_filter<64,64,0,2>
+#include "conv_geom.cuh"
 #include "gemm_core.cuh"
 
-struct ConvGeom {
-    int N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW;
-};
 
 // A[oc, r] = gY[r, oc]: one r per thread, E consecutive oc (already the k-major shared layout)
 template <int BM, int VEC>

@@ -10,11 +10,9 @@
 //! instances: conv_fwd<128,128,0,0> conv_fwd<128,64,0,0> conv_fwd<64,128,0,0> conv_fwd<64,64,0,0>
 //! instances: conv_fwd<128,128,0,1> conv_fwd<128,64,0,1> conv_fwd<64,128,0,1> conv_fwd<64,64,0,1>
 //! instances: conv_fwd<128,128,0,2> conv_fwd<128,64,0,2> conv_fwd<64,128,0,2> conv_fwd<64,64,0,2>
+#include "conv_geom.cuh"
 #include "gemm_core.cuh"
 
-struct ConvGeom {
-    int N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW;
-};
 
 // A[m, k] = X window element; one row per thread, E consecutive k
 template <int BM, int VEC>

@@ -5,10 +5,10 @@
 // | dw_bwd_filter     | x, gy, ws, (same geometry)  ws[z, FH, FW, C] partial sums    | grid (ceil(C/32), FH*FW, S) x (32, 8)    |
 // (dw_bwd_filter's slices are added by conv_bwd_filter.cu's sum_slices)
 //! instances:
+#include "grid.cuh"
 #include "kahan.cuh"
 
 #define DW_ARGS int N, int H, int W, int C, int OH, int OW, int FH, int FW, int SH, int SW, int PH, int PW
-#define GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
 
 extern "C" __global__ void dw_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, DW_ARGS) {
     long long total = (long long)N * OH * OW * C;

@@ -3,17 +3,18 @@
 // | image_to_float  | x(uint8), y(float), n, scale, shift       | flat NHWC         | 1 thread/elem, 256 |
 // | image_flip_lr   | x(uint8), y(uint8), flags(uint8[N]), N, H, W, C | NHWC, flags[n]!=0 flips image n | 1 thread/elem |
 //! instances:
+#include "grid.cuh"
 
 extern "C" __global__ void image_to_float(const unsigned char* __restrict__ x, float* __restrict__ y,
                                           long long n, float scale, float shift) {
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    GRID_LOOP(i, n)
         y[i] = (float)x[i] * scale + shift;
 }
 
 extern "C" __global__ void image_flip_lr(const unsigned char* __restrict__ x, unsigned char* __restrict__ y,
                                          const unsigned char* __restrict__ flags, int N, int H, int W, int C) {
     long long n_all = (long long)N * H * W * C;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n_all; i += (long long)gridDim.x * blockDim.x) {
+    GRID_LOOP(i, n_all) {
         int c = (int)(i % C);
         long long r = i / C;
         int w = (int)(r % W);

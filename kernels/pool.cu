@@ -8,10 +8,10 @@
 // | avgpool_fwd  | x, y, ...  (divides by the count of non-padding elements)   | 1 thread per output elem, 256 |
 // | avgpool_bwd  | gy, gx, ...                                                 | 1 thread per input elem, 256  |
 //! instances:
+#include "grid.cuh"
 #include "kahan.cuh"
 
 #define POOL_ARGS int N, int H, int W, int C, int OH, int OW, int KH, int KW, int SH, int SW, int PH, int PW
-#define GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
 
 extern "C" __global__ void maxpool_fwd(const float* __restrict__ x, float* __restrict__ y, int* __restrict__ idx, POOL_ARGS) {
     long long total = (long long)N * OH * OW * C;

@@ -8,11 +8,12 @@
 // | row_sum         | x, R, C, out, scale (out[r]=scale*sum_c)   | x [R,C] row-major      | ceil(R/8) x 256 (one warp per row)    |
 // | row_max         | x, R, C, out                               | x [R,C] row-major      | ceil(R/8) x 256 (one warp per row)    |
 //! instances:
+#include "grid.cuh"
 #include "kahan.cuh"
 
 extern "C" __global__ void sum_partial(const float* __restrict__ x, long long n, float* __restrict__ part) {
     Kahan k;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    GRID_LOOP(i, n)
         k.add(x[i]);
     float s = block_sum(k.value());
     if (threadIdx.x == 0) part[blockIdx.x] = s;

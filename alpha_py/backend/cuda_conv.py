@@ -1,11 +1,27 @@
-"""Backend layer (CUDA): convolution (implicit GEMM, kernels/conv_*.cu), depthwise convolution
-(kernels/dwconv.cu) and pooling (kernels/pool.cu) primitives, mixed into CudaBackend. No cuDNN.
-Imports cupy and numpy only (kernels come through the backend's memoised loader)."""
+"""Backend layer (CUDA): convolution (implicit GEMM, kernels/conv_*.cu; Winograd, cuda_winograd.py) with a
+per-shape algorithm choice (conv_algo.py), depthwise convolution (kernels/dwconv.cu) and pooling
+(kernels/pool.cu) primitives, mixed into CudaBackend. No cuDNN. Imports cupy, numpy and its sibling modules."""
 import cupy
 import numpy as np
 
+from .conv_algo import ConvAlgoCache, default_cache_path
+from .cuda_winograd import CudaWinogradOps, winograd_applicable
+
 i32, i64 = np.int32, np.int64
 THREADS = 256
+GEMM_TILES = ((128, 128), (128, 64), (64, 128), (64, 64))
+
+
+def _time_ms(fn, reps):
+    """Mean device time of fn() over `reps` runs after one warm-up run (which also compiles it)."""
+    fn()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record()
+    for _ in range(reps):
+        fn()
+    end.record()
+    end.synchronize()
+    return cupy.cuda.get_elapsed_time(start, end) / reps
 
 
 def out_size(i, f, s, p):
@@ -16,7 +32,7 @@ def _aligned(*arrays):
     return all(a.data.ptr % 16 == 0 for a in arrays)
 
 
-class CudaConvOps:
+class CudaConvOps(CudaWinogradOps):
     """conv_fwd / conv_bwd_data / conv_bwd_filter / dwconv_* / pool_fwd / pool_bwd on the GPU.
     `tf32` (backend attribute, default False): dense convolutions multiply on the tensor cores in TF32
     (fp32 accumulate; ~1e-3 relative error) instead of fp32 FFMA. `tf32_ks` (1 or 2): k-tiles of 8 per
@@ -24,6 +40,8 @@ class CudaConvOps:
 
     tf32 = False
     tf32_ks = 2
+    conv_autotune = True        # time the candidate algorithms on first use of a shape (conv_algo.py)
+    last_conv_algo = None       # the algorithm the last convolution ran (benchmarks, tests)
 
     def _mma(self):
         return int(self.tf32_ks) if self.tf32 else 0
@@ -41,30 +59,72 @@ class CudaConvOps:
         return (i32(n), i32(h), i32(w), i32(ic), i32(oc), i32(w_hw[0]), i32(w_hw[1]), i32(y_hw[0]), i32(y_hw[1]),
                 i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
 
+    # ---------------------------------------------------------------- algorithm choice
+    def _algo_cache(self):
+        cache = getattr(self, "_algos", None)
+        if cache is None:
+            name = cupy.cuda.runtime.getDeviceProperties(self.device_id)["name"]
+            name = name.decode() if isinstance(name, bytes) else str(name)
+            cache = self._algos = ConvAlgoCache(name, _time_ms, default_cache_path())
+        cache.enabled = bool(self.conv_autotune)
+        return cache
+
+    def _mode(self):
+        return f"tf32ks{int(self.tf32_ks)}" if self.tf32 else "fp32"
+
+    def _run_conv(self, pass_name, key, gemm, tiles, wino):
+        """Run the chosen algorithm: `gemm(bm, bn)` for each implicit-GEMM tile shape, `wino()` when the
+        layer suits Winograd. The default (no timing) is Winograd where it applies, else the heuristic tiles."""
+        cands = {f"gemm{bm}x{bn}": (lambda bm=bm, bn=bn: gemm(bm, bn)) for bm, bn in GEMM_TILES}
+        default = "gemm%dx%d" % tiles
+        if wino is not None:
+            cands["winograd"] = wino
+            default = "winograd"
+        key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
+        capturing = cupy.cuda.get_current_stream().is_capturing()
+        name = self.last_conv_algo = self._algo_cache().pick(key, cands, default, can_time=not capturing)
+        return cands[name]()
+
     # ---------------------------------------------------------------- dense convolution
     def conv_fwd(self, x, w, stride, pad):
         x, w = self.c(x), self.c(w)
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         oh, ow = out_size(h, fh, stride[0], pad[0]), out_size(wd, fw, stride[1], pad[1])
-        y = cupy.empty((n, oh, ow, oc), dtype=self.dtype)
-        m = n * oh * ow
-        bm, bn = self._tiles(m, oc)
+        wino = (lambda: self.wino_fwd(x, w, pad)) if winograd_applicable((fh, fw), stride, pad) else None
+        return self._run_conv("fwd", (x.shape, w.shape, stride, pad),
+                              lambda bm, bn: self._gemm_fwd(x, w, stride, pad, (oh, ow), bm, bn),
+                              self._tiles(n * oh * ow, oc), wino)
+
+    def _gemm_fwd(self, x, w, stride, pad, y_hw, bm, bn):
+        n, h, wd, ic = x.shape
+        oc, fh, fw, _ = w.shape
+        y = cupy.empty((n,) + tuple(y_hw) + (oc,), dtype=self.dtype)
+        m = n * y_hw[0] * y_hw[1]
         vec = int(ic % 4 == 0 and _aligned(x, w))
         self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec},{self._mma()}>")(
             (-(-m // bm), -(-oc // bn)), (THREADS,),
-            (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad))
+            (x, w, y) + self._geom(x.shape, (fh, fw), oc, y_hw, stride, pad))
         return y
 
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
         gy, w = self.c(gy), self.c(w)
         n, h, wd, ic = x_shape
+        sh, sw = stride
+        m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
+        wino = ((lambda: self.wino_bwd_data(gy, w, x_shape, pad))
+                if winograd_applicable(w.shape[1:3], stride, pad, bwd_data=True) else None)
+        return self._run_conv("bwd_data", (tuple(x_shape), w.shape, stride, pad),
+                              lambda bm, bn: self._gemm_bwd_data(gy, w, x_shape, stride, pad, bm, bn),
+                              self._tiles(m * sh * sw, ic), wino)
+
+    def _gemm_bwd_data(self, gy, w, x_shape, stride, pad, bm, bn):
+        n, h, wd, ic = x_shape
         oc, fh, fw, _ = w.shape
         _, oh, ow, _ = gy.shape
         gx = cupy.empty((n, h, wd, ic), dtype=self.dtype)
         sh, sw = stride
-        m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
-        bm, bn = self._tiles(m * sh * sw, ic)
+        m = n * -(-h // sh) * -(-wd // sw)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(gy, w))
         self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec},{self._mma()}>")(
             (-(-m // bm), -(-ic // bn), sh * sw), (THREADS,),
@@ -80,11 +140,18 @@ class CudaConvOps:
     def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
         x, gy = self.c(x), self.c(gy)
         oc, fh, fw, ic = w_shape
+        kw = fh * fw * ic
+        wino = ((lambda: self.wino_bwd_filter(x, gy, w_shape, pad))
+                if winograd_applicable((fh, fw), stride, pad) else None)
+        return self._run_conv("bwd_filter", (x.shape, tuple(w_shape), stride, pad),
+                              lambda bm, bn: self._gemm_bwd_filter(x, gy, w_shape, stride, pad, bm, bn),
+                              (128 if oc > 64 else 64, 128 if kw > 64 else 64), wino)
+
+    def _gemm_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn):
+        oc, fh, fw, ic = w_shape
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
-        bm = 128 if oc > 64 else 64
-        bn = 128 if kw > 64 else 64
         tiles = -(-oc // bm) * -(-kw // bn)
         s, chunk = self._split_k(rows, tiles)
         gw = cupy.empty(tuple(w_shape), dtype=self.dtype)

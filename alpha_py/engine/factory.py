@@ -21,11 +21,14 @@ class EngineFactory:
         return Engine(CpuBackend(np.float64, threads), "cpu_float64")
 
     # ------------------------------------------------------------------ GPU
-    def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True, *, tf32=False):
+    def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True, *, tf32=False,
+                     conv_autotune=True):
         """GPU engine: CuPy arrays + our kernels (kernels/*.cu). `mempool`: memp1/memp2/memp3(...) or
         None for CuPy's own pool (note: a pool serves every CuPy allocation of the process from then on);
         `max_trans_buf_bytes`: pinned host buffer staging transfers; `tf32=True` lets the convolution
-        kernels use TF32 tensor cores (also `eg.backend.tf32 = flag` at any time)."""
+        kernels use TF32 tensor cores (also `eg.backend.tf32 = flag` at any time); `conv_autotune=False`
+        turns off the per-shape timing of convolution algorithms (Winograd vs implicit-GEMM tiles, cached on disk
+        in $ALPHA_CACHE_DIR or ~/.cache/alpha_py): the choice then depends on the shapes alone."""
         from ..backend.cuda_probe import probe_cuda
         probe_cuda(device_id)
         if mempool is not None and not isinstance(mempool, Mempool):
@@ -33,6 +36,7 @@ class EngineFactory:
                                 f"got {type(mempool).__name__}")
         from ..backend.cuda import CudaBackend
         eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes), tf32), "cuda_float32")
+        eg.backend.conv_autotune = bool(conv_autotune)
         return eg.check(bool(check))
 
     def memp1(self, max_bytes=2 << 30):

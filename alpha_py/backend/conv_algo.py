@@ -1,0 +1,94 @@
+"""Backend layer: per-shape convolution algorithm choice, like cudnn.benchmark. On the first use of a
+(pass, shape, mode) every candidate kernel is timed on the GPU and the fastest is kept, in memory and in a
+JSON file keyed by GPU name + pass + shape + mode, so later processes skip the timing. A corrupt cache file is
+rebuilt with a warning. Imports json/os/tempfile/warnings only; the timer is injected (CUDA events in use)."""
+import json
+import os
+import tempfile
+import warnings
+
+FORMAT = 1
+
+
+def default_cache_path():
+    root = os.environ.get("ALPHA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "alpha_py")
+    return os.path.join(root, "conv_algo.json")
+
+
+class ConvAlgoCache:
+    """`pick(key, candidates, default)` -> the name of the fastest candidate for `key`.
+    candidates: {name: zero-argument callable that runs the kernel}; `timer(fn, reps) -> ms` times one.
+    enabled=False (the engine's conv_autotune=False) always returns `default` and times nothing, so a run's
+    kernels depend on nothing but the shapes (determinism tests). `path=None`: memory only."""
+
+    def __init__(self, device_name, timer, path=None, enabled=True, reps=3):
+        self.device_name, self.timer, self.path = str(device_name), timer, path
+        self.enabled, self.reps = bool(enabled), int(reps)
+        self.timings = {}                 # key -> {name: ms} measured by this process
+        self._choice = None               # loaded lazily from the file
+
+    # ---------------------------------------------------------------- file
+    def _entries(self):
+        if self._choice is None:
+            self._choice = self._read()
+        return self._choice
+
+    def _read(self):
+        if not self.path or not os.path.exists(self.path):
+            return {}
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                data = json.load(f)
+            if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("choices"), dict):
+                raise ValueError(f"expected {{'format': {FORMAT}, 'choices': {{...}}}}")
+            return {str(k): str(v) for k, v in data["choices"].items()}
+        except (OSError, ValueError) as e:
+            warnings.warn(f"convolution algorithm cache {self.path!r} is unreadable ({e}); rebuilding it",
+                          RuntimeWarning, stacklevel=3)
+            return {}
+
+    def _write(self):
+        """Merge with what other processes wrote meanwhile, then replace the file atomically."""
+        if not self.path:
+            return
+        merged = dict(self._read_quiet())
+        merged.update(self._choice)
+        folder = os.path.dirname(os.path.abspath(self.path))
+        try:
+            os.makedirs(folder, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".conv_algo.", suffix=".tmp", dir=folder)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"format": FORMAT, "choices": merged}, f, indent=0, sort_keys=True)
+            os.replace(tmp, self.path)
+        except OSError as e:          # a read-only home must not stop training: the choice stays in memory
+            warnings.warn(f"convolution algorithm cache {self.path!r} not written ({e})", RuntimeWarning,
+                          stacklevel=3)
+
+    def _read_quiet(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self._read()
+
+    # ---------------------------------------------------------------- choice
+    def file_key(self, key):
+        return "|".join([self.device_name] + [str(k) for k in key])
+
+    def pick(self, key, candidates, default, can_time=True):
+        """Name of the algorithm to run for `key`. `can_time=False` (e.g. inside CUDA graph capture, where
+        timing is illegal) uses a cached choice if there is one, else `default`, and caches nothing."""
+        if default not in candidates:
+            raise KeyError(f"default algorithm {default!r} is not a candidate ({sorted(candidates)})")
+        if not self.enabled or len(candidates) == 1:
+            return default
+        fk = self.file_key(key)
+        name = self._entries().get(fk)
+        if name in candidates:
+            return name
+        if not can_time:
+            return default
+        times = {n: self.timer(fn, self.reps) for n, fn in candidates.items()}
+        self.timings[fk] = times
+        best = min(times, key=times.get)
+        self._choice[fk] = best
+        self._write()
+        return best

@@ -1,0 +1,76 @@
+"""The per-shape convolution algorithm cache (alpha_py/backend/conv_algo.py) with an injected timer, no GPU:
+fastest candidate kept, file written and re-read (no timing when warm), corrupt/foreign files rebuilt with a
+warning, disabled -> the default, no timing while capturing, an unwritable folder only warns."""
+import json
+
+import pytest
+
+from alpha_py.backend.conv_algo import ConvAlgoCache
+
+
+class FakeTimer:
+    def __init__(self, ms):
+        self.ms, self.calls = ms, []
+
+    def __call__(self, fn, reps):
+        name = fn()
+        self.calls.append(name)
+        return self.ms[name]
+
+
+def cands(*names):
+    return {n: (lambda n=n: n) for n in names}
+
+
+def test_cold_then_warm(tmp_path):
+    path = str(tmp_path / "algo.json")
+    t = FakeTimer({"a": 2.0, "b": 1.0, "c": 3.0})
+    c = ConvAlgoCache("GPU X", t, path)
+    assert c.pick(("fwd", (1, 2)), cands("a", "b", "c"), "a") == "b"
+    assert sorted(t.calls) == ["a", "b", "c"]
+    assert c.pick(("fwd", (1, 2)), cands("a", "b", "c"), "a") == "b" and len(t.calls) == 3
+    data = json.load(open(path))
+    assert data == {"format": 1, "choices": {"GPU X|fwd|(1, 2)": "b"}}
+    t2 = FakeTimer({"a": 0.1, "b": 9.0, "c": 9.0})
+    assert ConvAlgoCache("GPU X", t2, path).pick(("fwd", (1, 2)), cands("a", "b", "c"), "a") == "b"
+    assert t2.calls == []
+    # another GPU name is another key
+    assert ConvAlgoCache("GPU Y", t2, path).pick(("fwd", (1, 2)), cands("a", "b", "c"), "b") == "a"
+
+
+@pytest.mark.parametrize("content", ["{broken", json.dumps({"format": 99, "choices": {}}), json.dumps([1, 2])])
+def test_corrupt_file_is_rebuilt_with_warning(tmp_path, content):
+    path = tmp_path / "algo.json"
+    path.write_text(content)
+    c = ConvAlgoCache("G", FakeTimer({"a": 1.0, "b": 2.0}), str(path))
+    with pytest.warns(RuntimeWarning, match="unreadable"):
+        assert c.pick(("k",), cands("a", "b"), "b") == "a"
+    assert json.loads(path.read_text())["choices"] == {"G|k": "a"}
+
+
+def test_disabled_and_capturing_use_default(tmp_path):
+    path = tmp_path / "algo.json"
+    t = FakeTimer({"a": 1.0, "b": 2.0})
+    assert ConvAlgoCache("G", t, str(path), enabled=False).pick(("k",), cands("a", "b"), "b") == "b"
+    assert ConvAlgoCache("G", t, str(path)).pick(("k",), cands("a", "b"), "b", can_time=False) == "b"
+    assert t.calls == [] and not path.exists()
+    with pytest.raises(KeyError, match="not a candidate"):
+        ConvAlgoCache("G", t, None).pick(("k",), cands("a"), "z")
+
+
+def test_writes_merge_with_other_processes(tmp_path):
+    path = str(tmp_path / "algo.json")
+    c1 = ConvAlgoCache("G", FakeTimer({"a": 1.0, "b": 2.0}), path)
+    c2 = ConvAlgoCache("G", FakeTimer({"a": 3.0, "b": 2.0}), path)
+    c1.pick(("k1",), cands("a", "b"), "a")
+    c2.pick(("k2",), cands("a", "b"), "a")
+    assert json.load(open(path))["choices"] == {"G|k1": "a", "G|k2": "b"}
+
+
+def test_unwritable_folder_only_warns(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")                          # the cache folder cannot be created under a file
+    c = ConvAlgoCache("G", FakeTimer({"a": 1.0, "b": 2.0}), str(blocker / "sub" / "algo.json"))
+    with pytest.warns(RuntimeWarning, match="not written"):
+        assert c.pick(("k",), cands("a", "b"), "b") == "a"
+    assert c.pick(("k",), cands("a", "b"), "b") == "a"
