@@ -25,8 +25,9 @@ SHAPES = [  # name, H=W, IC, OC, k, stride, pad
 ]
 
 
-ALGO_ABBR = {"winograd": "W", "gemm128x128": "G128x128", "gemm128x64": "G128x64", "gemm64x128": "G64x128",
-             "gemm64x64": "G64x64"}
+def abbr(algo):
+    """winograd -> W, gemm128x64 -> G128x64 (implicit GEMM), tc128x64 -> T128x64 (pipelined TF32)."""
+    return "W" if algo == "winograd" else algo.replace("gemm", "G").replace("tc", "T")
 
 
 def warm_gpu(seconds=1.0):
@@ -80,7 +81,7 @@ def main():
           f"TF32 {'on in both (ours ks=' + str(a.ks) + ')' if a.tf32 else 'off in both'}; times in ms (median of {a.reps})")
     hdr = (f"{'shape':16s} {'GFLOP':>6s} | {'ours fwd':>8s} {'bwd-d':>7s} {'bwd-f':>7s} | "
            f"{'torch fwd':>9s} {'bwd-d':>7s} {'bwd-f':>7s} | {'ratio f':>7s} {'d':>5s} {'f':>5s} | {'our TFLOP/s f/d/w':>18s} | relerr  "
-           f"algo f/d/w (W winograd, Gmxn implicit GEMM tile)")
+           f"algo f/d/w (W winograd, G implicit GEMM, T pipelined TF32; tile)")
     print(hdr)
     tot = np.zeros(6)
     warm_gpu()
@@ -116,7 +117,7 @@ def main():
         tf = lambda t: flop / t / 1e9
         print(f"{name:16s} {flop / 1e9:6.2f} | {t_of:8.3f} {t_od:7.3f} {t_ow:7.3f} | {t_tf:9.3f} {t_td:7.3f} {t_tw:7.3f} | "
               f"{t_of / t_tf:7.2f} {t_od / t_td:5.2f} {t_ow / t_tw:5.2f} | {tf(t_of):5.1f} {tf(t_od):5.1f} {tf(t_ow):5.1f}      | {err:.1e} "
-              f"{'/'.join(ALGO_ABBR.get(n, n) for n in algo)}")
+              f"{'/'.join(abbr(n) for n in algo)}")
     print(f"{'sum (one each)':16s} {'':6s} | {tot[0]:8.3f} {tot[1]:7.3f} {tot[2]:7.3f} | {tot[3]:9.3f} {tot[4]:7.3f} "
           f"{tot[5]:7.3f} | {tot[0] / tot[3]:7.2f} {tot[1] / tot[4]:5.2f} {tot[2] / tot[5]:5.2f} |")
 

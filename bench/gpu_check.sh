@@ -14,7 +14,7 @@ what=${1:-all}
 if [ "$what" = tests ] || [ "$what" = all ]; then
   t0=$(date +%s)
   timeout "${T_TEST:-240}" python3 -m pytest -q -rs -s -p no:cacheprovider ${PYTEST_ARGS:-} \
-    tests/test_cuda_host.py tests/test_cuda_primitives.py tests/test_cuda_units.py tests/test_cuda_train.py tests/test_cuda_winograd.py \
+    tests/test_cuda_host.py tests/test_cuda_primitives.py tests/test_cuda_units.py tests/test_cuda_train.py tests/test_cuda_conv_algos.py \
     > "$OUT/pytest.log" 2>&1
   echo "pytest rc=$? in $(( $(date +%s) - t0 )) s"
   grep -E "^(FAILED|ERROR)|Error|error:" "$OUT/pytest.log" | grep -v "^PARITY" | head -40

@@ -5,6 +5,7 @@ import cupy
 import numpy as np
 
 from .conv_algo import ConvAlgoCache, default_cache_path
+from .cuda_conv_tc import CudaTensorCoreConvOps
 from .cuda_winograd import CudaWinogradOps, winograd_applicable
 
 i32, i64 = np.int32, np.int64
@@ -32,10 +33,11 @@ def _aligned(*arrays):
     return all(a.data.ptr % 16 == 0 for a in arrays)
 
 
-class CudaConvOps(CudaWinogradOps):
+class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
     """conv_fwd / conv_bwd_data / conv_bwd_filter / dwconv_* / pool_fwd / pool_bwd on the GPU.
-    `tf32` (backend attribute, default False): dense convolutions multiply on the tensor cores in TF32
-    (fp32 accumulate; ~1e-3 relative error) instead of fp32 FFMA. `tf32_ks` (1 or 2): k-tiles of 8 per
+    `tf32` (backend attribute, default False): dense convolutions may multiply on the tensor cores in TF32
+    (fp32 accumulate; ~1e-3 relative error) instead of fp32 FFMA: the pipelined kernels of conv_tc.cu join
+    the candidates, beside the older mma.sync path of gemm_core.cuh. `tf32_ks` (1 or 2): k-tiles of 8 per
     shared-memory stage in the TF32 kernels (kernels/gemm_core.cuh)."""
 
     tf32 = False
@@ -72,14 +74,19 @@ class CudaConvOps(CudaWinogradOps):
     def _mode(self):
         return f"tf32ks{int(self.tf32_ks)}" if self.tf32 else "fp32"
 
-    def _run_conv(self, pass_name, key, gemm, tiles, wino):
+    def _run_conv(self, pass_name, key, gemm, tiles, wino, tc=None):
         """Run the chosen algorithm: `gemm(bm, bn)` for each implicit-GEMM tile shape, `wino()` when the
-        layer suits Winograd. The default (no timing) is Winograd where it applies, else the heuristic tiles."""
+        layer suits Winograd, `tc(bm, bn)` (pipelined TF32 tensor cores) when TF32 is allowed and the layout
+        suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd where it applies,
+        else the heuristic tiles."""
         cands = {f"gemm{bm}x{bn}": (lambda bm=bm, bn=bn: gemm(bm, bn)) for bm, bn in GEMM_TILES}
         default = "gemm%dx%d" % tiles
         if wino is not None:
             cands["winograd"] = wino
             default = "winograd"
+        if tc is not None and self.tf32:
+            cands.update({f"tc{bm}x{bn}": (lambda bm=bm, bn=bn: tc(bm, bn)) for bm, bn in GEMM_TILES})
+            default = "tc%dx%d" % tiles
         key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
         capturing = cupy.cuda.get_current_stream().is_capturing()
         name = self.last_conv_algo = self._algo_cache().pick(key, cands, default, can_time=not capturing)
@@ -92,9 +99,10 @@ class CudaConvOps(CudaWinogradOps):
         oc, fh, fw, _ = w.shape
         oh, ow = out_size(h, fh, stride[0], pad[0]), out_size(wd, fw, stride[1], pad[1])
         wino = (lambda: self.wino_fwd(x, w, pad)) if winograd_applicable((fh, fw), stride, pad) else None
+        tc = (lambda bm, bn: self.tc_fwd(x, w, stride, pad, bm, bn)) if self.tc_fwd_ok(x, w) else None
         return self._run_conv("fwd", (x.shape, w.shape, stride, pad),
                               lambda bm, bn: self._gemm_fwd(x, w, stride, pad, (oh, ow), bm, bn),
-                              self._tiles(n * oh * ow, oc), wino)
+                              self._tiles(n * oh * ow, oc), wino, tc)
 
     def _gemm_fwd(self, x, w, stride, pad, y_hw, bm, bn):
         n, h, wd, ic = x.shape
@@ -114,9 +122,11 @@ class CudaConvOps(CudaWinogradOps):
         m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
         wino = ((lambda: self.wino_bwd_data(gy, w, x_shape, pad))
                 if winograd_applicable(w.shape[1:3], stride, pad, bwd_data=True) else None)
+        tc = ((lambda bm, bn: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn))
+              if self.tc_bwd_data_ok(gy, w, stride, pad) else None)
         return self._run_conv("bwd_data", (tuple(x_shape), w.shape, stride, pad),
                               lambda bm, bn: self._gemm_bwd_data(gy, w, x_shape, stride, pad, bm, bn),
-                              self._tiles(m * sh * sw, ic), wino)
+                              self._tiles(m * sh * sw, ic), wino, tc)
 
     def _gemm_bwd_data(self, gy, w, x_shape, stride, pad, bm, bn):
         n, h, wd, ic = x_shape
@@ -143,9 +153,11 @@ class CudaConvOps(CudaWinogradOps):
         kw = fh * fw * ic
         wino = ((lambda: self.wino_bwd_filter(x, gy, w_shape, pad))
                 if winograd_applicable((fh, fw), stride, pad) else None)
+        tc = ((lambda bm, bn: self.tc_bwd_filter(x, gy, w_shape, stride, pad, bm, bn))
+              if self.tc_bwd_filter_ok(x, gy) else None)
         return self._run_conv("bwd_filter", (x.shape, tuple(w_shape), stride, pad),
                               lambda bm, bn: self._gemm_bwd_filter(x, gy, w_shape, stride, pad, bm, bn),
-                              (128 if oc > 64 else 64, 128 if kw > 64 else 64), wino)
+                              (128 if oc > 64 else 64, 128 if kw > 64 else 64), wino, tc)
 
     def _gemm_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn):
         oc, fh, fw, ic = w_shape

@@ -1,5 +1,5 @@
 """GPU parity of the convolution algorithms against the CPU backend, each algorithm forced (Winograd
-F(2x2,3x3) and every implicit-GEMM tile shape) over odd shapes: N = 1, channels off 4/8/32, odd H/W, pads
+F(2x2,3x3), every implicit-GEMM tile shape, the pipelined TF32 tensor-core kernels) over odd shapes: N = 1, channels off 4/8/32, odd H/W, pads
 0/1/2, strides 1/2, batch 1 and 512; the per-shape algorithm choice through the backend (cold, warm and
 corrupt cache file). Skipped without CuPy or a GPU."""
 import json
@@ -67,6 +67,53 @@ def test_every_gemm_tile_matches_cpu(xs, oc, stride, pad, tiles):
           bc.conv_bwd_data(gy, w, xs, stride, pad))
     check("gemm_bwd_filter", str(tiles), bg._gemm_bwd_filter(dx, dgy, w.shape, stride, pad, *tiles),
           bc.conv_bwd_filter(x, gy, w.shape, stride, pad))
+
+
+TF32_TOL = 3e-3
+TC_CASES = [  # (x shape, out channels, stride, pad): input channels a multiple of 4 (16-byte chunks)
+    ((1, 5, 7, 4), 5, (1, 1), (1, 1)), ((2, 9, 6, 12), 37, (1, 1), (0, 0)), ((3, 8, 8, 64), 64, (1, 1), (2, 2)),
+    ((2, 11, 9, 8), 20, (2, 2), (1, 1)), ((2, 7, 7, 36), 12, (2, 1), (0, 1)), ((512, 4, 4, 32), 40, (1, 1), (1, 1)),
+    ((1, 1, 1, 4), 8, (1, 1), (1, 1)),
+]
+
+
+@pytest.mark.parametrize("xs,oc,stride,pad", TC_CASES)
+@pytest.mark.parametrize("tiles", [(128, 128), (128, 64), (64, 128), (64, 64)])
+@pytest.mark.parametrize("fhw", [3, 1])
+def test_tc_kernels_match_cpu(xs, oc, stride, pad, tiles, fhw):
+    if fhw == 1:
+        pad = (0, 0)
+    bc, bg = cpu().backend, gpu().backend
+    x, w = _data(xs, oc, fhw)
+    yc = bc.conv_fwd(x, w, stride, pad)
+    gy = RNG.randn(*yc.shape).astype(np.float32)
+    dx, dw, dgy = bg.from_host(x), bg.from_host(w), bg.from_host(gy)
+    check("tc_fwd", f"{xs}{tiles}", bg.tc_fwd(dx, dw, stride, pad, *tiles), yc, TF32_TOL)
+    if oc % 4 == 0:
+        check("tc_bwd_filter", f"{xs}{tiles}", bg.tc_bwd_filter(dx, dgy, w.shape, stride, pad, *tiles),
+              bc.conv_bwd_filter(x, gy, w.shape, stride, pad), TF32_TOL)
+        if bg.tc_bwd_data_ok(dgy, dw, stride, pad):
+            check("tc_bwd_data", f"{xs}{tiles}", bg.tc_bwd_data(dgy, dw, xs, pad, *tiles),
+                  bc.conv_bwd_data(gy, w, xs, stride, pad), TF32_TOL)
+
+
+def test_tf32_dispatch_times_tensor_core_candidates(fresh_cache):
+    bg, path = fresh_cache
+    bc = cpu().backend
+    saved = bg.tf32
+    bg.tf32 = True
+    try:
+        x, w = _data((8, 10, 10, 16), 24)
+        y, gx, gw = _run_all_passes(bg, bg.from_host(x), bg.from_host(w))
+        check("tf32 autotuned fwd", "", y, bc.conv_fwd(x, w, (1, 1), (1, 1)), TF32_TOL)
+        yh = host(y)
+        check("tf32 autotuned bwd_data", "", gx, bc.conv_bwd_data(yh, w, x.shape, (1, 1), (1, 1)), TF32_TOL)
+        check("tf32 autotuned bwd_filter", "", gw, bc.conv_bwd_filter(x, yh, w.shape, (1, 1), (1, 1)), TF32_TOL)
+        for times in bg._algos.timings.values():
+            assert {"tc128x128", "winograd", "gemm64x64"} <= set(times), times
+        assert all(k.endswith("|tf32ks2") for k in json.loads(path.read_text())["choices"])
+    finally:
+        bg.tf32 = saved
 
 
 @pytest.fixture

@@ -1,0 +1,76 @@
+"""Backend layer (CUDA): the TF32 tensor-core convolutions with a multi-stage cp.async pipeline
+(kernels/conv_tc.cu) — forward, backward-data for stride 1 (the forward on gY with the flipped filter) and
+backward-filter (split over N*OH*OW, slices summed with Kahan). Mixed into CudaConvOps; imports cupy, numpy."""
+import cupy
+import numpy as np
+
+i32 = np.int32
+TC_THREADS, TC_BK, TC_STAGES = 256, 32, 3
+
+
+def tc_smem_bytes(bm, bn, mn_major):
+    """Dynamic shared memory of one block (kernels/conv_tc.cu TileSize x TC_STAGES)."""
+    tile = (lambda rows: TC_BK * (rows + 8)) if mn_major else (lambda rows: rows * (TC_BK + 4))
+    return TC_STAGES * (tile(bm) + tile(bn)) * 4
+
+
+def _aligned(*arrays):
+    return all(a.data.ptr % 16 == 0 for a in arrays)
+
+
+class CudaTensorCoreConvOps:
+    def _tc_kernel(self, name, smem):
+        k = self.kernel("conv_tc", name)
+        if k.max_dynamic_shared_size_bytes < smem:
+            k.max_dynamic_shared_size_bytes = smem
+        return k
+
+    def tc_fwd_ok(self, x, w):
+        return x.shape[3] % 4 == 0 and _aligned(x, w)
+
+    def tc_bwd_data_ok(self, gy, w, stride, pad):
+        oc, fh, fw, _ = w.shape
+        return tuple(stride) == (1, 1) and oc % 4 == 0 and pad[0] < fh and pad[1] < fw and _aligned(gy, w)
+
+    def tc_bwd_filter_ok(self, x, gy):
+        return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and _aligned(x, gy)
+
+    def tc_fwd(self, x, w, stride, pad, bm, bn):
+        n, h, wd, ic = x.shape
+        oc, fh, fw, _ = w.shape
+        oh, ow = (h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1
+        y = cupy.empty((n, oh, ow, oc), dtype=np.float32)
+        m = n * oh * ow
+        if y.size == 0:
+            return y
+        smem = tc_smem_bytes(bm, bn, False)
+        self._tc_kernel(f"tc_conv_fwd<{bm},{bn}>", smem)(
+            (-(-m // bm), -(-oc // bn)), (TC_THREADS,),
+            (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad), shared_mem=smem)
+        return y
+
+    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn):
+        """Stride 1: gX = forward of gY with wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic], pad FH-1-P."""
+        oc, fh, fw, ic = w.shape
+        wt = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
+        self.launch_flat("conv_tc", "flip_filter", w.size, (w, wt, i32(oc), i32(fh), i32(fw), i32(ic)))
+        gx = self.tc_fwd(gy, wt, (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn)
+        if gx.shape != tuple(x_shape):
+            raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
+        return gx
+
+    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn):
+        oc, fh, fw, ic = w_shape
+        _, oh, ow, _ = gy.shape
+        kw = fh * fw * ic
+        rows = gy.shape[0] * oh * ow
+        s, chunk = self._split_k(rows, -(-oc // bm) * -(-kw // bn), min_rows=512)
+        gw = cupy.empty(tuple(w_shape), dtype=np.float32)
+        ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
+        smem = tc_smem_bytes(bm, bn, True)
+        self._tc_kernel(f"tc_conv_wgrad<{bm},{bn}>", smem)(
+            (-(-kw // bn), -(-oc // bm), s), (TC_THREADS,),
+            (x, gy, ws) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad) + (i32(chunk),), shared_mem=smem)
+        if s > 1:
+            self._sum_slices(ws, s, oc * kw, gw)
+        return gw

@@ -1,0 +1,311 @@
+// kernels/conv_tc.cu — TF32 tensor-core implicit-GEMM convolution with a multi-stage cp.async pipeline:
+// tiles go global -> shared without registers (zero-fill for padding and edges), TC_STAGES deep, so the mma.sync
+// loop is not load-bound; fp32 accumulate.
+//   forward:        Y[m = (n,oh,ow), oc]   = sum_k X[n, oh*SH-PH+fh, ow*SW-PW+fw, ic] * W[oc, k],  k = (fh, fw, ic)
+//   bwd-data (s=1): the forward on gY with Wt[ic, fh, fw, oc] = W[oc, FH-1-fh, FW-1-fw, ic] and pad FH-1-PH
+//   bwd-filter:     gW[oc, j = (fh,fw,ic)] = sum_r gY[r, oc] * X[r's window, j],  r = (n, oh, ow), split over r
+// | kernel                    | args                                                          | launch                               |
+// | tc_conv_fwd<BM,BN>        | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW              | (ceil(M/BM), ceil(OC/BN)) x 256, tc_smem |
+// | tc_conv_wgrad<BM,BN>      | x, gy, ws, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW, chunk      | (ceil(KW/BN), ceil(OC/BM), S) x 256  |
+// | flip_filter               | w [OC,FH,FW,IC], wt [IC,FH,FW,OC], OC, FH, FW, IC              | flat over OC*FH*FW*IC, 256            |
+// Needs IC % 4 == 0 (and OC % 4 == 0 for bwd-filter) and 16-byte aligned tensors: every 16-byte chunk of an
+// operand row is 4 consecutive channels of one pixel. Shared tiles: K-major [rows][BK+4] (forward operands,
+// fragments by ldmatrix) or MN-major [BK][cols+8] (bwd-filter operands, conflict-free scalar fragment reads).
+// BK = 32; 8 warps. Operands enter the tensor cores as raw fp32 bits (the hardware reads their TF32 part).
+//! instances: tc_conv_fwd<128,128> tc_conv_fwd<128,64> tc_conv_fwd<64,128> tc_conv_fwd<64,64>
+//! instances: tc_conv_wgrad<128,128> tc_conv_wgrad<128,64> tc_conv_wgrad<64,128> tc_conv_wgrad<64,64>
+#include "async_copy.cuh"
+#include "conv_geom.cuh"
+#include "grid.cuh"
+
+#define TC_THREADS 256
+#define TC_BK 32
+#define TC_STAGES 3
+#define TC_KLD (TC_BK + 4)              // K-major row stride (floats)
+
+template <int ROWS, int MN_MAJOR>
+struct TileSize {                       // floats of one operand tile in one stage
+    static constexpr int V = MN_MAJOR ? TC_BK * (ROWS + 8) : ROWS * TC_KLD;
+};
+
+template <int BM, int BN>
+struct TcWarps {                        // 8 warps as WM x WN; warp tile (BM/WM) x (BN/WN)
+    static constexpr int WM = (BM == 128 && BN == 64) ? 4 : 2, WN = 8 / WM;
+    static constexpr int MT = BM / WM / 16, NT = BN / WN / 8;
+};
+
+// fragment element (row, k) of an MN-major operand tile [k][ROWS+8] (raw fp32 bits: the tensor cores read the
+// TF32 part, as cuBLAS/cuDNN do with fp32 inputs)
+template <int ROWS>
+__device__ __forceinline__ unsigned frag_mn(const float* t, int row, int k) {
+    return __float_as_uint(t[k * (ROWS + 8) + row]);
+}
+
+// four 8x4 TF32 matrices of a K-major tile (rows of TC_KLD floats: 144-byte row stride, conflict-free) in one go
+__device__ __forceinline__ void ldmatrix_x4(unsigned addr, unsigned& r0, unsigned& r1, unsigned& r2, unsigned& r3) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
+}
+
+// the pipelined GEMM: C[m, n] (row stride ldc) = sum over the nk k-tiles the loaders deliver
+template <int BM, int BN, int MNA, int MNB, class LA, class LB>
+__device__ __forceinline__ void tc_gemm(LA& la, LB& lb, int nk, float* __restrict__ C, int M, int N, long long ldc,
+                                        int m0, int n0) {
+    using Wp = TcWarps<BM, BN>;
+    constexpr int SA = TileSize<BM, MNA>::V, SB = TileSize<BN, MNB>::V, SS = SA + SB;
+    extern __shared__ __align__(16) float smem[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const int wm0 = (warp % Wp::WM) * (BM / Wp::WM), wn0 = (warp / Wp::WM) * (BN / Wp::WN);
+    float acc[Wp::MT][Wp::NT][4];
+#pragma unroll
+    for (int i = 0; i < Wp::MT; ++i)
+#pragma unroll
+        for (int j = 0; j < Wp::NT; ++j)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.f;
+
+#pragma unroll
+    for (int s = 0; s < TC_STAGES - 1; ++s) {           // prologue: stages 0 .. S-2 in flight
+        if (s < nk) { la.load(smem + s * SS); lb.load(smem + s * SS + SA); }
+        cp_async_commit();
+    }
+    for (int kt = 0; kt < nk; ++kt) {
+        cp_async_wait<TC_STAGES - 2>();                  // tile kt has landed (for this thread) ...
+        __syncthreads();                                 // ... for all threads; stage (kt-1)%S is free again
+        const int nxt = kt + TC_STAGES - 1;
+        if (nxt < nk) {
+            float* st = smem + (nxt % TC_STAGES) * SS;
+            la.load(st); lb.load(st + SA);
+        }
+        cp_async_commit();
+        const float* As = smem + (kt % TC_STAGES) * SS;
+        const float* Bs = As + SA;
+#pragma unroll
+        for (int kb = 0; kb < TC_BK; kb += 8) {
+            unsigned a[Wp::MT][4], b[Wp::NT][2];
+#pragma unroll
+            for (int i = 0; i < Wp::MT; ++i) {
+                if (MNA) {
+                    const int r = wm0 + i * 16 + g;
+                    a[i][0] = frag_mn<BM>(As, r, kb + t);
+                    a[i][1] = frag_mn<BM>(As, r + 8, kb + t);
+                    a[i][2] = frag_mn<BM>(As, r, kb + t + 4);
+                    a[i][3] = frag_mn<BM>(As, r + 8, kb + t + 4);
+                } else {                                 // matrices (rows 0-7 | 8-15) x (k 0-3 | 4-7)
+                    const int q = lane >> 3, r = wm0 + i * 16 + (q & 1) * 8 + (lane & 7);
+                    ldmatrix_x4(smem_addr(As + r * TC_KLD + kb + (q >> 1) * 4), a[i][0], a[i][1], a[i][2], a[i][3]);
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < Wp::NT; j += 2) {
+                if (MNB) {
+#pragma unroll
+                    for (int jj = 0; jj < 2; ++jj) {
+                        const int c = wn0 + (j + jj) * 8 + g;
+                        b[j + jj][0] = frag_mn<BN>(Bs, c, kb + t);
+                        b[j + jj][1] = frag_mn<BN>(Bs, c, kb + t + 4);
+                    }
+                } else {                                 // matrices (n 0-7 | 8-15) x (k 0-3 | 4-7)
+                    const int q = lane >> 3, c = wn0 + j * 8 + (q >> 1) * 8 + (lane & 7);
+                    ldmatrix_x4(smem_addr(Bs + c * TC_KLD + kb + (q & 1) * 4), b[j][0], b[j][1], b[j + 1][0], b[j + 1][1]);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < Wp::MT; ++i)
+#pragma unroll
+                for (int j = 0; j < Wp::NT; ++j)
+                    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                                 : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
+                                 : "r"(a[i][0]), "r"(a[i][1]), "r"(a[i][2]), "r"(a[i][3]), "r"(b[j][0]), "r"(b[j][1]));
+        }
+    }
+    cp_async_wait<0>();
+#pragma unroll
+    for (int i = 0; i < Wp::MT; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int m = m0 + wm0 + i * 16 + g + h * 8;
+            if (m >= M) continue;
+            float* crow = C + m * ldc;
+#pragma unroll
+            for (int j = 0; j < Wp::NT; ++j) {
+                const int n = n0 + wn0 + j * 8 + 2 * t;
+                if (n + 1 < N && (ldc & 1) == 0) {                   // 8-byte aligned pair
+                    *reinterpret_cast<float2*>(crow + n) = make_float2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+                } else {
+                    if (n < N) crow[n] = acc[i][j][2 * h];
+                    if (n + 1 < N) crow[n + 1] = acc[i][j][2 * h + 1];
+                }
+            }
+        }
+}
+
+// ---------------------------------------------------------------- forward operands (K-major)
+// A rows = output pixels m0.., one 16-byte chunk (4 channels at k = kt*32 + kc*4) per row, BM/32 rows per thread.
+// Row pointers and their validity depend only on the tap (fh, fw): they are recomputed when this thread's k crosses
+// into another tap (every IC/32 k-tiles when IC >= 32), otherwise a k-tile costs one add per row.
+template <int BM>
+struct FwdTileA {
+    static constexpr int R = BM / 32;
+    const float* x; const ConvGeom& g;
+    const float* src[R]; int pix[R], ih0[R], iw0[R];
+    unsigned ok = 0;                                   // bit i: row i's pixel of tap (fh, fw) is inside the image
+    int kc, fh = 0, fw = 0, ic;
+    __device__ FwdTileA(const float* x_, const ConvGeom& g_, int m0) : x(x_), g(g_) {
+        kc = threadIdx.x & 7;
+        ic = kc * 4;
+        const FastDiv dow(g.OW), doh(g.OH);
+        const int M = g.N * g.OH * g.OW;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const int m = m0 + (threadIdx.x >> 3) + 32 * i;
+            int ow, oh;
+            const int img = doh.divmod(dow.divmod(m < M ? m : 0, ow), oh);
+            ih0[i] = m < M ? oh * g.SH - g.PH : -(1 << 29);          // rows past M read nothing
+            iw0[i] = ow * g.SW - g.PW;
+            pix[i] = img * g.H * g.W;
+        }
+        carry();
+    }
+    __device__ __forceinline__ void carry() {          // ic >= IC: move to the next tap(s) and re-aim the rows
+        while (ic >= g.IC) { ic -= g.IC; if (++fw == g.FW) { fw = 0; ++fh; } }
+        ok = 0;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const int ih = ih0[i] + fh, iw = iw0[i] + fw;
+            const bool v = fh < g.FH && ih >= 0 && ih < g.H && iw >= 0 && iw < g.W;
+            ok |= (unsigned)v << i;
+            src[i] = x + (v ? ((long long)pix[i] + ih * g.W + iw) * g.IC : 0);   // x + ic (< IC): a safe dummy
+        }
+    }
+    __device__ __forceinline__ void load(float* As) {
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            cp_async16(As + ((threadIdx.x >> 3) + 32 * i) * TC_KLD + kc * 4, src[i] + ic, (ok >> i) & 1u);
+        }
+        ic += TC_BK;
+        if (ic >= g.IC) carry();
+    }
+};
+
+// B rows = output channels n0.., W[oc, k] rows are K-contiguous
+template <int BN>
+struct FwdTileB {
+    static constexpr int R = BN / 32;
+    const float* w; int K, k, kc; const float* wr[R]; bool ok[R];
+    __device__ FwdTileB(const float* w_, const ConvGeom& g, int n0) : w(w_) {
+        K = g.FH * g.FW * g.IC;
+        kc = threadIdx.x & 7;
+        k = kc * 4;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const int oc = n0 + (threadIdx.x >> 3) + 32 * i;
+            ok[i] = oc < g.OC;
+            wr[i] = w + (long long)(ok[i] ? oc : 0) * K;
+        }
+    }
+    __device__ __forceinline__ void load(float* Bs) {
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const bool v = ok[i] && k < K;
+            cp_async16(Bs + ((threadIdx.x >> 3) + 32 * i) * TC_KLD + kc * 4, v ? wr[i] + k : w, v);
+        }
+        k += TC_BK;
+    }
+};
+
+template <int BM, int BN>
+__global__ void __launch_bounds__(TC_THREADS, 2)
+tc_conv_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int N, int H, int W,
+            int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW) {
+    const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
+    const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+    FwdTileA<BM> la(x, g, m0);
+    FwdTileB<BN> lb(w, g, n0);
+    const int K = FH * FW * IC;
+    tc_gemm<BM, BN, 0, 0>(la, lb, (K + TC_BK - 1) / TC_BK, y, N * OH * OW, OC, OC, m0, n0);
+}
+
+// ---------------------------------------------------------------- bwd-filter operands (MN-major)
+// A[r, oc] = gY rows r of this slice: per stage 32 rows x BM/4 chunks
+template <int BM>
+struct WgradTileA {
+    static constexpr int CPR = BM / 4, RPP = TC_THREADS / CPR, P = TC_BK / RPP;   // chunks/row, rows/pass, passes
+    const float* gy; int OC, r, rend, cc; bool col_ok;
+    __device__ WgradTileA(const float* gy_, const ConvGeom& g, int m0, int rbeg, int rend_) : gy(gy_), rend(rend_) {
+        OC = g.OC;
+        cc = threadIdx.x % CPR;
+        r = rbeg + threadIdx.x / CPR;
+        col_ok = m0 + cc * 4 < g.OC;
+        gy += m0 + cc * 4;
+    }
+    __device__ __forceinline__ void load(float* As) {
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const int rr = r + p * RPP;
+            const bool ok = col_ok && rr < rend;
+            cp_async16(As + (threadIdx.x / CPR + p * RPP) * (BM + 8) + cc * 4, ok ? gy + (long long)rr * OC : gy, ok);
+        }
+        r += TC_BK;
+    }
+};
+
+// B[r, j] = X window element of output pixel r at filter position j = (fh, fw, ic): columns fixed per thread
+template <int BN>
+struct WgradTileB {
+    static constexpr int CPR = BN / 4, RPP = TC_THREADS / CPR, P = TC_BK / RPP;
+    const float* x; const ConvGeom& g; int r, rend, cc, fh, fw, ic; bool col_ok;
+    FastDiv dow, doh;
+    __device__ WgradTileB(const float* x_, const ConvGeom& g_, int n0, int rbeg, int rend_)
+        : x(x_), g(g_), rend(rend_), dow(g_.OW), doh(g_.OH) {
+        cc = threadIdx.x % CPR;
+        r = rbeg + threadIdx.x / CPR;
+        const int j = n0 + cc * 4;
+        col_ok = j < g.FH * g.FW * g.IC;
+        fh = j / (g.FW * g.IC);
+        const int rem = j - fh * g.FW * g.IC;
+        fw = rem / g.IC;
+        ic = rem - fw * g.IC;
+    }
+    __device__ __forceinline__ void load(float* Bs) {
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const int rr = r + p * RPP;
+            int ow, oh;
+            const int img = doh.divmod(dow.divmod(rr < rend ? rr : 0, ow), oh);
+            const int ih = oh * g.SH - g.PH + fh, iw = ow * g.SW - g.PW + fw;
+            const bool ok = col_ok && rr < rend && ih >= 0 && ih < g.H && iw >= 0 && iw < g.W;
+            cp_async16(Bs + (threadIdx.x / CPR + p * RPP) * (BN + 8) + cc * 4,
+                       ok ? x + (((long long)img * g.H + ih) * g.W + iw) * g.IC + ic : x, ok);
+        }
+        r += TC_BK;
+    }
+};
+
+template <int BM, int BN>
+__global__ void __launch_bounds__(TC_THREADS, 2)
+tc_conv_wgrad(const float* __restrict__ x, const float* __restrict__ gy, float* __restrict__ ws, int N, int H, int W,
+              int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW, int chunk) {
+    const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
+    const int n0 = blockIdx.x * BN, m0 = blockIdx.y * BM;
+    const int rows = N * OH * OW, rbeg = blockIdx.z * chunk, rend = min(rows, rbeg + chunk);
+    const int KW = FH * FW * IC;
+    WgradTileA<BM> la(gy, g, m0, rbeg, rend);
+    WgradTileB<BN> lb(x, g, n0, rbeg, rend);
+    const int nk = rend > rbeg ? (rend - rbeg + TC_BK - 1) / TC_BK : 0;
+    tc_gemm<BM, BN, 1, 1>(la, lb, nk, ws + (long long)blockIdx.z * OC * KW, OC, KW, KW, m0, n0);
+}
+
+// ---------------------------------------------------------------- bwd-data filter: wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic]
+extern "C" __global__ void flip_filter(const float* __restrict__ w, float* __restrict__ wt, int OC, int FH, int FW, int IC) {
+    const long long total = (long long)OC * FH * FW * IC;
+    GRID_LOOP(e, total) {                                // e indexes wt (coalesced writes)
+        const int oc = (int)(e % OC);
+        long long q = e / OC;
+        const int fw = (int)(q % FW);
+        q /= FW;
+        const int fh = (int)(q % FH), ic = (int)(q / FH);
+        wt[e] = w[(((long long)oc * FH + (FH - 1 - fh)) * FW + (FW - 1 - fw)) * IC + ic];
+    }
+}
