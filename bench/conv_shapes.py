@@ -26,8 +26,9 @@ SHAPES = [  # name, H=W, IC, OC, k, stride, pad
 
 
 def abbr(algo):
-    """winograd -> W, gemm128x64 -> G128x64 (implicit GEMM), tc128x64 -> T128x64 (pipelined TF32)."""
-    return "W" if algo == "winograd" else algo.replace("gemm", "G").replace("tc", "T")
+    """winograd -> W, gemm128x64 -> G128x64 (implicit GEMM), tc128x64 -> T128x64 (pipelined TF32 mma.sync),
+    wg128x64 -> H128x64 (Hopper wgmma)."""
+    return "W" if algo == "winograd" else algo.replace("gemm", "G").replace("tc", "T").replace("wg", "H")
 
 
 def warm_gpu(seconds=1.0):
@@ -81,7 +82,7 @@ def main():
           f"TF32 {'on in both (ours ks=' + str(a.ks) + ')' if a.tf32 else 'off in both'}; times in ms (median of {a.reps})")
     hdr = (f"{'shape':16s} {'GFLOP':>6s} | {'ours fwd':>8s} {'bwd-d':>7s} {'bwd-f':>7s} | "
            f"{'torch fwd':>9s} {'bwd-d':>7s} {'bwd-f':>7s} | {'ratio f':>7s} {'d':>5s} {'f':>5s} | {'our TFLOP/s f/d/w':>18s} | relerr  "
-           f"algo f/d/w (W winograd, G implicit GEMM, T pipelined TF32; tile)")
+           f"algo f/d/w (W winograd, G implicit GEMM, T pipelined TF32, H wgmma; tile)")
     print(hdr)
     tot = np.zeros(6)
     warm_gpu()

@@ -10,7 +10,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from alpha_py.backend.kernel_loader import compile_options, kernel_dir, module_source, parse_instances  # noqa: E402
+from alpha_py.backend.kernel_loader import (compile_options, kernel_dir, module_source, parse_instances,  # noqa: E402
+                                           source_options)
 
 
 def find_nvrtc(explicit=None):
@@ -34,7 +35,7 @@ def compile_family(lib, family, arch):
     check(lib.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), path.encode(), 0, None, None), "create")
     for n in names:
         check(lib.nvrtcAddNameExpression(prog, n.encode()), f"name {n}")
-    opts = list(compile_options()) + [f"--gpu-architecture={arch}", "-std=c++17", "--ptxas-options=-v"]
+    opts = list(compile_options()) + list(source_options(src)) + [f"-arch={arch}", "-std=c++17", "--ptxas-options=-v"]
     arr = (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts])
     rc = lib.nvrtcCompileProgram(prog, len(opts), arr)
     size = ctypes.c_size_t()

@@ -14,14 +14,10 @@
 // BK = 32; 8 warps. Operands enter the tensor cores as raw fp32 bits (the hardware reads their TF32 part).
 //! instances: tc_conv_fwd<128,128> tc_conv_fwd<128,64> tc_conv_fwd<64,128> tc_conv_fwd<64,64>
 //! instances: tc_conv_wgrad<128,128> tc_conv_wgrad<128,64> tc_conv_wgrad<64,128> tc_conv_wgrad<64,64>
-#include "async_copy.cuh"
-#include "conv_geom.cuh"
+#include "conv_tc_tiles.cuh"
 #include "grid.cuh"
 
-#define TC_THREADS 256
-#define TC_BK 32
 #define TC_STAGES 3
-#define TC_KLD (TC_BK + 4)              // K-major row stride (floats)
 
 template <int ROWS, int MN_MAJOR>
 struct TileSize {                       // floats of one operand tile in one stage
@@ -140,80 +136,6 @@ __device__ __forceinline__ void tc_gemm(LA& la, LB& lb, int nk, float* __restric
             }
         }
 }
-
-// ---------------------------------------------------------------- forward operands (K-major)
-// A rows = output pixels m0.., one 16-byte chunk (4 channels at k = kt*32 + kc*4) per row, BM/32 rows per thread.
-// Row pointers and their validity depend only on the tap (fh, fw): they are recomputed when this thread's k crosses
-// into another tap (every IC/32 k-tiles when IC >= 32), otherwise a k-tile costs one add per row.
-template <int BM>
-struct FwdTileA {
-    static constexpr int R = BM / 32;
-    const float* x; const ConvGeom& g;
-    const float* src[R]; int pix[R], ih0[R], iw0[R];
-    unsigned ok = 0;                                   // bit i: row i's pixel of tap (fh, fw) is inside the image
-    int kc, fh = 0, fw = 0, ic;
-    __device__ FwdTileA(const float* x_, const ConvGeom& g_, int m0) : x(x_), g(g_) {
-        kc = threadIdx.x & 7;
-        ic = kc * 4;
-        const FastDiv dow(g.OW), doh(g.OH);
-        const int M = g.N * g.OH * g.OW;
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            const int m = m0 + (threadIdx.x >> 3) + 32 * i;
-            int ow, oh;
-            const int img = doh.divmod(dow.divmod(m < M ? m : 0, ow), oh);
-            ih0[i] = m < M ? oh * g.SH - g.PH : -(1 << 29);          // rows past M read nothing
-            iw0[i] = ow * g.SW - g.PW;
-            pix[i] = img * g.H * g.W;
-        }
-        carry();
-    }
-    __device__ __forceinline__ void carry() {          // ic >= IC: move to the next tap(s) and re-aim the rows
-        while (ic >= g.IC) { ic -= g.IC; if (++fw == g.FW) { fw = 0; ++fh; } }
-        ok = 0;
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            const int ih = ih0[i] + fh, iw = iw0[i] + fw;
-            const bool v = fh < g.FH && ih >= 0 && ih < g.H && iw >= 0 && iw < g.W;
-            ok |= (unsigned)v << i;
-            src[i] = x + (v ? ((long long)pix[i] + ih * g.W + iw) * g.IC : 0);   // x + ic (< IC): a safe dummy
-        }
-    }
-    __device__ __forceinline__ void load(float* As) {
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            cp_async16(As + ((threadIdx.x >> 3) + 32 * i) * TC_KLD + kc * 4, src[i] + ic, (ok >> i) & 1u);
-        }
-        ic += TC_BK;
-        if (ic >= g.IC) carry();
-    }
-};
-
-// B rows = output channels n0.., W[oc, k] rows are K-contiguous
-template <int BN>
-struct FwdTileB {
-    static constexpr int R = BN / 32;
-    const float* w; int K, k, kc; const float* wr[R]; bool ok[R];
-    __device__ FwdTileB(const float* w_, const ConvGeom& g, int n0) : w(w_) {
-        K = g.FH * g.FW * g.IC;
-        kc = threadIdx.x & 7;
-        k = kc * 4;
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            const int oc = n0 + (threadIdx.x >> 3) + 32 * i;
-            ok[i] = oc < g.OC;
-            wr[i] = w + (long long)(ok[i] ? oc : 0) * K;
-        }
-    }
-    __device__ __forceinline__ void load(float* Bs) {
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            const bool v = ok[i] && k < K;
-            cp_async16(Bs + ((threadIdx.x >> 3) + 32 * i) * TC_KLD + kc * 4, v ? wr[i] + k : w, v);
-        }
-        k += TC_BK;
-    }
-};
 
 template <int BM, int BN>
 __global__ void __launch_bounds__(TC_THREADS, 2)

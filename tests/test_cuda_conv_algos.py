@@ -97,6 +97,22 @@ def test_tc_kernels_match_cpu(xs, oc, stride, pad, tiles, fhw):
                   bc.conv_bwd_data(gy, w, xs, stride, pad), TF32_TOL)
 
 
+@pytest.mark.parametrize("xs,oc,stride,pad", TC_CASES)
+@pytest.mark.parametrize("bn", [128, 64])
+def test_wgmma_kernels_match_cpu(xs, oc, stride, pad, bn):
+    bc, bg = cpu().backend, gpu().backend
+    if not bg.wgmma_ok():
+        pytest.skip("wgmma kernels need a Hopper GPU (compute capability 9.0)")
+    x, w = _data(xs, oc)
+    yc = bc.conv_fwd(x, w, stride, pad)
+    dx, dw = bg.from_host(x), bg.from_host(w)
+    check("wg_fwd", f"{xs} n{bn}", bg.tc_fwd(dx, dw, stride, pad, 128, bn, wgmma=True), yc, TF32_TOL)
+    if oc % 4 == 0 and bg.tc_bwd_data_ok(dx, dw, stride, pad):
+        gy = RNG.randn(*yc.shape).astype(np.float32)
+        check("wg_bwd_data", f"{xs} n{bn}", bg.tc_bwd_data(bg.from_host(gy), dw, xs, pad, 128, bn, wgmma=True),
+              bc.conv_bwd_data(gy, w, xs, stride, pad), TF32_TOL)
+
+
 def test_tf32_dispatch_times_tensor_core_candidates(fresh_cache):
     bg, path = fresh_cache
     bc = cpu().backend

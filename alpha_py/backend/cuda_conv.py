@@ -76,8 +76,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
 
     def _run_conv(self, pass_name, key, gemm, tiles, wino, tc=None):
         """Run the chosen algorithm: `gemm(bm, bn)` for each implicit-GEMM tile shape, `wino()` when the
-        layer suits Winograd, `tc(bm, bn)` (pipelined TF32 tensor cores) when TF32 is allowed and the layout
-        suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd where it applies,
+        layer suits Winograd, `tc(bm, bn[, wgmma])` (pipelined TF32 tensor cores; wgmma on Hopper for the
+        forward-type passes) when TF32 is allowed and the layout suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd where it applies,
         else the heuristic tiles."""
         cands = {f"gemm{bm}x{bn}": (lambda bm=bm, bn=bn: gemm(bm, bn)) for bm, bn in GEMM_TILES}
         default = "gemm%dx%d" % tiles
@@ -87,6 +87,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         if tc is not None and self.tf32:
             cands.update({f"tc{bm}x{bn}": (lambda bm=bm, bn=bn: tc(bm, bn)) for bm, bn in GEMM_TILES})
             default = "tc%dx%d" % tiles
+            if pass_name != "bwd_filter" and self.wgmma_ok():
+                cands.update({f"wg128x{bn}": (lambda bn=bn: tc(128, bn, True)) for bn in (128, 64)})
         key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
         capturing = cupy.cuda.get_current_stream().is_capturing()
         name = self.last_conv_algo = self._algo_cache().pick(key, cands, default, can_time=not capturing)
@@ -99,7 +101,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         oc, fh, fw, _ = w.shape
         oh, ow = out_size(h, fh, stride[0], pad[0]), out_size(wd, fw, stride[1], pad[1])
         wino = (lambda: self.wino_fwd(x, w, pad)) if winograd_applicable((fh, fw), stride, pad) else None
-        tc = (lambda bm, bn: self.tc_fwd(x, w, stride, pad, bm, bn)) if self.tc_fwd_ok(x, w) else None
+        tc = (lambda bm, bn, wg=False: self.tc_fwd(x, w, stride, pad, bm, bn, wg)) if self.tc_fwd_ok(x, w) else None
         return self._run_conv("fwd", (x.shape, w.shape, stride, pad),
                               lambda bm, bn: self._gemm_fwd(x, w, stride, pad, (oh, ow), bm, bn),
                               self._tiles(n * oh * ow, oc), wino, tc)
@@ -122,7 +124,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
         wino = ((lambda: self.wino_bwd_data(gy, w, x_shape, pad))
                 if winograd_applicable(w.shape[1:3], stride, pad, bwd_data=True) else None)
-        tc = ((lambda bm, bn: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn))
+        tc = ((lambda bm, bn, wg=False: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn, wg))
               if self.tc_bwd_data_ok(gy, w, stride, pad) else None)
         return self._run_conv("bwd_data", (tuple(x_shape), w.shape, stride, pad),
                               lambda bm, bn: self._gemm_bwd_data(gy, w, x_shape, stride, pad, bm, bn),

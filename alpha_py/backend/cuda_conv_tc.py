@@ -1,6 +1,7 @@
 """Backend layer (CUDA): the TF32 tensor-core convolutions with a multi-stage cp.async pipeline
-(kernels/conv_tc.cu) — forward, backward-data for stride 1 (the forward on gY with the flipped filter) and
-backward-filter (split over N*OH*OW, slices summed with Kahan). Mixed into CudaConvOps; imports cupy, numpy."""
+(kernels/conv_tc.cu, mma.sync; kernels/conv_wgmma.cu, Hopper wgmma) — forward, backward-data for stride 1 (the
+forward on gY with the flipped filter) and backward-filter (split over N*OH*OW, slices summed with Kahan).
+Mixed into CudaConvOps; imports cupy, numpy."""
 import cupy
 import numpy as np
 
@@ -12,6 +13,11 @@ def tc_smem_bytes(bm, bn, mn_major):
     """Dynamic shared memory of one block (kernels/conv_tc.cu TileSize x TC_STAGES)."""
     tile = (lambda rows: TC_BK * (rows + 8)) if mn_major else (lambda rows: rows * (TC_BK + 4))
     return TC_STAGES * (tile(bm) + tile(bn)) * 4
+
+
+def wg_smem_bytes(bn):
+    """kernels/conv_wgmma.cu: WG_STAGES x (128 + BN) rows of 128 bytes, plus 1 KB to align the swizzle atoms."""
+    return 3 * (128 + bn) * TC_BK * 4 + 1024
 
 
 def _aligned(*arrays):
@@ -28,6 +34,10 @@ class CudaTensorCoreConvOps:
     def tc_fwd_ok(self, x, w):
         return x.shape[3] % 4 == 0 and _aligned(x, w)
 
+    def wgmma_ok(self):
+        """wgmma kernels are built for sm_90a: Hopper (compute capability 9.0) only."""
+        return self.device.compute_capability == "90"
+
     def tc_bwd_data_ok(self, gy, w, stride, pad):
         oc, fh, fw, _ = w.shape
         return tuple(stride) == (1, 1) and oc % 4 == 0 and pad[0] < fh and pad[1] < fw and _aligned(gy, w)
@@ -35,7 +45,8 @@ class CudaTensorCoreConvOps:
     def tc_bwd_filter_ok(self, x, gy):
         return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and _aligned(x, gy)
 
-    def tc_fwd(self, x, w, stride, pad, bm, bn):
+    def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False):
+        """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64)."""
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         oh, ow = (h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1
@@ -43,18 +54,25 @@ class CudaTensorCoreConvOps:
         m = n * oh * ow
         if y.size == 0:
             return y
+        args = (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
+        if wgmma:
+            smem = wg_smem_bytes(bn)
+            k = self.kernel("conv_wgmma", f"wg_conv_fwd_n{bn}")
+            if k.max_dynamic_shared_size_bytes < smem:
+                k.max_dynamic_shared_size_bytes = smem
+            k((-(-m // 128), -(-oc // bn)), (TC_THREADS,), args, shared_mem=smem)
+            return y
         smem = tc_smem_bytes(bm, bn, False)
-        self._tc_kernel(f"tc_conv_fwd<{bm},{bn}>", smem)(
-            (-(-m // bm), -(-oc // bn)), (TC_THREADS,),
-            (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad), shared_mem=smem)
+        self._tc_kernel(f"tc_conv_fwd<{bm},{bn}>", smem)((-(-m // bm), -(-oc // bn)), (TC_THREADS,), args,
+                                                         shared_mem=smem)
         return y
 
-    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn):
+    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False):
         """Stride 1: gX = forward of gY with wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic], pad FH-1-P."""
         oc, fh, fw, ic = w.shape
         wt = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
         self.launch_flat("conv_tc", "flip_filter", w.size, (w, wt, i32(oc), i32(fh), i32(fw), i32(ic)))
-        gx = self.tc_fwd(gy, wt, (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn)
+        gx = self.tc_fwd(gy, wt, (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma)
         if gx.shape != tuple(x_shape):
             raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
         return gx

@@ -5,6 +5,7 @@ import os
 import re
 
 _INSTANCE_RE = re.compile(r"^[ \t]*//![ \t]*instances?:[ \t]*(.*)$", re.MULTILINE)
+_OPTIONS_RE = re.compile(r"^[ \t]*//![ \t]*options:[ \t]*(.*)$", re.MULTILINE)
 _modules = {}       # (device_id, family, defines) -> cupy.RawModule
 
 
@@ -41,6 +42,15 @@ def parse_instances(source):
     return names
 
 
+def source_options(source):
+    """Extra NVRTC options a family asks for in `//! options: ...` lines (e.g. -arch=sm_90a for wgmma kernels:
+    NVRTC then builds for that target instead of the plain one CuPy adds)."""
+    opts = []
+    for line in _OPTIONS_RE.findall(source):
+        opts.extend(line.split())
+    return tuple(opts)
+
+
 def define_options(defines):
     """{'TILE': 16} / [('TILE', 16)] -> ('-DTILE=16',) in a stable order."""
     items = sorted(dict(defines or {}).items())
@@ -60,7 +70,8 @@ def get_module(family, defines=None, device_id=None):
     if mod is None:
         src, _ = module_source(family)
         names = parse_instances(src)
-        mod = cupy.RawModule(code=src, options=compile_options(defines), name_expressions=names or None)
+        mod = cupy.RawModule(code=src, options=compile_options(defines) + source_options(src),
+                             name_expressions=names or None)
         mod.compile()
         _modules[key] = mod
     return mod

@@ -1,0 +1,92 @@
+// kernels/conv_tc_tiles.cuh — the forward implicit-GEMM operand tiles shared by the pipelined tensor-core kernels
+// (conv_tc.cu: mma.sync, padded rows; conv_wgmma.cu: wgmma, 128-byte-swizzled rows): cp.async gathers of 16-byte
+// chunks (4 channels of one pixel) straight into shared memory, zero-filled outside the image. 256 threads.
+#pragma once
+#include "async_copy.cuh"
+#include "conv_geom.cuh"
+
+#define TC_THREADS 256
+#define TC_BK 32
+#define TC_KLD (TC_BK + 4)              // padded K-major row stride (floats)
+
+// float offset of 16-byte chunk kc (0..7) of row r in a K-major tile of 32-float rows: padded (SW=0) or with the
+// 128-byte swizzle of wgmma's SWIZZLE_128B layout (SW=1: chunk kc of row r lands at kc ^ (r % 8))
+template <int SW>
+__device__ __forceinline__ int kmajor_off(int r, int kc) {
+    return SW ? r * TC_BK + ((kc ^ (r & 7)) << 2) : r * TC_KLD + kc * 4;
+}
+
+// ---------------------------------------------------------------- forward operands (K-major)
+// A rows = output pixels m0.., one 16-byte chunk (4 channels at k = kt*32 + kc*4) per row, BM/32 rows per thread.
+// Row pointers and their validity depend only on the tap (fh, fw): they are recomputed when this thread's k crosses
+// into another tap (every IC/32 k-tiles when IC >= 32), otherwise a k-tile costs one add per row.
+template <int BM, int SW = 0>
+struct FwdTileA {
+    static constexpr int R = BM / 32;
+    const float* x; const ConvGeom& g;
+    const float* src[R]; int pix[R], ih0[R], iw0[R];
+    unsigned ok = 0;                                   // bit i: row i's pixel of tap (fh, fw) is inside the image
+    int kc, fh = 0, fw = 0, ic;
+    __device__ FwdTileA(const float* x_, const ConvGeom& g_, int m0) : x(x_), g(g_) {
+        kc = threadIdx.x & 7;
+        ic = kc * 4;
+        const FastDiv dow(g.OW), doh(g.OH);
+        const int M = g.N * g.OH * g.OW;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const int m = m0 + (threadIdx.x >> 3) + 32 * i;
+            int ow, oh;
+            const int img = doh.divmod(dow.divmod(m < M ? m : 0, ow), oh);
+            ih0[i] = m < M ? oh * g.SH - g.PH : -(1 << 29);          // rows past M read nothing
+            iw0[i] = ow * g.SW - g.PW;
+            pix[i] = img * g.H * g.W;
+        }
+        carry();
+    }
+    __device__ __forceinline__ void carry() {          // ic >= IC: move to the next tap(s) and re-aim the rows
+        while (ic >= g.IC) { ic -= g.IC; if (++fw == g.FW) { fw = 0; ++fh; } }
+        ok = 0;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const int ih = ih0[i] + fh, iw = iw0[i] + fw;
+            const bool v = fh < g.FH && ih >= 0 && ih < g.H && iw >= 0 && iw < g.W;
+            ok |= (unsigned)v << i;
+            src[i] = x + (v ? ((long long)pix[i] + ih * g.W + iw) * g.IC : 0);   // x + ic (< IC): a safe dummy
+        }
+    }
+    __device__ __forceinline__ void load(float* As) {
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            cp_async16(As + kmajor_off<SW>((threadIdx.x >> 3) + 32 * i, kc), src[i] + ic, (ok >> i) & 1u);
+        }
+        ic += TC_BK;
+        if (ic >= g.IC) carry();
+    }
+};
+
+// B rows = output channels n0.., W[oc, k] rows are K-contiguous
+template <int BN, int SW = 0>
+struct FwdTileB {
+    static constexpr int R = BN / 32;
+    const float* w; int K, k, kc; const float* wr[R]; bool ok[R];
+    __device__ FwdTileB(const float* w_, const ConvGeom& g, int n0) : w(w_) {
+        K = g.FH * g.FW * g.IC;
+        kc = threadIdx.x & 7;
+        k = kc * 4;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const int oc = n0 + (threadIdx.x >> 3) + 32 * i;
+            ok[i] = oc < g.OC;
+            wr[i] = w + (long long)(ok[i] ? oc : 0) * K;
+        }
+    }
+    __device__ __forceinline__ void load(float* Bs) {
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const bool v = ok[i] && k < K;
+            cp_async16(Bs + kmajor_off<SW>((threadIdx.x >> 3) + 32 * i, kc), v ? wr[i] + k : w, v);
+        }
+        k += TC_BK;
+    }
+};
+
