@@ -118,12 +118,15 @@ def bench_alpha(net_name, batch, steps, warmup, tf32, images, labels, pool_kind,
         step(i).get()
     eg.backend.synchronize()
     t0 = time.perf_counter()
+    host = 0.0
     for i in range(steps):
+        h0 = time.perf_counter()
         loss = step(i)
+        host += time.perf_counter() - h0
     eg.backend.synchronize()
     dt = (time.perf_counter() - t0) / steps
     st = eg.backend.memory.stats()
-    res = dict(step_ms=dt * 1e3, first_s=t_first, peak_alloc=st.get("peak_used", float("nan")) / MiB,
+    res = dict(step_ms=dt * 1e3, host_ms=host / steps * 1e3, first_s=t_first, peak_alloc=st.get("peak_used", float("nan")) / MiB,
                peak_reserved=st.get("peak_reserved", st["reserved"]) / MiB, loss=loss.get())
     eg.sync(True)
     net.delete()
@@ -139,7 +142,15 @@ def main():
     ap.add_argument("--modes", default="fp32,tf32")
     ap.add_argument("--pool", default="memp3", help="memp1|memp2|memp3|cupy")
     ap.add_argument("--pool-gb", type=float, default=40.0)
+    ap.add_argument("--cold-cache", action="store_true",
+                    help="compile every kernel and time every convolution algorithm afresh (empty CuPy kernel cache "
+                         "and algorithm cache in a temp folder): the first-step time is then the cold start")
     a = ap.parse_args()
+    if a.cold_cache:
+        import tempfile
+        tmp = tempfile.mkdtemp(prefix="alpha-cold-")
+        os.environ["CUPY_CACHE_DIR"] = os.path.join(tmp, "cupy")
+        os.environ["ALPHA_CACHE_DIR"] = os.path.join(tmp, "alpha")
     import torch
     rng = np.random.RandomState(0)
     images = [rng.randint(0, 256, (a.batch, 32, 32, 3)).astype(np.uint8) for _ in range(4)]
@@ -157,7 +168,8 @@ def main():
             torch.cuda.empty_cache()
             rows.append((net, mode, ra, rt))
             print(f"{net:9s} {mode}: alpha {ra['step_ms']:8.1f} ms/step peak {ra['peak_alloc']:7.0f} MiB used "
-                  f"{ra['peak_reserved']:7.0f} MiB reserved (loss {ra['loss']:.3f}, first step {ra['first_s']:.1f} s) | torch {rt['step_ms']:7.1f} ms/step "
+                  f"{ra['peak_reserved']:7.0f} MiB reserved (loss {ra['loss']:.3f}, first step {ra['first_s']:.1f} s, "
+                  f"host {ra['host_ms']:.1f} ms/step) | torch {rt['step_ms']:7.1f} ms/step "
                   f"peak {rt['peak_alloc']:7.0f} MiB alloc {rt['peak_reserved']:7.0f} MiB reserved (loss {rt['loss']:.3f})",
                   flush=True)
     print(f"\n{'net':9s} {'mode':5s} | {'alpha ms':>9s} {'torch ms':>9s} {'ratio':>6s} | {'alpha MiB':>9s} "
