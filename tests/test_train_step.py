@@ -191,7 +191,7 @@ def test_kernel_scalars_follow_the_host_rule():
 
 
 def test_cli_graph_flag():
-    from alpha_py.cli import main, parse_args
+    from alpha_py.cli import parse_args
     base = ["train", "--model", "mnist_cnn", "--dataset", "mnist5k"]
     assert parse_args(base).graph is None
     assert parse_args(base + ["--graph"]).graph is True
