@@ -19,6 +19,20 @@ import numpy as np  # noqa: E402
 SHAPES = {"fashion": (28, 1), "resnet18": (32, 3)}
 
 
+def timed(step, steps, warmup, wait):
+    """(ms per step, host ms per step, last step's result) of `steps` calls after `warmup` calls;
+    wait() blocks until the device is idle."""
+    for i in range(warmup):
+        step(i)
+    wait()
+    t0 = time.perf_counter()
+    for i in range(steps):
+        last = step(i)
+    host = time.perf_counter() - t0
+    wait()
+    return (time.perf_counter() - t0) / steps * 1e3, host / steps * 1e3, last
+
+
 def batches(kind, batch, n=4, seed=0):
     size, ch = SHAPES[kind]
     rng = np.random.RandomState(seed)
@@ -90,23 +104,14 @@ def bench_torch(kind, batch, steps, warmup, tf32):
              torch.from_numpy(y).cuda()) for x, y in zip(xs, ys)]
 
     def step(i):
-        x, y = data[i % len(data)]
-        loss = lossf(model(x), y)
         opt.zero_grad(set_to_none=True)
+        loss = lossf(model(data[i % len(data)][0]), data[i % len(data)][1])
         loss.backward()
         opt.step()
         return loss
 
-    for i in range(warmup):
-        step(i)
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for i in range(steps):
-        loss = step(i)
-    host = time.perf_counter() - t0
-    torch.cuda.synchronize()
-    dt = time.perf_counter() - t0
-    res = dict(ms=dt / steps * 1e3, host_ms=host / steps * 1e3, loss=float(loss.detach()))
+    ms, host_ms, last = timed(step, steps, warmup, torch.cuda.synchronize)
+    res = dict(ms=ms, host_ms=host_ms, loss=float(last.detach()))
     del model, opt, data
     torch.cuda.empty_cache()
     return res
