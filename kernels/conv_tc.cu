@@ -138,8 +138,7 @@ __device__ __forceinline__ void tc_gemm(LA& la, LB& lb, int nk, float* __restric
 }
 
 template <int BM, int BN>
-__global__ void __launch_bounds__(TC_THREADS, 2)
-tc_conv_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int N, int H, int W,
+__global__ void __launch_bounds__(TC_THREADS, 2) tc_conv_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int N, int H, int W,
             int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW) {
     const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
     const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
@@ -206,8 +205,7 @@ struct WgradTileB {
 };
 
 template <int BM, int BN>
-__global__ void __launch_bounds__(TC_THREADS, 2)
-tc_conv_wgrad(const float* __restrict__ x, const float* __restrict__ gy, float* __restrict__ ws, int N, int H, int W,
+__global__ void __launch_bounds__(TC_THREADS, 2) tc_conv_wgrad(const float* __restrict__ x, const float* __restrict__ gy, float* __restrict__ ws, int N, int H, int W,
               int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW, int chunk) {
     const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
     const int n0 = blockIdx.x * BN, m0 = blockIdx.y * BM;
