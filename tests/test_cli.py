@@ -10,6 +10,7 @@ import sys
 import time
 import zipfile
 
+import numpy as np
 import pytest
 
 from alpha_py.cli import main, parse_args
@@ -172,3 +173,67 @@ def test_train_on_image_folder_and_cifar10_files(tmp_path, capsys):
                  "--batch", "6", "--no-progress", "--checkpoint", str(tmp_path / "c.ckpt")]) == 0
     out = capsys.readouterr().out
     assert "12 train / 4 test images [32, 32, 3]" in out and "test accuracy" in out
+
+
+def test_checkpoint_bad_input_is_a_clear_error_and_nothing_is_lost(tmp_path, capsys):
+    ck = str(tmp_path / "m.ckpt")
+    assert main(["train", *SMALL, "--epochs", "1", "--checkpoint", ck]) == 0
+    good = open(ck, "rb").read()
+    capsys.readouterr()
+    # wrong model name for the checkpoint (eval) and a checkpoint of another architecture (resume)
+    assert main(["eval", "--checkpoint", ck, "--model", "resnet18"]) == 2
+    assert f"--model 'resnet18' but checkpoint {ck!r} holds 'mnist_cnn'" in capsys.readouterr().err
+    assert main(["train", "--model", "hairnet", "--dataset", "mnist5k", "--limit", "32", "--no-progress",
+                 "--epochs", "2", "--checkpoint", ck, "--resume"]) == 2
+    assert f"checkpoint {ck!r} has model='mnist_cnn', this run has 'hairnet'" in capsys.readouterr().err
+    # shape-mismatched weights: same model name, other geometry recorded in the file
+    from alpha_py.stat.ckpt import save_checkpoint
+    state = read_checkpoint(ck).net_state
+    state = {k: (v[..., :7] if k.endswith("fc2.weight") else v[:7] if k.endswith("fc2.bias") else v)
+             for k, v in state.items()}
+    bad = str(tmp_path / "bad.ckpt")
+    save_checkpoint(bad, state, None, model="mnist_cnn", model_args={"in_channels": 1, "num_classes": 10,
+                                                                      "input_size": 28})
+    assert main(["eval", "--checkpoint", bad, "--dataset", "mnist5k", "--limit", "50"]) == 2
+    err = capsys.readouterr().err
+    assert "build_model" in err and "bad.ckpt" in err and "MnistCNN.fc2.weight: [128,7] vs [128,10]" in err
+    # a checkpoint directory that is not writable: refused before any training
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file, not a directory")
+    with pytest.raises(SystemExit):
+        main(["train", *SMALL, "--epochs", "1", "--checkpoint", str(blocker / "m.ckpt")])
+    assert "is not writable" in capsys.readouterr().err
+    assert open(ck, "rb").read() == good                              # nothing was touched
+
+
+def test_resume_falls_back_to_the_previous_checkpoint(tmp_path, capsys):
+    ck = str(tmp_path / "f.ckpt")
+    assert main(["train", *SMALL, "--epochs", "2", "--checkpoint", ck]) == 0
+    assert read_checkpoint(ck + ".prev").epoch == 1
+    with open(ck, "r+b") as f:                                       # the newest file is truncated
+        f.truncate(os.path.getsize(ck) // 2)
+    capsys.readouterr()
+    assert main(["train", *SMALL, "--epochs", "3", "--checkpoint", ck, "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert "warning: " in out and "truncated or corrupt" in out and "falling back" in out
+    assert f"resumed from {ck}.prev after epoch 1" in out and "epoch 2/3" in out
+    assert read_checkpoint(ck).epoch == 3
+
+
+def test_export_writes_the_dragon_alpha_zip(tmp_path, capsys):
+    from alpha_py import alpha
+    from alpha_py.zoo import get_model
+    ck = str(tmp_path / "e.ckpt")
+    assert main(["train", *SMALL, "--epochs", "1", "--checkpoint", ck]) == 0
+    assert main(["export", "--checkpoint", ck, "--optim-out", str(tmp_path / "opt.zip")]) == 0
+    assert "exported" in capsys.readouterr().out
+    net = get_model("mnist_cnn", 1, 10, 28).init(alpha.engine.cpu_float32())
+    alpha.stat.load_zip(net, str(tmp_path / "e.zip"))
+    for k, v in alpha.stat.state(net).items():
+        np.testing.assert_array_equal(v, read_checkpoint(ck).net_state[k], err_msg=k)
+    with zipfile.ZipFile(tmp_path / "opt.zip") as z:
+        assert "step" in z.namelist()
+    bad = tmp_path / "junk.ckpt"
+    bad.write_bytes(b"junk")
+    assert main(["export", "--checkpoint", str(bad)]) == 2
+    assert "junk.ckpt" in capsys.readouterr().err
