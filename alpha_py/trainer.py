@@ -15,7 +15,6 @@ from .zoo import MODELS, get_model
 
 DATASETS = ("mnist", "mnist5k", "fashion_mnist", "cifar10", "cifar100", "image_folder")
 SCHEDULERS = ("none", "cos", "exp")
-FORMAT = "alpha-train-checkpoint/1"
 
 
 def make_engine(name):
