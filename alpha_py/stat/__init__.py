@@ -1,7 +1,9 @@
 """stat layer: `alpha.stat` — checkpoints of nets and optimizers. Text zip (Dragon-Alpha format):
 save_zip / load_zip; binary (numpy .npz, faster): save_npz / load_npz; save / load pick by the file
 extension ('.npz' -> binary, anything else -> text zip). `alpha.stat.opt` is the same object
-(Figure 2 of the paper writes alpha.stat.opt.load_zip(opt, path)). Imports stat.checkpoint only."""
+(Figure 2 of the paper writes alpha.stat.opt.load_zip(opt, path)). Every load reads any layout by
+content, training checkpoints of alpha_py.stat.ckpt included (their net or optimizer part).
+Imports stat.checkpoint only."""
 from . import checkpoint as _ck
 
 
