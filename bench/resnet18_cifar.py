@@ -2,7 +2,8 @@
 32x32x3 batches uploaded each step) — Alpha (cuda_float32, async, memp3) vs PyTorch (channels_last,
 cuDNN) on the same network, in one process on the same GPU. Step time and peak GPU memory, strict
 fp32 in both, then TF32 allowed in both (Alpha: tf32=True, conv GEMMs on the tensor cores). Prints ratios.
-Usage: python bench/resnet18_cifar.py [--batch 512] [--steps 20] [--warmup 3] [--nets resnet18,vgg16]"""
+Alpha runs its step op by op and as one replayed CUDA graph (alpha.train_step, --graph off,on).
+Usage: python bench/resnet18_cifar.py [--batch 512] [--steps 20] [--warmup 3] [--nets resnet18,vgg16] [--graph off,on]"""
 import argparse
 import os
 import sys
@@ -91,7 +92,7 @@ def bench_torch(net_name, batch, steps, warmup, tf32, images, labels):
 
 
 # ------------------------------------------------------------------------------------ Alpha
-def bench_alpha(net_name, batch, steps, warmup, tf32, images, labels, pool_kind, pool_gb):
+def bench_alpha(net_name, batch, steps, warmup, tf32, images, labels, pool_kind, pool_gb, graph=False):
     from alpha_py import alpha, nn
     pool = getattr(alpha.engine, pool_kind)(int(pool_gb * 2 ** 30)) if pool_kind != "cupy" else None
     eg = alpha.engine.cuda_float32(0, pool, tf32=tf32).set_seed(0)
@@ -102,8 +103,12 @@ def bench_alpha(net_name, batch, steps, warmup, tf32, images, labels, pool_kind,
     Y = eg.tensor(labels)
     eg.sync(False)
 
+    runner = alpha.train_step(net, ce, opt, graph=True) if graph else None
+
     def step(i):
         X = eg.images(images[i % len(images)])
+        if runner is not None:          # forward+loss+backward+update as one replayed CUDA graph
+            return runner(X, Y)
         yh = net.forward(X)[0]
         loss = ce.loss(yh, Y)
         net.backward(ce.gradient(yh, Y))
@@ -142,6 +147,8 @@ def main():
     ap.add_argument("--modes", default="fp32,tf32")
     ap.add_argument("--pool", default="memp3", help="memp1|memp2|memp3|cupy")
     ap.add_argument("--pool-gb", type=float, default=40.0)
+    ap.add_argument("--graph", default="off,on",
+                    help="Alpha step op by op (off) and/or as a captured CUDA graph via alpha.train_step (on)")
     ap.add_argument("--cold-cache", action="store_true",
                     help="compile every kernel and time every convolution algorithm afresh (empty CuPy kernel cache "
                          "and algorithm cache in a temp folder): the first-step time is then the cold start")
@@ -158,24 +165,27 @@ def main():
     print(f"# {torch.cuda.get_device_name()}  torch {torch.__version__}  batch {a.batch}  steps {a.steps} "
           f"(after {a.warmup} warm-up)  Adam lr 1e-3  LeakyReLU  Alpha pool {a.pool}")
     rows = []
+    import gc
     for net in a.nets.split(","):
         for mode in a.modes.split(","):
             tf32 = mode == "tf32"
-            ra = bench_alpha(net, a.batch, a.steps, a.warmup, tf32, images, labels, a.pool, a.pool_gb)
-            import gc
-            gc.collect()
+            for graph in a.graph.split(","):
+                ra = bench_alpha(net, a.batch, a.steps, a.warmup, tf32, images, labels, a.pool, a.pool_gb,
+                                 graph == "on")
+                gc.collect()
+                rows.append((net, mode + ("+graph" if graph == "on" else ""), ra, None))
             rt = bench_torch(net, a.batch, a.steps, a.warmup, tf32, images, labels)
             torch.cuda.empty_cache()
-            rows.append((net, mode, ra, rt))
+            rows = [(n_, m_, r_, rt if t_ is None else t_) for n_, m_, r_, t_ in rows]
             print(f"{net:9s} {mode}: alpha {ra['step_ms']:8.1f} ms/step peak {ra['peak_alloc']:7.0f} MiB used "
                   f"{ra['peak_reserved']:7.0f} MiB reserved (loss {ra['loss']:.3f}, first step {ra['first_s']:.1f} s, "
                   f"host {ra['host_ms']:.1f} ms/step) | torch {rt['step_ms']:7.1f} ms/step "
                   f"peak {rt['peak_alloc']:7.0f} MiB alloc {rt['peak_reserved']:7.0f} MiB reserved (loss {rt['loss']:.3f})",
                   flush=True)
-    print(f"\n{'net':9s} {'mode':5s} | {'alpha ms':>9s} {'torch ms':>9s} {'ratio':>6s} | {'alpha MiB':>9s} "
+    print(f"\n{'net':9s} {'mode':10s} | {'alpha ms':>9s} {'torch ms':>9s} {'ratio':>6s} | {'alpha MiB':>9s} "
           f"{'torch MiB':>9s} {'ratio':>6s}   (peak memory: in-use / allocated)")
     for net, mode, ra, rt in rows:
-        print(f"{net:9s} {mode:5s} | {ra['step_ms']:9.1f} {rt['step_ms']:9.1f} {ra['step_ms'] / rt['step_ms']:6.2f} | "
+        print(f"{net:9s} {mode:10s} | {ra['step_ms']:9.1f} {rt['step_ms']:9.1f} {ra['step_ms'] / rt['step_ms']:6.2f} | "
               f"{ra['peak_alloc']:9.0f} {rt['peak_alloc']:9.0f} {ra['peak_alloc'] / rt['peak_alloc']:6.2f}")
 
 

@@ -182,6 +182,16 @@ def test_pool_primitives(mode, xs, k, s, p):
           bc.pool_bwd(mode, gy, x, yc, ac, k, s, p))
 
 
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (7, 13, 5), (128, 3136, 128), (513, 67, 10), (2049, 33, 130)])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_matmul_on_own_gemm_all_transposes(m, k, n, ta, tb):
+    """matmul runs on our GEMM kernels (capturable in CUDA graphs), strict fp32, every transpose combination."""
+    bc, bg = both()
+    a = rand(k, m) if ta else rand(m, k)
+    b = rand(n, k) if tb else rand(k, n)
+    check("matmul", f"{m},{k},{n},{ta},{tb}", bg.matmul(dev(a), dev(b), ta=ta, tb=tb), bc.matmul(a, b, ta=ta, tb=tb))
+
+
 def test_matmul_and_misc_primitives():
     bc, bg = both()
     a, b = rand(65, 130), rand(130, 33)

@@ -106,13 +106,14 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
                               lambda bm, bn: self._gemm_fwd(x, w, stride, pad, (oh, ow), bm, bn),
                               self._tiles(n * oh * ow, oc), wino, tc)
 
-    def _gemm_fwd(self, x, w, stride, pad, y_hw, bm, bn):
+    def _gemm_fwd(self, x, w, stride, pad, y_hw, bm, bn, mma=None):
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         y = cupy.empty((n,) + tuple(y_hw) + (oc,), dtype=self.dtype)
         m = n * y_hw[0] * y_hw[1]
         vec = int(ic % 4 == 0 and _aligned(x, w))
-        self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec},{self._mma()}>")(
+        mma = self._mma() if mma is None else mma
+        self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec},{mma}>")(
             (-(-m // bm), -(-oc // bn)), (THREADS,),
             (x, w, y) + self._geom(x.shape, (fh, fw), oc, y_hw, stride, pad))
         return y
@@ -130,7 +131,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
                               lambda bm, bn: self._gemm_bwd_data(gy, w, x_shape, stride, pad, bm, bn),
                               self._tiles(m * sh * sw, ic), wino, tc)
 
-    def _gemm_bwd_data(self, gy, w, x_shape, stride, pad, bm, bn):
+    def _gemm_bwd_data(self, gy, w, x_shape, stride, pad, bm, bn, mma=None):
         n, h, wd, ic = x_shape
         oc, fh, fw, _ = w.shape
         _, oh, ow, _ = gy.shape
@@ -138,7 +139,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         sh, sw = stride
         m = n * -(-h // sh) * -(-wd // sw)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(gy, w))
-        self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec},{self._mma()}>")(
+        mma = self._mma() if mma is None else mma
+        self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec},{mma}>")(
             (-(-m // bm), -(-ic // bn), sh * sw), (THREADS,),
             (gy, w, gx) + self._geom(x_shape, (fh, fw), oc, (oh, ow), stride, pad))
         return gx
@@ -161,7 +163,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
                               lambda bm, bn: self._gemm_bwd_filter(x, gy, w_shape, stride, pad, bm, bn),
                               (128 if oc > 64 else 64, 128 if kw > 64 else 64), wino, tc)
 
-    def _gemm_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn):
+    def _gemm_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, mma=None):
         oc, fh, fw, ic = w_shape
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
@@ -171,7 +173,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=self.dtype)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(x, gy))
-        self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec},{self._mma()}>")(
+        mma = self._mma() if mma is None else mma
+        self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec},{mma}>")(
             (-(-kw // bn), -(-oc // bm), s), (THREADS,),
             (x, gy, ws) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad) + (i32(chunk),))
         if s > 1:
@@ -180,6 +183,36 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
 
     def _sum_slices(self, ws, s, length, out):
         self.launch_flat("conv_bwd_filter", "sum_slices", length, (ws, i32(s), i64(length), out))
+
+    # ---------------------------------------------------------------- matmul on the same GEMM kernels
+    def matmul(self, a, b, ta=False, tb=False):
+        """op(a) @ op(b) on our strict-fp32 implicit-GEMM kernels, as 1x1 convolutions over [rows,1,1,cols]
+        views (no copies): A@B is a bwd-data, A^T@B a bwd-filter, A@B^T a forward. Not cuBLAS: CuPy refuses
+        cuBLAS inside CUDA graph capture, and a captured step must compute what the op-by-op step computes."""
+        a, b = self.c(a), self.c(b)
+        if ta and tb:
+            a, ta = cupy.ascontiguousarray(a.T), False
+        m, k = (a.shape[1], a.shape[0]) if ta else a.shape
+        kb, n = (b.shape[1], b.shape[0]) if tb else b.shape
+        if k != kb:
+            raise ValueError(f"matmul: inner sizes differ ({k} vs {kb})")
+        if m == 0 or n == 0 or k == 0:
+            return cupy.zeros((m, n), dtype=self.dtype)
+        one, zero = (1, 1), (0, 0)
+        if ta:                      # C[m, n] = sum_r A[r, m] B[r, n]
+            r = a.shape[0]
+            c = self._gemm_bwd_filter(b.reshape(r, 1, 1, n), a.reshape(r, 1, 1, m), (m, 1, 1, n), one, zero,
+                                      *self._fc_tiles(m, n), mma=0)
+        elif tb:                    # C[m, n] = sum_k A[m, k] B[n, k]
+            c = self._gemm_fwd(a.reshape(m, 1, 1, k), b.reshape(n, 1, 1, k), one, zero, (1, 1),
+                               *self._fc_tiles(m, n), mma=0)
+        else:                       # C[m, n] = sum_k A[m, k] B[k, n]
+            c = self._gemm_bwd_data(a.reshape(m, 1, 1, k), b.reshape(k, 1, 1, n), (m, 1, 1, n), one, zero,
+                                    *self._fc_tiles(m, n), mma=0)
+        return c.reshape(m, n)
+
+    def _fc_tiles(self, m, n):
+        return (128 if m >= 2048 else 64), (128 if n > 64 else 64)
 
     # ---------------------------------------------------------------- depthwise (w: [FH, FW, C])
     def _dw_geom(self, x_shape, w_shape, y_hw, stride, pad):
