@@ -4,7 +4,6 @@ host<->device copies through one pinned host buffer, and counts what costs the h
 allocations). Imported only by cuda.py (after CuPy is known to work); imports cupy, numpy,
 alpha_py.engine.mempool and errors."""
 import collections
-import ctypes
 import threading
 
 import cupy
@@ -162,7 +161,10 @@ class DeviceTables:
         np.frombuffer(host_mem, dtype=tab.dtype, count=tab.size)[:] = tab
         dev = cupy.empty(tab.shape, dtype=tab.dtype)
         stream = cupy.cuda.get_current_stream()
-        dev.data.copy_from_host_async(ctypes.c_void_p(host_mem.ptr), tab.nbytes, stream)
+        # the runtime call, not MemoryPointer.copy_from_host_async: CuPy refuses H2D copies in a capturing
+        # stream, CUDA records this one (from page-locked memory the graph keeps alive) as a memcpy node
+        cupy.cuda.runtime.memcpyAsync(dev.data.ptr, host_mem.ptr, tab.nbytes, cupy.cuda.runtime.memcpyHostToDevice,
+                                      stream.ptr)
         if keep is not None:
             keep.append((host_mem, dev))
             return dev
