@@ -3,13 +3,14 @@
 // row segments (part[S, C]), then finished per column (col_finish2).
 // | kernel              | args                                                            | launch                         |
 // | bn_partial<MODE,ACT>| x, gy, mean, inv, gamma, beta, M, C, part1, part2, p1, p2       | grid (ceil(C/32), S) x (32, 8) |
-// |   MODE 0: part1 = sum x;  MODE 1: part1 = sum (x-mean)^2                                                           |
+// |   MODE 3: part1 = sum (x-k), part2 = sum (x-k)^2 with k = x[0, c] (one pass over x for the batch statistics)        |
 // |   MODE 2: g = gy*act'(z) with z = (x-mean)*inv*gamma+beta; part1 = sum g, part2 = sum g*(x-mean)                    |
-// | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/256) x 256              |
+// | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/32) x (32, 8)           |
+// | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2  y = act(xhat*gamma+beta) | 1 thread/elem, 256        |
 // | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats | 1 thread/elem, 256        |
 // gamma/beta null = no affine. ACT codes: act.cuh (-1 = plain batchNorm).
-//! instances: bn_partial<0,-1> bn_partial<1,-1> bn_partial<2,-1> bn_partial<2,0> bn_partial<2,1> bn_partial<2,2> bn_partial<2,3> bn_partial<2,4> bn_partial<2,5> bn_partial<2,6> bn_partial<2,7> bn_partial<2,8>
+//! instances: bn_partial<3,-1> bn_partial<2,-1> bn_partial<2,0> bn_partial<2,1> bn_partial<2,2> bn_partial<2,3> bn_partial<2,4> bn_partial<2,5> bn_partial<2,6> bn_partial<2,7> bn_partial<2,8>
 //! instances: bn_apply<-1> bn_apply<0> bn_apply<1> bn_apply<2> bn_apply<3> bn_apply<4> bn_apply<5> bn_apply<6> bn_apply<7> bn_apply<8>
 //! instances: bn_bwd_apply<-1> bn_bwd_apply<0> bn_bwd_apply<1> bn_bwd_apply<2> bn_bwd_apply<3> bn_bwd_apply<4> bn_bwd_apply<5> bn_bwd_apply<6> bn_bwd_apply<7> bn_bwd_apply<8>
 #include "grid.cuh"
@@ -24,14 +25,13 @@ __global__ void bn_partial(const float* __restrict__ x, const float* __restrict_
     int c = blockIdx.x * 32 + threadIdx.x;
     Kahan k1, k2;
     if (c < C) {
-        float mu = MODE ? mean[c] : 0.f;
+        float mu = MODE == 3 ? x[c] : mean[c];
         float iv = MODE == 2 ? inv[c] : 0.f;
         float ga = (MODE == 2 && gamma) ? gamma[c] : 1.f;
         float be = (MODE == 2 && beta) ? beta[c] : 0.f;
         for (long long r = blockIdx.y * 8LL + threadIdx.y; r < M; r += 8LL * gridDim.y) {
             float v = x[r * C + c];
-            if (MODE == 0) k1.add(v);
-            else if (MODE == 1) { float d = v - mu; k1.add(d * d); }
+            if (MODE == 3) { float d = v - mu; k1.add(d); k2.add(d * d); }
             else {
                 float d = v - mu;
                 float g = gy[r * C + c];
@@ -51,21 +51,32 @@ __global__ void bn_partial(const float* __restrict__ x, const float* __restrict_
         Kahan t1, t2;
         for (int j = 0; j < 8; ++j) { t1.add(s1[j][threadIdx.x]); t2.add(s2[j][threadIdx.x]); }
         part1[(long long)blockIdx.y * C + c] = t1.value();
-        if (MODE == 2) part2[(long long)blockIdx.y * C + c] = t2.value();
+        part2[(long long)blockIdx.y * C + c] = t2.value();
     }
 }
 
 extern "C" __global__ void col_finish2(const float* __restrict__ part1, const float* __restrict__ part2, int S, int C,
                                        float* __restrict__ out1, float* __restrict__ out2, float scale) {
-    int c = blockIdx.x * blockDim.x + threadIdx.x;
-    if (c >= C) return;
-    Kahan k1, k2;
-    for (int s = 0; s < S; ++s) {
-        k1.add(part1[(long long)s * C + c]);
-        if (part2) k2.add(part2[(long long)s * C + c]);
-    }
-    out1[c] = k1.value() * scale;
-    if (part2) out2[c] = k2.value() * scale;
+    const int c = blockIdx.x * 32 + threadIdx.x;
+    float o1, o2;
+    col_reduce2(part1, part2, S, C, c, o1, o2);
+    if (threadIdx.y != 0 || c >= C) return;
+    out1[c] = o1 * scale;
+    if (part2) out2[c] = o2 * scale;
+}
+
+// batch statistics from MODE 3's shifted sums: mean = k + S1/M, var = S2/M - (S1/M)^2 (biased), inv = 1/sqrt(var+eps)
+extern "C" __global__ void bn_finish_stats(const float* __restrict__ part1, const float* __restrict__ part2, int S, int C,
+                                           const float* __restrict__ x, long long M, float eps, float* __restrict__ mean,
+                                           float* __restrict__ var, float* __restrict__ inv) {
+    const int c = blockIdx.x * 32 + threadIdx.x;
+    float s1, s2;
+    col_reduce2(part1, part2, S, C, c, s1, s2);
+    if (threadIdx.y != 0 || c >= C) return;
+    const float d = s1 / (float)M, v = fmaxf(s2 / (float)M - d * d, 0.f);
+    mean[c] = x[c] + d;
+    var[c] = v;
+    inv[c] = 1.f / sqrtf(v + eps);
 }
 
 template <int ACT>

@@ -1,4 +1,4 @@
-// Compensated (Kahan) accumulator and warp/block reductions shared by reduce.cu, batchnorm.cu,
+// Compensated (Kahan) accumulator and warp/block/column reductions shared by reduce.cu, batchnorm.cu,
 // softmax.cu and conv_bwd_filter.cu.
 #pragma once
 #ifndef INFINITY
@@ -38,4 +38,24 @@ __device__ __forceinline__ float block_sum(float v) {
     int nw = (blockDim.x + 31) >> 5;
     float t = lane < nw ? red[lane] : 0.f;
     return warp_sum(t);
+}
+
+// column sums of part[S, C] (and of part2, which may be null) by a (32, 8) block: 8 lanes per column stride over S,
+// then combine in shared memory; the result is valid in the threadIdx.y == 0 row
+__device__ __forceinline__ void col_reduce2(const float* __restrict__ part1, const float* __restrict__ part2, int S,
+                                            int C, int c, float& o1, float& o2) {
+    __shared__ float r1[8][33], r2[8][33];
+    Kahan k1, k2;
+    if (c < C)
+        for (int s = threadIdx.y; s < S; s += 8) {
+            k1.add(part1[(long long)s * C + c]);
+            if (part2) k2.add(part2[(long long)s * C + c]);
+        }
+    r1[threadIdx.y][threadIdx.x] = k1.value();
+    r2[threadIdx.y][threadIdx.x] = k2.value();
+    __syncthreads();
+    Kahan t1, t2;
+    for (int j = 0; j < 8; ++j) { t1.add(r1[j][threadIdx.x]); t2.add(r2[j][threadIdx.x]); }
+    o1 = t1.value();
+    o2 = t2.value();
 }

@@ -4,7 +4,7 @@
 // | sum_partial     | x, n, part                                 | flat                   | grid G (<=1024) x 256; part[G]        |
 // | sum_finish      | part, G, out, scale  (out[0]=scale*sum)    | part[G]                | 1 x 256                               |
 // | col_partial     | x, M, C, part       (part[s,c]=sum_rows)   | x [M,C] row-major      | grid (ceil(C/32), S) x (32,8)         |
-// | col_finish      | part, S, C, out, scale                     | part [S,C]             | ceil(C/256) x 256                     |
+// | col_finish      | part, S, C, out, scale                     | part [S,C]             | ceil(C/32) x (32,8)                   |
 // | row_sum         | x, R, C, out, scale (out[r]=scale*sum_c)   | x [R,C] row-major      | ceil(R/8) x 256 (one warp per row)    |
 // | row_max         | x, R, C, out                               | x [R,C] row-major      | ceil(R/8) x 256 (one warp per row)    |
 //! instances:
@@ -43,11 +43,10 @@ extern "C" __global__ void col_partial(const float* __restrict__ x, long long M,
 }
 
 extern "C" __global__ void col_finish(const float* __restrict__ part, int S, int C, float* __restrict__ out, float scale) {
-    int c = blockIdx.x * blockDim.x + threadIdx.x;
-    if (c >= C) return;
-    Kahan k;
-    for (int s = 0; s < S; ++s) k.add(part[(long long)s * C + c]);
-    out[c] = k.value() * scale;
+    const int c = blockIdx.x * 32 + threadIdx.x;
+    float o, unused;
+    col_reduce2(part, nullptr, S, C, c, o, unused);
+    if (threadIdx.y == 0 && c < C) out[c] = o * scale;
 }
 
 extern "C" __global__ void row_sum(const float* __restrict__ x, long long R, int C, float* __restrict__ out, float scale) {

@@ -243,7 +243,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         part = cupy.empty((s, c), dtype=self.dtype)
         out = cupy.empty((c,), dtype=self.dtype)
         self.kernel("reduce", "col_partial")((-(-c // 32), s), (32, 8), (self.c(x2), i64(m), i32(c), part))
-        self.kernel("reduce", "col_finish")((-(-c // THREADS),), (THREADS,), (part, i32(s), i32(c), out, f32(scale)))
+        self.kernel("reduce", "col_finish")((-(-c // 32),), (32, 8), (part, i32(s), i32(c), out, f32(scale)))
         return out
 
     def _reduce(self, x, axis, keepdims, mean):
@@ -279,30 +279,38 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
 
     # ---------------------------------------------------------------- batchNorm (+ activation)
     def _bn_partial(self, mode, act, x2, gy2, mean, inv, gamma, beta, p1=0.0, p2=0.0):
+        """Column partial sums part1 (and part2 for modes 2, 3) over S row segments (kernels/batchnorm.cu)."""
         m, c = x2.shape
         s = self._col_splits(m, c)
         part1 = cupy.empty((s, c), dtype=self.dtype)
-        part2 = cupy.empty((s, c), dtype=self.dtype) if mode == 2 else None
+        part2 = cupy.empty((s, c), dtype=self.dtype) if mode >= 2 else None
         opt = lambda a: NULL if a is None else self.c(a)
         self.kernel("batchnorm", f"bn_partial<{mode},{act}>")(
             (-(-c // 32), s), (32, 8),
             (x2, opt(gy2), opt(mean), opt(inv), opt(gamma), opt(beta), i64(m), i32(c), part1, opt(part2),
              f32(p1), f32(p2)))
+        return part1, part2, s
+
+    def _bn_col_finish(self, part1, part2, s, c, scale):
         out1 = cupy.empty((c,), dtype=self.dtype)
-        out2 = cupy.empty((c,), dtype=self.dtype) if mode == 2 else None
-        self.kernel("batchnorm", "col_finish2")((-(-c // THREADS),), (THREADS,),
-                                                (part1, opt(part2), i32(s), i32(c), out1, opt(out2),
-                                                 f32(1.0 / m if mode < 2 else 1.0)))
+        out2 = cupy.empty((c,), dtype=self.dtype) if part2 is not None else None
+        self.kernel("batchnorm", "col_finish2")((-(-c // 32),), (32, 8),
+                                                (part1, NULL if part2 is None else part2, i32(s), i32(c), out1,
+                                                 NULL if out2 is None else out2, f32(scale)))
         return out1, out2
 
     def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0):
         act = -1 if name is None else self._act_code(name)
         c = x.shape[-1]
         x2 = self.c(x).reshape(-1, c)
-        if mean is None:
-            mean, _ = self._bn_partial(0, -1, x2, None, None, None, None, None)
-            var, _ = self._bn_partial(1, -1, x2, None, mean, None, None, None)
-        inv = f32(1.0) / cupy.sqrt(var + f32(eps))
+        if mean is None:                  # batch statistics in one pass: shifted sums, then mean/var/inv together
+            part1, part2, s = self._bn_partial(3, -1, x2, None, None, None, None, None)
+            mean, var, inv = (cupy.empty((c,), dtype=self.dtype) for _ in range(3))
+            self.kernel("batchnorm", "bn_finish_stats")((-(-c // 32),), (32, 8),
+                                                        (part1, part2, i32(s), i32(c), x2, i64(x2.shape[0]),
+                                                         f32(eps), mean, var, inv))
+        else:
+            inv = f32(1.0) / cupy.sqrt(var + f32(eps))
         y = cupy.empty_like(x2)
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
@@ -318,7 +326,8 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         c = x.shape[-1]
         x2, gy2 = self.c(x).reshape(-1, c), self.c(gy).reshape(-1, c)
         mean, inv_std = self.c(mean), self.c(inv_std)
-        s1, s2 = self._bn_partial(2, act, x2, gy2, mean, inv_std, gamma, beta, p1, p2)
+        s1, s2 = self._bn_col_finish(*self._bn_partial(2, act, x2, gy2, mean, inv_std, gamma, beta, p1, p2),
+                                     x2.shape[1], 1.0)
         gx = cupy.empty_like(x2)
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
