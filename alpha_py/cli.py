@@ -55,14 +55,29 @@ def _parser():
     return p
 
 
+def _validate(args):
+    """The shared argument checks (alpha_py.validation), as a usage error naming the argument."""
+    from .trainer import DATASETS
+    from .validation import check_training_args
+    common = dict(batch=args.batch, engine=args.engine, limit=args.limit)
+    if args.command == "train":
+        common.update(model=args.model, dataset=args.dataset, data_dir=args.data_dir, epochs=args.epochs,
+                      optim=args.optim, lr=args.lr, gamma=args.gamma, seed=args.seed,
+                      test_limit=args.test_limit)
+    elif args.dataset is not None:
+        common.update(dataset=args.dataset, data_dir=args.data_dir)
+    try:
+        check_training_args(None, cli=True, datasets=DATASETS, data_dir_required=False, **common)
+    except AlphaError as e:
+        _parser().error(f"{args.command}: {e}")
+
+
 def parse_args(argv=None):
     args = _parser().parse_args(argv)
+    if args.command == "train" and args.dataset is None:
+        _parser().error("train: --dataset is required")
+    _validate(args)
     if args.command == "train":
-        if args.dataset is None:
-            _parser().error("train: --dataset is required")
-        for k in ("epochs", "batch"):
-            if getattr(args, k) <= 0:
-                _parser().error(f"--{k} must be positive")
         args.checkpoint = args.checkpoint or os.path.join("runs", f"{args.model}-{args.dataset}.ckpt")
         if args.plot is None:
             args.plot = os.path.splitext(args.checkpoint)[0] + ".png"

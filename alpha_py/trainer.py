@@ -12,11 +12,10 @@ import numpy as np
 
 from .errors import ArgumentError, CheckpointError, DataError
 from .facade import alpha
+from .validation import OPTIMIZERS
 from .zoo import MODELS, get_model
 
 DATASETS = ("mnist", "mnist5k", "fashion_mnist", "cifar10", "cifar100", "image_folder")
-OPTIMIZERS = {"sgd": "SGD", "momentum": "Momentum", "sgdmn": "SGDMN", "rmsprop": "RMSprop", "adam": "Adam",
-              "adamw": "AdamW", "adamax": "Adamax", "radam": "RAdam", "adamod": "Adamod"}
 SCHEDULERS = ("none", "cos", "exp")
 FORMAT = "alpha-train-checkpoint/1"
 

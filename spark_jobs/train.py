@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 
 from alpha_py.distributed.shards import DATASETS  # noqa: E402
 from alpha_py.errors import AlphaError  # noqa: E402
-from alpha_py.trainer import OPTIMIZERS  # noqa: E402
+from alpha_py.validation import ENGINES, MODES, OPTIMIZERS, check_training_args  # noqa: E402
 from alpha_py.zoo import MODELS  # noqa: E402
 
 
@@ -27,14 +27,14 @@ def parser():
     p.add_argument("--optim", choices=sorted(OPTIMIZERS), default="adam")
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--workers", type=int, default=2, help="Spark tasks training together")
-    p.add_argument("--mode", choices=("allreduce", "average"), default="average")
+    p.add_argument("--mode", choices=MODES, default="average")
     p.add_argument("--sync-every", dest="sync_every", type=int, default=10,
                    help="average mode: local steps between weight averages")
     p.add_argument("--checkpoint-dir", dest="checkpoint_dir", default=None)
     p.add_argument("--checkpoint-every", dest="checkpoint_every", type=int, default=None,
                    help="steps between checkpoints (default: every epoch)")
     p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint in --checkpoint-dir")
-    p.add_argument("--engine", choices=("cpu", "cuda"), default="cpu")
+    p.add_argument("--engine", choices=ENGINES, default="cpu")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--ship-code", dest="ship_code", action="store_true",
                    help="zip this checkout's alpha_py to the executors (addPyFile) when they lack it")
@@ -45,10 +45,25 @@ def parser():
     return p
 
 
-def main(argv=None):
+def parse_args(argv=None):
+    """Parse and validate (alpha_py.validation) the command line; AlphaError names the argument."""
     args = parser().parse_args(argv)
     if args.resume and not args.checkpoint_dir:
         parser().error("--resume needs --checkpoint-dir")
+    check_training_args(None, cli=True, datasets=DATASETS, model=args.model,
+                        dataset=args.dataset, data_dir=args.data_dir, epochs=args.epochs, batch=args.batch,
+                        optim=args.optim, lr=args.lr, workers=args.workers, mode=args.mode,
+                        sync_every=args.sync_every, checkpoint_every=args.checkpoint_every,
+                        engine=args.engine, seed=args.seed, max_restarts=args.max_restarts)
+    return args
+
+
+def main(argv=None):
+    try:
+        args = parse_args(argv)          # before Spark starts: a bad value costs no JVM
+    except AlphaError as e:
+        print(f"spark_jobs/train.py: error: {e}", file=sys.stderr)
+        return 2
     from pyspark.sql import SparkSession
     from alpha_py.distributed import fit, ship_package
     spark = SparkSession.builder.appName(f"alpha-train-{args.model}-{args.dataset}").getOrCreate()

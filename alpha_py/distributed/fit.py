@@ -7,11 +7,12 @@ import time
 import uuid
 
 from ..errors import ArgumentError
+from ..validation import check_training_args
 from . import preflight
 from .allreduce import run_segment
 from .average import run_round
 from .checkpoint import Checkpointer
-from .shards import as_dataset
+from .shards import DATASETS, as_dataset
 from .state import net_state
 from .worker import JobSpec, Trainer
 
@@ -96,10 +97,13 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     mode "average": k=sync_every local steps per round, then weights and optimizer state averaged.
     batch is the global batch (each worker takes batch/workers rows per step). checkpoint_every:
     steps between checkpoints (default: one per epoch). fail_at_step injects one task death (tests).
+    Every argument is validated (alpha_py.validation) before Spark is touched.
     """
+    check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
+                        model=model, epochs=epochs, batch=batch, optim=optim, lr=lr, workers=workers,
+                        mode=mode, sync_every=sync_every, checkpoint_every=checkpoint_every,
+                        engine=engine, seed=seed, max_restarts=max_restarts, fail_at_step=fail_at_step)
     sc = _spark_context(spark)
-    if mode not in ("allreduce", "average"):
-        raise ArgumentError(f"fit: mode {mode!r} unknown, expected 'allreduce' or 'average'")
     checked = preflight.check(sc, workers, mode, engine)
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)
     spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,

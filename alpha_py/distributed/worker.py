@@ -4,24 +4,19 @@ batch order, and run forward/backward/update steps. Imports alpha_py (facade, zo
 import numpy as np
 
 from ..errors import ArgumentError
-from ..trainer import OPTIMIZERS
+from ..validation import OPTIMIZERS, check_training_args
 from .state import load_net_state, load_optim_state
 
 
 class JobSpec:
     """Everything a task needs to rebuild the training setup; pickled into each task (keep small).
-    model: a zoo name or a callable () -> Unit; optim: a name of alpha_py.trainer.OPTIMIZERS (as
+    model: a zoo name or a callable () -> Unit; optim: a name of alpha_py.validation.OPTIMIZERS (as
     `alpha train --optim`) or a callable (net) -> optimizer."""
 
     def __init__(self, model, image_shape, num_classes, optim="adam", lr=1e-3, engine="cpu",
                  batch=64, workers=1, seed=0, shuffle=True, fail_at_step=None):
-        if isinstance(optim, str) and optim.lower() not in OPTIMIZERS:
-            raise ArgumentError(f"optimizer {optim!r} unknown, expected one of {sorted(OPTIMIZERS)}")
-        if engine not in ("cpu", "cuda"):
-            raise ArgumentError(f"engine {engine!r} unknown, expected 'cpu' or 'cuda'")
-        if batch % workers:
-            raise ArgumentError(f"global batch {batch} must be a multiple of workers={workers} "
-                                "(each worker takes batch/workers rows per step)")
+        check_training_args("JobSpec", model=model, optim=optim, lr=lr, engine=engine, batch=batch,
+                            workers=workers, seed=seed, fail_at_step=fail_at_step)
         self.model, self.image_shape, self.num_classes = model, tuple(image_shape), int(num_classes)
         self.optim, self.lr, self.engine = optim, float(lr), engine
         self.batch, self.workers, self.seed, self.shuffle = int(batch), int(workers), int(seed), shuffle

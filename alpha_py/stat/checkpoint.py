@@ -9,7 +9,7 @@ import tempfile
 import numpy as np
 
 from ..errors import ArgumentError, CheckpointError, fmt_shape
-from .formats import NpzReader, TextZipReader, write_npz, write_text_zip
+from .formats import DictReader, write_npz, write_text_zip
 
 
 def _state_map(stateful, fn):
@@ -67,10 +67,24 @@ def _describe(stateful):
 def load(stateful, path, fmt, partial=False):
     """Validate the file against stateful.state_map() and load it. Strict: missing keys, unexpected
     keys and shape mismatches are all errors (listed together). partial=True: load the keys both
-    sides have; shape mismatches are still errors."""
+    sides have; shape mismatches are still errors. The file's layout is found from its content
+    (text zip, .npz, or a training checkpoint of stat.ckpt, whose net or optimizer part is taken),
+    so load_zip / load_npz / load each read every format."""
+    from .ckpt_legacy import open_reader
     fn = f"load_{fmt}"
     expected = _state_map(stateful, fn)
-    reader = (TextZipReader if fmt == "zip" else NpzReader)(os.fspath(path))
+    reader = open_reader(os.fspath(path), fn, is_net=hasattr(stateful, "units"))
+    return _check_and_load(stateful, expected, reader, os.fspath(path), fn, partial)
+
+
+def load_arrays(stateful, arrays, source, fn="load", partial=False):
+    """Load host arrays (name -> array) into a net or optimizer with the same checks as load();
+    `source` (a file name) appears in the messages."""
+    return _check_and_load(stateful, _state_map(stateful, fn), DictReader(arrays), os.fspath(source), fn,
+                           partial)
+
+
+def _check_and_load(stateful, expected, reader, path, fn, partial):
     try:
         file_keys = reader.keys()
         missing = [k for k in expected if k not in file_keys]
@@ -100,7 +114,7 @@ def load(stateful, path, fmt, partial=False):
     if problems:
         hint = " (the net has no state yet: call net.init(engine) first)" if not expected else ""
         hint += "" if partial else "; pass partial=True to load only the matching keys"
-        raise CheckpointError(f"{fn} '{os.fspath(path)}' into {_describe(stateful)}: "
+        raise CheckpointError(f"{fn} '{path}' into {_describe(stateful)}: "
                               + " | ".join(problems) + hint)
     if hasattr(stateful, "load_state_map"):
         stateful.load_state_map(values)

@@ -18,7 +18,7 @@ from ..errors import CheckpointError
 PER_LINE = 4096
 SHAPES_ENTRY = ".alpha-shapes.json"
 _JAVA = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN", "-nan": "NaN"}
-_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, OSError)
+READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, OSError)
 
 
 def encode_text(arr):
@@ -76,7 +76,7 @@ class TextZipReader:
                 self._shapes = {k: tuple(v) for k, v in json.loads(self._zip.read(SHAPES_ENTRY)).items()}
         except FileNotFoundError:
             raise CheckpointError(f"load_zip: no checkpoint file '{path}'") from None
-        except _READ_ERRORS as e:
+        except READ_ERRORS as e:
             raise CheckpointError(f"load_zip '{path}': not a readable checkpoint zip (truncated or "
                                   f"corrupt: {e})") from None
         self._keys = [n for n in names if n != SHAPES_ENTRY and not n.endswith("/")]
@@ -90,7 +90,7 @@ class TextZipReader:
     def read(self, key):
         try:
             data = self._zip.read(key)
-        except _READ_ERRORS as e:
+        except READ_ERRORS as e:
             raise CheckpointError(f"load_zip '{self.path}': entry '{key}' is corrupt ({e})") from None
         return decode_text(data, key, self.path)
 
@@ -112,7 +112,7 @@ class NpzReader:
             self._keys = list(self._npz.files)
         except FileNotFoundError:
             raise CheckpointError(f"load_npz: no checkpoint file '{path}'") from None
-        except _READ_ERRORS as e:
+        except READ_ERRORS as e:
             raise CheckpointError(f"load_npz '{path}': not a readable .npz checkpoint (truncated or "
                                   f"corrupt: {e})") from None
         self._cache = {}
@@ -127,9 +127,29 @@ class NpzReader:
         if key not in self._cache:
             try:
                 self._cache[key] = self._npz[key]
-            except _READ_ERRORS as e:
+            except READ_ERRORS as e:
                 raise CheckpointError(f"load_npz '{self.path}': entry '{key}' is corrupt ({e})") from None
         return self._cache[key]
 
     def close(self):
         self._npz.close()
+
+
+class DictReader:
+    """The reader interface over arrays already in memory (a training checkpoint's net or optimizer
+    state, read by stat.ckpt)."""
+
+    def __init__(self, arrays):
+        self._arrays = arrays
+
+    def keys(self):
+        return list(self._arrays)
+
+    def shape(self, key):
+        return tuple(np.shape(self._arrays[key]))
+
+    def read(self, key):
+        return np.asarray(self._arrays[key])
+
+    def close(self):
+        pass
