@@ -122,8 +122,10 @@ def test_wrong_model_name_and_foreign_checkpoint_are_refused(spark, tmp_path):
     liar, _ = zoo_checkpoint(tmp_path / "liar.alpha", saved_as="hairnet")
     with pytest.raises(CheckpointError):
         AlphaModel.fromCheckpoint(liar)
-    with pytest.raises(ArgumentError, match=r"modelName 'alexnet' unknown"):
+    with pytest.raises(ArgumentError, match=r"modelName 'alexnet' unknown, expected one of \[.*'mnist_cnn'"):
         small(modelName="alexnet").fit(df)
+    with pytest.raises(ArgumentError, match=r"optimizer 'lbfgs' unknown"):
+        small(optimizer="lbfgs").fit(df)
 
 
 def test_fit_bad_frames_fail_on_the_driver_naming_the_problem(spark, tmp_path):
@@ -151,11 +153,11 @@ def test_fit_bad_frames_fail_on_the_driver_naming_the_problem(spark, tmp_path):
         small(imageShape=[28, 32, 1]).fit(labelled(spark, cells, labels))
     with pytest.raises(ArgumentError, match=r"set imageShape=\[H, W, C\]"):
         AlphaClassifier().fit(labelled(spark, cells, labels))
-    with pytest.raises(ArgumentError, match=r"global batch 16 must be a multiple of workers=3"):
+    with pytest.raises(ArgumentError, match=r"batchSize 16 must be a multiple of workers=3"):
         small(workers=3).fit(labelled(spark, cells, labels))
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(CheckpointError, match=r"cannot write under .*file/ckpt"):
+    with pytest.raises(CheckpointError, match=r"checkpoint directory '.*file/ckpt' is not writable"):
         small(checkpointDir=str(blocker / "ckpt")).fit(labelled(spark, cells, labels))
 
 
@@ -178,7 +180,7 @@ def test_model_save_refuses_unwritable_and_non_local_paths(spark, tmp_path):
     model = AlphaModel.fromCheckpoint(zoo_checkpoint(tmp_path / "m.alpha")[0])
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(CheckpointError, match=r"cannot write under .*file/model"):
+    with pytest.raises(CheckpointError, match=r"checkpoint directory '.*file/model' is not writable"):
         model.write().save(str(blocker / "model"))
     with pytest.raises(ArgumentError, match=r"'hdfs://nn:8020/m' is not on the local file system"):
         model.write().save("hdfs://nn:8020/m")

@@ -123,13 +123,15 @@ def input_kind(df, column, who):
 
 
 def checkpoint_geometry(ckpt):
-    """(image shape HWC, classes) of a zoo checkpoint, from its model arguments."""
+    """(image shape HWC, classes) of a zoo checkpoint: its get_model arguments, where absent the
+    defaults get_model uses (3 channels, 10 classes, 28 pixels for 1 channel else 32)."""
     args = ckpt.model_args or {}
     try:
-        c, k, size = int(args["in_channels"]), int(args["num_classes"]), int(args["input_size"])
-    except (KeyError, TypeError, ValueError):
+        c, k = int(args.get("in_channels", 3)), int(args.get("num_classes", 10))
+        size = int(args.get("input_size") or (28 if c == 1 else 32))
+    except (TypeError, ValueError):
         raise CheckpointError(f"checkpoint {ckpt.path!r}: model arguments {args} do not give in_channels, "
-                              "num_classes and input_size") from None
+                              "num_classes and input_size as integers") from None
     return (size, size, c), k
 
 
@@ -146,12 +148,11 @@ class Scorer:
         if model is not None and model != self.ckpt.model:
             raise CheckpointError(f"checkpoint {self.ckpt.path!r} holds model {self.ckpt.model!r}, not "
                                   f"{model!r}")
+        net = build_model(self.ckpt, alpha.engine.cpu_float32())      # a wrong architecture fails here
         self.image_shape, self.num_classes = checkpoint_geometry(self.ckpt)
         if image_shape is not None and tuple(image_shape) != self.image_shape:
             raise ShapeError(f"checkpoint {self.ckpt.path!r} ({self.ckpt.model}) takes images "
                              f"{fmt_shape(self.image_shape)}, image shape {fmt_shape(image_shape)} was given")
-        eg = alpha.engine.cpu_float32()
-        net = build_model(self.ckpt, eg)
         _, probe, _ = score_images(net, np.zeros((1,) + self.image_shape, np.uint8))
         if probe.shape != (1, self.num_classes):
             raise CheckpointError(f"checkpoint {self.ckpt.path!r}: net {self.ckpt.model} gives outputs "
@@ -164,10 +165,8 @@ class Scorer:
 
     def _ship(self, sc):
         if self._shipped is None:
-            light = self.ckpt
-            if getattr(light, "optim_state", None):          # executors need the weights only
-                import dataclasses
-                light = dataclasses.replace(light, optim_state={})
+            import dataclasses
+            light = dataclasses.replace(self.ckpt, optim_state=None)     # executors need the weights only
             self._shipped = sc.broadcast({"token": self.token, "ckpt": light})
         return self._shipped
 

@@ -19,6 +19,8 @@ from pyspark.ml.util import (DefaultParamsReadable, DefaultParamsReader, Default
 from .. import errors
 from ..errors import AlphaError, ArgumentError, CheckpointError
 from ..stat.checkpoint import atomic_write
+from ..stat.ckpt import check_writable
+from .images import INVALID
 from .inference import Scorer
 from .training_frame import prepare_training_frame
 
@@ -108,31 +110,31 @@ class AlphaClassifier(Estimator, _AlphaParams, HasSeed, DefaultParamsReadable, D
         return self.getOrDefault(p) if self.isDefined(p) else None
 
     def _validated(self, who):
+        from ..validation import ENGINES, MODES, OPTIMIZERS
         from ..zoo import MODELS
-        from .worker import JobSpec
         s = {p.name: self._setting(p.name) for p in self.params}
-        if s["modelName"] not in MODELS:
-            raise ArgumentError(f"{who}: modelName {s['modelName']!r} unknown, expected one of {sorted(MODELS)}")
-        choices = {"mode": ("average", "allreduce"), "handleInvalid": ("error", "keep", "skip")}
+        choices = {"modelName": MODELS, "optimizer": OPTIMIZERS, "mode": MODES, "engine": ENGINES,
+                   "handleInvalid": INVALID}
         for name, allowed in choices.items():
-            if s[name] not in allowed:
-                raise ArgumentError(f"{who}: {name} {s[name]!r} unknown, expected one of {allowed}")
+            value = s[name].lower() if name == "optimizer" else s[name]
+            if value not in allowed:
+                raise ArgumentError(f"{who}: {name} {s[name]!r} unknown, expected one of {sorted(allowed)}")
         for name in ("epochs", "batchSize", "workers", "syncEvery", "scoreBatchSize"):
             if s[name] < 1:
                 raise ArgumentError(f"{who}: {name} must be >= 1, got {s[name]}")
         if s["learningRate"] <= 0 or s["seed"] < 0 or (s["numClasses"] is not None and s["numClasses"] < 2):
             raise ArgumentError(f"{who}: need learningRate > 0, seed >= 0 and numClasses >= 2, got "
                                 f"{s['learningRate']}, {s['seed']}, {s['numClasses']}")
-        # optimizer, engine, batchSize a multiple of workers: the checks every training job runs
-        JobSpec(s["modelName"], (1, 1, 1), 2, s["optimizer"], s["learningRate"], s["engine"], s["batchSize"],
-                s["workers"], s["seed"])
+        if s["batchSize"] % s["workers"]:
+            raise ArgumentError(f"{who}: batchSize {s['batchSize']} must be a multiple of workers="
+                                f"{s['workers']} (each worker takes batchSize/workers rows a step)")
         shape = s["imageShape"]
         if shape is None:
             raise ArgumentError(f"{who}: set imageShape=[H, W, C] (the size every training image has)")
         if len(shape) != 3 or shape[0] != shape[1] or min(shape) < 1:
             raise ArgumentError(f"{who}: imageShape {shape}: zoo models take square images [S, S, C]")
         if s["checkpointDir"]:
-            check_writable(s["checkpointDir"], who)
+            check_writable(s["checkpointDir"], who)       # before training, not at the first checkpoint
         return s
 
     def _fit(self, dataset):
@@ -196,15 +198,6 @@ def trained_checkpoint(res, s, num_classes, uid):
                     meta={"trainer": "AlphaClassifier", "optimizer": s["optimizer"], "lr": s["learningRate"],
                           "batch": s["batchSize"], "workers": s["workers"], "mode": s["mode"]})
     return path
-
-
-def check_writable(path, who):
-    """CheckpointError unless `path` (a directory, existing or to be made) can be written."""
-    probe = os.path.abspath(path)
-    while not os.path.exists(probe):
-        probe = os.path.dirname(probe)
-    if not os.path.isdir(probe) or not os.access(probe, os.W_OK | os.X_OK):
-        raise CheckpointError(f"{who}: cannot write under {path!r} ({probe!r} is not a writable directory)")
 
 
 def local_dir(sc, path, who):
