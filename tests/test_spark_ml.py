@@ -133,7 +133,8 @@ def test_fit_bad_frames_fail_on_the_driver_naming_the_problem(spark, tmp_path):
     labels = [i % 10 for i in range(40)]
     with pytest.raises(DataError, match=r"the DataFrame is empty \(0 rows\)"):
         small().fit(labelled(spark, [], []))
-    with pytest.raises(ArgumentError, match=r"label column 'label' not found; the DataFrame has columns \['image', 'y'\]"):
+    with pytest.raises(ArgumentError, match=r"label column 'label' not found; the DataFrame has columns "
+                                            r"\['image', 'y'\]"):
         small().fit(labelled(spark, cells, labels).withColumnRenamed("label", "y"))
     with pytest.raises(ArgumentError, match=r"input column 'image' not found"):
         small().fit(labelled(spark, cells, labels).withColumnRenamed("image", "img"))

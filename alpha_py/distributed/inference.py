@@ -56,6 +56,9 @@ def _executor_net(shipped, engine, local_gpus):
         while len(_NETS) > _KEEP_NETS:
             _NETS.popitem(last=False)
     _NETS.move_to_end(key)
+    device_ctx = getattr(hit.engine.backend, "device", None)
+    if device_ctx is not None:      # a reused worker may hold nets on two GPUs: make this one current
+        device_ctx.use()
     return hit
 
 

@@ -154,7 +154,10 @@ class AlphaClassifier(Estimator, _AlphaParams, HasSeed, DefaultParamsReadable, D
         except AlphaError:
             raise
         except Exception as e:                     # a task raised one of Alpha's errors: surface it
-            raise task_error(e) or e
+            err = task_error(e)
+            if err is None:
+                raise
+            raise err from e
         path = trained_checkpoint(res, s, num_classes, self.uid)
         try:
             model = AlphaModel._from_checkpoint(path)      # holds the file's bytes: the temp copy can go
@@ -180,25 +183,17 @@ def task_error(exc):
 
 def trained_checkpoint(res, s, num_classes, uid):
     """The checkpoint file (path in a fresh temp dir) of a fit() result: weights, optimizer state,
-    epoch/step, model name and arguments, written through alpha_py.stat.ckpt."""
-    from ..facade import alpha
+    epoch/step, model name and arguments, written through alpha_py.stat.ckpt (from host arrays;
+    AlphaModel then loads them strictly into a freshly built net)."""
     from ..stat.ckpt import save_checkpoint
-    from .state import load_net_state, load_optim_state
-    from .worker import JobSpec, build_net, build_optim
     h, _, c = s["imageShape"]
-    spec = JobSpec(s["modelName"], s["imageShape"], num_classes, s["optimizer"], s["learningRate"])
-    net = build_net(spec, alpha.engine.cpu_float32())
-    load_net_state(net, res.state["net"], "AlphaClassifier.fit")
-    opt = build_optim(spec, net)
-    load_optim_state(opt, res.state["optim"])
     path = os.path.join(tempfile.mkdtemp(prefix="alpha-model-"), f"{uid}.alpha")
-    save_checkpoint(path, net, opt, model=s["modelName"],
+    save_checkpoint(path, res.state["net"], res.state.get("optim") or None, model=s["modelName"],
                     model_args={"in_channels": c, "num_classes": num_classes, "input_size": h},
                     epoch=res.epoch, step=res.step,
                     meta={"trainer": "AlphaClassifier", "optimizer": s["optimizer"], "lr": s["learningRate"],
                           "batch": s["batchSize"], "workers": s["workers"], "mode": s["mode"]})
     return path
-
 
 def local_dir(sc, path, who):
     """The local file-system path of a Spark ML save/load path: the checkpoint file travels with
