@@ -1,5 +1,6 @@
-"""Tools layer: the `alpha` console script (also `python -m alpha_py`): `alpha train` and
-`alpha eval` over the zoo, the data loaders, alpha.optim and alpha.stat (see alpha_py.trainer)."""
+"""Tools layer: the `alpha` console script (also `python -m alpha_py`): `alpha train`, `alpha eval`
+and `alpha export` over the zoo, the data loaders, alpha.optim and alpha.stat (alpha_py.trainer,
+alpha_py.evaluator); arguments are checked by alpha_py.validation."""
 import argparse
 import os
 import sys
@@ -21,7 +22,8 @@ def _parser():
                         help="folder holding the dataset files (IDX, CIFAR .bin / pickle, image_folder ROOT)")
         sp.add_argument("--engine", choices=("cpu", "cuda"), default="cpu", help="compute engine")
         sp.add_argument("--batch", type=int, default=32, help="batch size")
-        sp.add_argument("--checkpoint", default=None, help="checkpoint file (default runs/<model>-<dataset>.ckpt)")
+        sp.add_argument("--checkpoint", default=None, help="checkpoint file (default runs/<model>-<dataset>.ckpt); "
+                        "eval also takes a Spark ckpt-<step>.npz or its directory")
 
     fmt = argparse.ArgumentDefaultsHelpFormatter
     t = sub.add_parser("train", help="train a zoo model; checkpoint + PNG plot each epoch", formatter_class=fmt)
@@ -34,8 +36,10 @@ def _parser():
                    help="cos: cosine annealing to 0 over all steps; exp: lr *= --gamma per step")
     t.add_argument("--gamma", type=float, default=0.999, help="exponentialLr factor per step")
     t.add_argument("--seed", type=int, default=0, help="seeds init, shuffles and augmentation")
-    t.add_argument("--resume", action="store_true", help="continue from --checkpoint (net, optimizer, "
-                   "epoch, loss curve)")
+    t.add_argument("--resume", nargs="?", const=True, default=False, metavar="FROM",
+                   help="continue from --checkpoint (net, optimizer, epoch, loss curve), or from FROM: another "
+                        "checkpoint file or a Spark checkpoint directory (its newest ckpt-<step>.npz); a corrupt "
+                        "newest file falls back to the previous one")
     t.add_argument("--limit", type=int, default=None, help="use at most this many (seeded random) train images")
     t.add_argument("--test-limit", dest="test_limit", type=int, default=None, help="use at most this many test images")
     t.add_argument("--crop-pad", dest="crop_pad", type=int, default=None,
@@ -52,6 +56,13 @@ def _parser():
     common(e)
     e.add_argument("--model", choices=sorted(MODELS), default=None, help="check the checkpoint holds this model")
     e.add_argument("--limit", type=int, default=None, help="use at most this many test images")
+    e.add_argument("--json", action="store_true", help="print one JSON object (accuracy, loss, per-class "
+                   "accuracy, confusion matrix) instead of text")
+
+    x = sub.add_parser("export", help="write a checkpoint's weights as a Dragon-Alpha text zip", formatter_class=fmt)
+    x.add_argument("--checkpoint", required=True, help="any checkpoint (alpha train, Spark ckpt-<step>.npz or dir)")
+    x.add_argument("--out", default=None, help="text zip to write (default: the checkpoint path with .zip)")
+    x.add_argument("--optim-out", dest="optim_out", default=None, help="also write the optimizer state here")
     return p
 
 
@@ -59,11 +70,13 @@ def _validate(args):
     """The shared argument checks (alpha_py.validation), as a usage error naming the argument."""
     from .trainer import DATASETS
     from .validation import check_training_args
+    if args.command == "export":
+        return
     common = dict(batch=args.batch, engine=args.engine, limit=args.limit)
     if args.command == "train":
         common.update(model=args.model, dataset=args.dataset, data_dir=args.data_dir, epochs=args.epochs,
                       optim=args.optim, lr=args.lr, gamma=args.gamma, seed=args.seed,
-                      test_limit=args.test_limit)
+                      test_limit=args.test_limit, checkpoint=args.checkpoint)
     elif args.dataset is not None:
         common.update(dataset=args.dataset, data_dir=args.data_dir)
     try:
@@ -76,12 +89,14 @@ def parse_args(argv=None):
     args = _parser().parse_args(argv)
     if args.command == "train" and args.dataset is None:
         _parser().error("train: --dataset is required")
-    _validate(args)
     if args.command == "train":
         args.checkpoint = args.checkpoint or os.path.join("runs", f"{args.model}-{args.dataset}.ckpt")
         if args.plot is None:
             args.plot = os.path.splitext(args.checkpoint)[0] + ".png"
-    elif args.checkpoint is None:
+    _validate(args)
+    if args.command != "eval":
+        return args
+    if args.checkpoint is None:
         if not (args.model and args.dataset):
             _parser().error("eval: give --checkpoint, or --model and --dataset for the default path")
         args.checkpoint = os.path.join("runs", f"{args.model}-{args.dataset}.ckpt")
@@ -94,10 +109,13 @@ def main(argv=None):
         from .java.__main__ import main as java_main
         return java_main(argv[2:] if argv[1:2] == ["run"] else argv[1:])
     args = parse_args(argv)
-    from .trainer import Trainer, run_eval
     try:
         if args.command == "train":
+            from .trainer import Trainer
             return Trainer(args).run()
+        from .evaluator import run_eval, run_export
+        if args.command == "export":
+            return run_export(args)
         run_eval(args)
         return 0
     except AlphaError as e:

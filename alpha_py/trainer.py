@@ -1,12 +1,10 @@
-"""Tools layer: the loop behind `alpha train` / `alpha eval` — engine, dataset and model from names,
-epochs with a tqdm bar (loss, accuracy, images/s), test accuracy per epoch, an atomic checkpoint
-(net + optimizer + epoch + history) each epoch and on Ctrl-C, and a PNG of the curves.
+"""Tools layer: the loop behind `alpha train` — engine, dataset and model from names, epochs with a
+tqdm bar (loss, accuracy, images/s), test accuracy per epoch, a checkpoint in alpha_py.stat.ckpt's
+layout (net + optimizer + epoch + history; the previous one kept as .prev) each epoch and on Ctrl-C,
+--resume from it or from a Spark checkpoint, and a PNG of the curves.
 Imports the public alpha facade, alpha_py.zoo, alpha_py.stat and alpha_py.plot."""
-import json
 import os
-import tempfile
 import time
-import zipfile
 
 import numpy as np
 
@@ -79,47 +77,24 @@ def make_augment(args, dataset):
 
 
 # ---------------------------------------------------------------------------- checkpoints
+GEOMETRY = ("in_channels", "num_classes", "input_size")
+
+
 def save_checkpoint(path, net, opt, meta):
-    """One zip (net.npz, optim.npz via alpha.stat; meta.json), written to a temp file and renamed."""
-    from .stat.checkpoint import atomic_write
-    with tempfile.TemporaryDirectory() as tmp:
-        alpha.stat.save_npz(net, os.path.join(tmp, "net.npz"))
-        if opt is not None:
-            alpha.stat.save_npz(opt, os.path.join(tmp, "optim.npz"))
-
-        def write(f):
-            with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
-                for name in ("net.npz", "optim.npz"):
-                    if os.path.exists(os.path.join(tmp, name)):
-                        z.write(os.path.join(tmp, name), name)
-                z.writestr("meta.json", json.dumps(dict(meta, format=FORMAT)))
-        return atomic_write(path, write)
+    """The run's state in alpha_py.stat.ckpt's one layout; the file it replaces is kept as
+    <path>.prev so a resume survives a truncated or corrupt newest file."""
+    from .stat.ckpt import keep_previous, save_checkpoint as save
+    keep_previous(path)
+    rest = {k: v for k, v in meta.items() if k not in GEOMETRY + ("model", "epoch")}
+    return save(path, net, opt, model=meta["model"], model_args={k: meta[k] for k in GEOMETRY},
+                epoch=meta["epoch"], step=len(meta["history"]["step_loss"]), meta=rest)
 
 
-def read_meta(path):
-    try:
-        with zipfile.ZipFile(path) as z:
-            meta = json.loads(z.read("meta.json"))
-    except FileNotFoundError:
-        raise CheckpointError(f"checkpoint {path!r} not found") from None
-    except (zipfile.BadZipFile, KeyError, ValueError) as e:
-        raise CheckpointError(f"checkpoint {path!r} is not an alpha train checkpoint ({e})") from None
-    if meta.get("format") != FORMAT:
-        raise CheckpointError(f"checkpoint {path!r}: format {meta.get('format')!r}, expected {FORMAT!r}")
-    return meta
-
-
-def load_checkpoint(path, net, opt=None):
-    """Load net (and optimizer) state, strictly, through alpha.stat; returns the meta dict."""
-    meta = read_meta(path)
-    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(path) as z:
-        z.extractall(tmp)
-        alpha.stat.load_npz(net, os.path.join(tmp, "net.npz"))
-        if opt is not None:
-            if not os.path.exists(os.path.join(tmp, "optim.npz")):
-                raise CheckpointError(f"checkpoint {path!r} holds no optimizer state")
-            alpha.stat.load_npz(opt, os.path.join(tmp, "optim.npz"))
-    return meta
+def resume_candidates(path):
+    """Where a resume looks, newest first: a Spark checkpoint directory's ckpt-<step>.npz files,
+    or the file and the <file>.prev alpha train keeps."""
+    from .stat.ckpt import checkpoint_files
+    return checkpoint_files(path) if os.path.isdir(path) else [path, path + ".prev"]
 
 
 # ---------------------------------------------------------------------------- evaluation
@@ -181,18 +156,31 @@ class Trainer:
             import matplotlib.pyplot  # noqa: F401
 
     def _resume(self):
-        path = self.args.checkpoint
-        if not os.path.exists(path):
-            raise CheckpointError(f"--resume: checkpoint {path!r} not found")
-        old = read_meta(path)
-        for k in ("model", "in_channels", "num_classes", "input_size"):
-            if old[k] != self.meta[k]:
-                raise CheckpointError(f"--resume: checkpoint {path!r} has {k}={old[k]!r}, this run has "
+        """--resume: the newest readable checkpoint of --checkpoint (or of `--resume PATH`: a file, or a
+        Spark checkpoint directory); a corrupt newest file falls back to the previous one."""
+        from .stat.checkpoint import load_arrays
+        from .stat.ckpt import read_first_good
+        source = self.args.resume if isinstance(self.args.resume, str) else self.args.checkpoint
+        if not os.path.exists(source):
+            raise CheckpointError(f"--resume: checkpoint {source!r} not found")
+        ck = read_first_good(resume_candidates(source), warn=self.out)
+        got = dict(ck.model_args, model=ck.model or self.meta["model"])
+        for k in ("model",) + GEOMETRY:
+            if k in got and got[k] != self.meta[k]:
+                raise CheckpointError(f"--resume: checkpoint {ck.path!r} has {k}={got[k]!r}, this run has "
                                       f"{self.meta[k]!r}")
-        load_checkpoint(path, self.net, self.opt)
-        self.meta["epoch"], self.meta["history"] = old["epoch"], old["history"]
-        self.out(f"resumed from {path} after epoch {old['epoch']} "
-                 f"({len(old['history']['step_loss'])} steps so far)")
+        load_arrays(self.net, ck.net_state, ck.path, "--resume")
+        if ck.optim_state:
+            missing = set(self.opt.state_map()) - set(ck.optim_state)   # e.g. Spark runs keep no lr schedule
+            load_arrays(self.opt, ck.optim_state, ck.path, "--resume",
+                        partial=all(k.startswith("lr_schedular.") for k in missing))
+        else:
+            self.out(f"warning: {ck.path} holds no optimizer state; the optimizer starts fresh")
+        history = ck.meta.get("history")
+        if history is not None and set(history) == set(self.meta["history"]):
+            self.meta["history"] = history
+        self.meta["epoch"] = ck.epoch
+        self.out(f"resumed from {ck.path} after epoch {ck.epoch} ({ck.step} steps so far)")
 
     def save(self, interrupted=False):
         """Checkpoint first (atomic), then the plot; a failing plot never costs the checkpoint."""
@@ -268,20 +256,3 @@ class Trainer:
         hist["train_loss"].append(loss_sum / max(seen, 1))
         hist["train_acc"].append(correct / max(seen, 1))
         hist["images_per_s"].append(seen / max(time.perf_counter() - t0, 1e-9))
-
-
-def run_eval(args, out=print):
-    """`alpha eval`: rebuild the net recorded in the checkpoint, load it, report test accuracy."""
-    meta = read_meta(args.checkpoint)
-    if args.model and args.model != meta["model"]:
-        raise CheckpointError(f"--model {args.model!r} but checkpoint {args.checkpoint!r} holds {meta['model']!r}")
-    eg = make_engine(args.engine)
-    dataset = args.dataset or meta["dataset"]
-    test = sample(load_dataset(dataset, False, args.data_dir or meta.get("data_dir"), meta.get("image_size", 32)),
-                  args.limit, 1)
-    net = build_net(eg, meta, 0)
-    load_checkpoint(args.checkpoint, net)
-    acc, loss = evaluate(eg, net, test, args.batch)
-    out(f"eval {meta['model']} (epoch {meta['epoch']}) on {test.name}: {len(test)} images, "
-        f"loss {loss:.4f}, accuracy {100 * acc:.2f}%")
-    return acc

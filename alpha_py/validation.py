@@ -64,7 +64,8 @@ def check_training_args(who, cli=False, datasets=None, data_dir_required=True, *
     DataFrame or an alpha.data DataSet, is checked by the entry point itself);
     data_dir_required: file datasets need data_dir (False where loaders have default folders).
     Keys: model, dataset / data / test_data, data_dir, epochs, batch, lr, workers, sync_every, checkpoint_every,
-    engine, optim, mode, max_restarts, seed, fail_at_step, limit, test_limit, gamma."""
+    engine, optim, mode, max_restarts, seed, fail_at_step, limit, test_limit, gamma, checkpoint (a
+    file) and checkpoint_dir (their directory must be writable)."""
     c = Checker(who, cli)
     unknown = set(args) - set(_RULES) - {"data_dir", "workers"} - set(DATASET_KEYS)
     if unknown:
@@ -102,6 +103,20 @@ def _check_dataset(c, key, dataset, data_dir, datasets, data_dir_required):
                f"{dataset} files)", DataError)
 
 
+def _writable(c, name, value):
+    """checkpoint_dir (a directory) or checkpoint (a file): its folder must take a new file."""
+    if value is None:
+        return
+    from .errors import CheckpointError
+    from .stat.ckpt import writable_problem
+    path = os.path.abspath(os.fspath(value))
+    folder = path if name == "checkpoint_dir" else os.path.dirname(path)
+    problem = writable_problem(folder)
+    if problem:
+        c.fail(name, os.fspath(value), f"checkpoint directory {folder!r} is not writable ({problem})",
+               CheckpointError)
+
+
 def _model(c, name, value):
     from .zoo.registry import MODELS
     c.choice(name, value, MODELS, callable_ok=not c.cli)
@@ -129,4 +144,6 @@ _RULES = {
     "engine": lambda c, n, v: c.choice(n, v, ENGINES),
     "mode": lambda c, n, v: c.choice(n, v, MODES),
     "optim": _optim,
+    "checkpoint": _writable,
+    "checkpoint_dir": _writable,
 }

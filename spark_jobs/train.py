@@ -54,7 +54,8 @@ def parse_args(argv=None):
                         dataset=args.dataset, data_dir=args.data_dir, epochs=args.epochs, batch=args.batch,
                         optim=args.optim, lr=args.lr, workers=args.workers, mode=args.mode,
                         sync_every=args.sync_every, checkpoint_every=args.checkpoint_every,
-                        engine=args.engine, seed=args.seed, max_restarts=args.max_restarts)
+                        engine=args.engine, seed=args.seed, max_restarts=args.max_restarts,
+                        checkpoint_dir=args.checkpoint_dir)
     return args
 
 

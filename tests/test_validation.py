@@ -55,6 +55,7 @@ BAD = [
     (dict(max_restarts=-1), "max_restarts=-1"),
     (dict(seed=-3), "seed=-3"),
     (dict(fail_at_step=-1), "fail_at_step=-1"),
+    (dict(checkpoint_dir=os.path.abspath(__file__) + "/ckpt"), "checkpoint_dir="),
 ]
 
 
@@ -101,6 +102,7 @@ JOB_BAD = [
     (["--seed", "-1"], "--seed -1"),
     (["--dataset", "mnist"], "--data-dir None: dataset 'mnist' needs the directory"),
     (["--dataset", "cifar10", "--data-dir", "/no/such/dir"], "--data-dir '/no/such/dir': not a directory"),
+    (["--checkpoint-dir", os.path.abspath(__file__) + "/ckpt"], "/ckpt' is not writable (NotADirectoryError"),
 ]
 
 

@@ -1,42 +1,40 @@
-"""Distributed layer: the driver's training checkpoints — net weights/buffers, optimizer state and
-progress (epoch, step) in ONE .npz file (so weights and optimizer can never disagree), written with
-alpha.stat's atomic_write (temp file, fsync, rename): a reader sees the old file or the new one,
-never half of one. Imports numpy, json, os, alpha_py.stat and alpha_py.errors."""
-import json
+"""Distributed layer: the driver's training checkpoints, `CKPT/ckpt-<step>.npz`, in the one layout
+of alpha_py.stat.ckpt (weights, buffers, optimizer state, epoch/step, zoo model name and arguments),
+so `alpha eval`, `alpha train --resume`, alpha.stat and Java read them too. Written atomically;
+the newest `keep` are kept, and a resume falls back from a corrupt newest file to the one before.
+Imports os and alpha_py.stat.ckpt."""
 import os
-import re
-import zipfile
-
-import numpy as np
 
 from ..errors import CheckpointError
 from ..stat.checkpoint import atomic_write
+from ..stat.ckpt import checkpoint_files, read_checkpoint, save_checkpoint
 
-_NAME = re.compile(r"^ckpt-(\d{9})\.npz$")
+__all__ = ["Checkpointer", "atomic_write"]
 
 
 class Checkpointer:
-    """Checkpoints in one directory, named by global step; keeps the newest `keep`."""
+    """Checkpoints in one directory, named by global step; keeps the newest `keep`.
+    model / model_args: the zoo name and get_model arguments recorded in every file (None for a
+    custom net)."""
 
-    def __init__(self, directory, keep=2):
+    def __init__(self, directory, keep=2, model=None, model_args=None):
         self.directory, self.keep = os.fspath(directory), int(keep)
+        self.model, self.model_args = model, dict(model_args or {})
 
     def path_for(self, step):
         return os.path.join(self.directory, f"ckpt-{int(step):09d}.npz")
 
     def list(self):
-        if not os.path.isdir(self.directory):
-            return []
-        steps = sorted(int(m.group(1)) for m in map(_NAME.match, os.listdir(self.directory)) if m)
-        return [self.path_for(s) for s in steps]
+        """Checkpoint files, oldest first."""
+        return checkpoint_files(self.directory)[::-1]
 
     def save(self, state, meta):
-        """state: {"net": {name: array}, "optim": {key: array}}; meta: JSON-able dict with 'step'."""
-        arrays = {f"net/{k}": v for k, v in state["net"].items()}
-        arrays.update({f"optim/{k}": np.asarray(v) for k, v in (state.get("optim") or {}).items()})
-        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
-        path = self.path_for(meta["step"])
-        atomic_write(path, lambda f: np.savez(f, **arrays))
+        """state: {"net": {name: array}, "optim": {key: array}}; meta: JSON-able dict with 'step'
+        (and 'epoch'); the rest is kept as the checkpoint's meta."""
+        rest = {k: v for k, v in meta.items() if k not in ("step", "epoch")}
+        path = save_checkpoint(self.path_for(meta["step"]), state["net"], state.get("optim") or {},
+                               model=self.model, model_args=self.model_args, epoch=meta.get("epoch", 0),
+                               step=meta["step"], meta=rest)
         for old in self.list()[:-self.keep]:
             os.unlink(old)
         return path
@@ -47,17 +45,25 @@ class Checkpointer:
 
     @staticmethod
     def load(path):
-        """(state, meta) of one checkpoint file; CheckpointError when it is unreadable."""
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                data = {k: z[k] for k in z.files}
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-            raise CheckpointError(f"checkpoint {path!r} is unreadable ({type(e).__name__}: {e})") from None
-        if "meta" not in data:
-            raise CheckpointError(f"checkpoint {path!r} has no 'meta' entry (not an Alpha training checkpoint)")
-        meta = json.loads(bytes(data.pop("meta")).decode())
-        state = {"net": {}, "optim": {}}
-        for k, v in data.items():
-            group, _, name = k.partition("/")
-            state[group][name] = v
-        return state, meta
+        """(state, meta) of one checkpoint file (any layout read_checkpoint takes); meta holds
+        'step', 'epoch', 'model' and the saved meta. CheckpointError names an unreadable file."""
+        ck = read_checkpoint(path)
+        meta = dict(ck.meta, step=ck.step, epoch=ck.epoch, model=ck.model)
+        return {"net": ck.net_state, "optim": ck.optim_state or {}}, meta
+
+    def load_latest_good(self, warn=print):
+        """(path, state, meta) of the newest readable checkpoint, or None when there is none yet.
+        A corrupt or truncated newer file is skipped with a warning naming it; CheckpointError when
+        every file is unreadable."""
+        problems = []
+        for path in self.list()[::-1]:
+            try:
+                state, meta = self.load(path)
+            except CheckpointError as e:
+                problems.append(str(e))
+                warn(f"warning: {e}; falling back to the previous checkpoint")
+                continue
+            return path, state, meta
+        if problems:
+            raise CheckpointError(f"no readable checkpoint in {self.directory!r}: " + " | ".join(problems))
+        return None

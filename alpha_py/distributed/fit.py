@@ -102,7 +102,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
                         model=model, epochs=epochs, batch=batch, optim=optim, lr=lr, workers=workers,
                         mode=mode, sync_every=sync_every, checkpoint_every=checkpoint_every,
-                        engine=engine, seed=seed, max_restarts=max_restarts, fail_at_step=fail_at_step)
+                        engine=engine, seed=seed, max_restarts=max_restarts, fail_at_step=fail_at_step,
+                        checkpoint_dir=checkpoint_dir)
     sc = _spark_context(spark)
     checked = preflight.check(sc, workers, mode, engine)
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)
@@ -118,20 +119,33 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                             f"images per worker (batch {batch} / {workers} workers)")
     total = epochs * spe
     every = int(checkpoint_every or spe)
-    ckpt = Checkpointer(checkpoint_dir) if checkpoint_dir else None
+    ckpt = None
+    if checkpoint_dir:
+        geometry = {"in_channels": ds.image_shape[-1], "num_classes": ds.num_classes,
+                    "input_size": ds.image_shape[0]}
+        ckpt = Checkpointer(checkpoint_dir, model=model if isinstance(model, str) else None,
+                            model_args=geometry if isinstance(model, str) else None)
+    run_meta = {"steps_per_epoch": spe, "mode": mode, "workers": workers, "batch": batch,
+                "image_shape": list(ds.image_shape), "num_classes": ds.num_classes}
+    if isinstance(data, str):
+        run_meta.update(dataset=data, data_dir=None if data_dir is None else os.path.abspath(data_dir))
     log(f"[alpha.distributed] mode={mode} workers={workers} engine={engine} shards={sizes} "
         f"steps/epoch={spe} total steps={total} slots={checked['slots']}")
 
     def restore():
-        if ckpt is not None and ckpt.latest() is not None:
-            state, meta = Checkpointer.load(ckpt.latest())
-            if meta.get("batch", batch) != batch:
-                raise ArgumentError(f"fit: checkpoint {ckpt.latest()} was written with global batch "
-                                    f"{meta['batch']}, this run uses {batch}: a step means a different "
-                                    "number of images; resume with the same --batch")
-            log(f"[alpha.distributed] resumed from {ckpt.latest()} (step {meta['step']})")
-            return state, meta["step"]
-        return initial_state(spec), 0
+        found = ckpt.load_latest_good(warn=log) if ckpt is not None else None
+        if found is None:
+            return initial_state(spec), 0
+        path, state, meta = found
+        if meta.get("batch", batch) != batch:
+            raise ArgumentError(f"fit: checkpoint {path} was written with global batch "
+                                f"{meta['batch']}, this run uses {batch}: a step means a different "
+                                "number of images; resume with the same --batch")
+        if isinstance(model, str) and meta.get("model") not in (None, model):
+            raise ArgumentError(f"fit: checkpoint {path} holds model {meta['model']!r}, this run trains "
+                                f"{model!r}: use another checkpoint_dir or the same model")
+        log(f"[alpha.distributed] resumed from {path} (step {meta['step']})")
+        return state, meta["step"]
 
     state, step = restore() if resume else (initial_state(spec), 0)
     history, restarts, trained_images, train_time = [], 0, 0, 0.0
@@ -166,8 +180,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                         "images": metrics["images"], "images_per_s": metrics["images"] / dt})
         if step % every == 0 or step == total:
             if ckpt is not None:
-                ckpt.save(state, {"step": step, "epoch": step // spe, "steps_per_epoch": spe,
-                                  "mode": mode, "workers": workers, "batch": batch})
+                ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
             log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
                 f"{metrics['images'] / dt:.1f} images/s")
     shard_rdd.unpersist()

@@ -57,7 +57,7 @@ def build_net(spec, eg):
         net = spec.model()
     else:
         from ..zoo import get_model
-        net = get_model(spec.model, spec.image_shape[-1], spec.num_classes)
+        net = get_model(spec.model, spec.image_shape[-1], spec.num_classes, spec.image_shape[0])
     return net.init(eg)
 
 

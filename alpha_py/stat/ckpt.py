@@ -62,18 +62,25 @@ def _json(value, what):
         raise ArgumentError(f"save_checkpoint: {what} must be JSON-serialisable ({e})") from None
 
 
-def check_writable(directory, who="save_checkpoint"):
-    """Create `directory` if needed and prove a file can be written there (a real probe: permission
-    bits lie for root and on some network file systems). CheckpointError names the directory."""
-    directory = os.path.abspath(os.fspath(directory or "."))
+def writable_problem(directory):
+    """None when a file can be written in `directory` (created if needed), else the reason. A real
+    probe: permission bits lie for root and on some network file systems."""
     try:
         os.makedirs(directory, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".alpha-write-probe-", dir=directory)
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
-        raise CheckpointError(f"{who}: checkpoint directory {directory!r} is not writable "
-                              f"({type(e).__name__}: {e.strerror or e})") from None
+        return f"{type(e).__name__}: {e.strerror or e}"
+    return None
+
+
+def check_writable(directory, who="save_checkpoint"):
+    """CheckpointError naming `directory` unless a checkpoint can be written there."""
+    directory = os.path.abspath(os.fspath(directory or "."))
+    problem = writable_problem(directory)
+    if problem:
+        raise CheckpointError(f"{who}: checkpoint directory {directory!r} is not writable ({problem})")
     return directory
 
 

@@ -1,10 +1,14 @@
 """stat layer: the two checkpoint file formats over host NumPy arrays (no engine involved).
 
 text zip (Dragon-Alpha):  one zip entry per state key (e.g. `Net.fc.FullConnect0.weight`), content
-  UTF-8 decimal floats, comma-separated, 4096 per line, row-major. float32 values are written with 9
-  significant digits ('%.9g'), float64 with 17, so every value reads back bit-exactly. We add one
-  entry SHAPES_ENTRY (JSON key -> shape) so shape mismatches can be reported; files without it
-  (written by Dragon-Alpha) still load, checked by element count.
+  UTF-8 decimal floats, comma-separated, 4096 per line, row-major; entries stored uncompressed (the
+  deflate step alone took longer than the whole 2 s budget for ResNet18 here). Finite float32 arrays
+  go through stat.textcodec (fixed-width '±d.ddddddddE±dd', 9 significant digits, vectorised both
+  ways); other arrays are written with '%.9g' (float32) / '%.17g' (float64) and Java's spellings of
+  non-finite values. Either way every value reads back bit-exactly. Files of any decimal spelling
+  (Dragon-Alpha's Float.toString) are read by the general parser. We add one entry SHAPES_ENTRY
+  (JSON key -> shape) so shape mismatches can be reported; files without it (written by
+  Dragon-Alpha) still load, checked by element count.
 npz (binary, fast):  numpy's uncompressed .npz, one array per state key, shapes and dtypes kept.
 Imports numpy, zipfile, json and alpha_py.errors only."""
 import json
@@ -14,6 +18,7 @@ import zlib
 import numpy as np
 
 from ..errors import CheckpointError
+from . import textcodec
 
 PER_LINE = 4096
 SHAPES_ENTRY = ".alpha-shapes.json"
@@ -37,7 +42,10 @@ def encode_text(arr):
 
 
 def decode_text(data, key, path):
-    """The text of one zip entry -> flat float64 array."""
+    """The text of one zip entry -> flat array (float32 from the fixed-width codec, else float64)."""
+    fast = textcodec.decode(data)
+    if fast is not None:
+        return fast
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -57,9 +65,15 @@ def decode_text(data, key, path):
 
 def write_text_zip(fileobj, arrays):
     """arrays: ordered key -> host array. Writes the Dragon-Alpha text zip to an open binary file."""
-    with zipfile.ZipFile(fileobj, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+    with zipfile.ZipFile(fileobj, "w", zipfile.ZIP_STORED) as z:
         for key, arr in arrays.items():
-            z.writestr(key, encode_text(arr))
+            arr = np.asarray(arr)
+            if arr.size and textcodec.encodable(arr):
+                size = arr.size * textcodec.WIDTH
+                with z.open(key, "w", force_zip64=size >= zipfile.ZIP64_LIMIT) as f:
+                    textcodec.encode(arr, f.write, PER_LINE)
+            else:
+                z.writestr(key, encode_text(arr))
         z.writestr(SHAPES_ENTRY, json.dumps({k: list(np.shape(a)) for k, a in arrays.items()}))
 
 
