@@ -162,7 +162,7 @@ def test_fit_bad_frames_fail_on_the_driver_naming_the_problem(spark, tmp_path):
         small(checkpointDir=str(blocker / "ckpt")).fit(labelled(spark, cells, labels))
 
 
-def test_fit_names_a_non_image_row_or_skips_it_and_takes_png_files(spark):
+def test_fit_names_a_non_image_row_or_skips_it_and_takes_png_files(spark, tmp_path):
     imgs = random_images(64, seed=6)
     cells = [im.tobytes() for im in imgs]
     cells[5] = b"\x89PNG\r\n\x1a\n but truncated"
@@ -173,8 +173,16 @@ def test_fit_names_a_non_image_row_or_skips_it_and_takes_png_files(spark):
         small().fit(labelled(spark, [png_bytes(im) for im in random_images(64, (32, 32, 3))], labels))
     # handleInvalid='skip' trains on the 63 good rows, PNG files and raw bytes mixed, 100 partitions
     cells = [png_bytes(im) if i % 2 else c for i, (im, c) in enumerate(zip(imgs, cells))]
-    model = small(handleInvalid="skip").fit(labelled(spark, cells, labels, partitions=100))
+    model = small(handleInvalid="skip", checkpointDir=str(tmp_path / "ckpt")).fit(
+        labelled(spark, cells, labels, partitions=100))
     assert 1 <= model.checkpoint.step <= 3 and model.numClasses == 10   # 63 rows, 2 shards, 8 rows a step
+    # fit()'s own Spark checkpoint directory serves as a model too: the newest file, the same weights
+    from_dir = AlphaModel.fromCheckpoint(tmp_path / "ckpt")
+    assert from_dir.checkpoint.step == model.checkpoint.step and from_dir.checkpoint.model == "mnist_cnn"
+    test = labelled(spark, [im.tobytes() for im in random_images(8, seed=9)], [0] * 8, partitions=1)
+    pred, prob = scores(model.transform(test))
+    pred2, prob2 = scores(from_dir.transform(test))
+    assert np.array_equal(pred, pred2) and np.array_equal(prob, prob2)
 
 
 def test_model_save_refuses_unwritable_and_non_local_paths(spark, tmp_path):

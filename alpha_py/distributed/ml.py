@@ -222,15 +222,16 @@ class AlphaModel(Model, _AlphaParams, MLReadable, MLWritable):
 
     @classmethod
     def fromCheckpoint(cls, path, **params):
-        """Wrap an Alpha checkpoint file; params (inputCol=..., engine=...) are set on the model."""
+        """Wrap an Alpha checkpoint file (or a Spark checkpoint directory: its newest readable file);
+        params (inputCol=..., engine=...) are set on the model."""
         return cls._from_checkpoint(os.fspath(path))._set(**params)
 
     @classmethod
     def _from_checkpoint(cls, path):
         m = cls()
-        with open(path, "rb") as f:
-            m._ckpt_bytes = f.read()
         m._scorer = Scorer(path)
+        with open(m._scorer.ckpt.path, "rb") as f:          # the file read_checkpoint picked
+            m._ckpt_bytes = f.read()
         m._set(modelName=m._scorer.model, imageShape=list(m._scorer.image_shape))
         return m
 
