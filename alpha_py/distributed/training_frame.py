@@ -18,8 +18,8 @@ def _label_check(df, label_col, who):
 
 
 def frame_stats(df, input_col, label_col, kind):
-    """One pass: rows, null labels, non-integer labels, min/max label, null images, and (binary
-    column) how many rows hold a byte count other than `expected` — filled in by the caller."""
+    """One pass: rows, null labels, non-integer labels, min/max label, null images and (binary
+    column) the smallest and largest byte count of a cell."""
     from pyspark.sql import functions as sf
     lab, img = sf.col(label_col), sf.col(input_col)
     aggs = [sf.count(sf.lit(1)).alias("rows"), sf.sum(lab.isNull().cast("long")).alias("null_labels"),
