@@ -1,6 +1,7 @@
-// kernels/conv_tc_tiles.cuh — the forward implicit-GEMM operand tiles shared by the pipelined tensor-core kernels
+// kernels/conv_tc_tiles.cuh — the implicit-GEMM operand tiles shared by the pipelined tensor-core kernels
 // (conv_tc.cu: mma.sync, padded rows; conv_wgmma.cu: wgmma, 128-byte-swizzled rows): cp.async gathers of 16-byte
 // chunks (4 channels of one pixel) straight into shared memory, zero-filled outside the image. 256 threads.
+// Forward tiles are K-major (rows of 32 k); bwd-filter tiles MN-major (32 rows of r, columns oc or (fh, fw, ic)).
 #pragma once
 #include "async_copy.cuh"
 #include "conv_geom.cuh"
@@ -90,3 +91,58 @@ struct FwdTileB {
     }
 };
 
+// ---------------------------------------------------------------- bwd-filter operands (MN-major)
+// A[r, oc] = gY rows r of this slice: per stage 32 rows x BM/4 chunks
+template <int BM>
+struct WgradTileA {
+    static constexpr int CPR = BM / 4, RPP = TC_THREADS / CPR, P = TC_BK / RPP;   // chunks/row, rows/pass, passes
+    const float* gy; int OC, r, rend, cc; bool col_ok;
+    __device__ WgradTileA(const float* gy_, const ConvGeom& g, int m0, int rbeg, int rend_) : gy(gy_), rend(rend_) {
+        OC = g.OC;
+        cc = threadIdx.x % CPR;
+        r = rbeg + threadIdx.x / CPR;
+        col_ok = m0 + cc * 4 < g.OC;
+        gy += m0 + cc * 4;
+    }
+    __device__ __forceinline__ void load(float* As) {
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const int rr = r + p * RPP;
+            const bool ok = col_ok && rr < rend;
+            cp_async16(As + (threadIdx.x / CPR + p * RPP) * (BM + 8) + cc * 4, ok ? gy + (long long)rr * OC : gy, ok);
+        }
+        r += TC_BK;
+    }
+};
+
+// B[r, j] = X window element of output pixel r at filter position j = (fh, fw, ic): columns fixed per thread
+template <int BN>
+struct WgradTileB {
+    static constexpr int CPR = BN / 4, RPP = TC_THREADS / CPR, P = TC_BK / RPP;
+    const float* x; const ConvGeom& g; int r, rend, cc, fh, fw, ic; bool col_ok;
+    FastDiv dow, doh;
+    __device__ WgradTileB(const float* x_, const ConvGeom& g_, int n0, int rbeg, int rend_)
+        : x(x_), g(g_), rend(rend_), dow(g_.OW), doh(g_.OH) {
+        cc = threadIdx.x % CPR;
+        r = rbeg + threadIdx.x / CPR;
+        const int j = n0 + cc * 4;
+        col_ok = j < g.FH * g.FW * g.IC;
+        fh = j / (g.FW * g.IC);
+        const int rem = j - fh * g.FW * g.IC;
+        fw = rem / g.IC;
+        ic = rem - fw * g.IC;
+    }
+    __device__ __forceinline__ void load(float* Bs) {
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const int rr = r + p * RPP;
+            int ow, oh;
+            const int img = doh.divmod(dow.divmod(rr < rend ? rr : 0, ow), oh);
+            const int ih = oh * g.SH - g.PH + fh, iw = ow * g.SW - g.PW + fw;
+            const bool ok = col_ok && rr < rend && ih >= 0 && ih < g.H && iw >= 0 && iw < g.W;
+            cp_async16(Bs + (threadIdx.x / CPR + p * RPP) * (BN + 8) + cc * 4,
+                       ok ? x + (((long long)img * g.H + ih) * g.W + iw) * g.IC + ic : x, ok);
+        }
+        r += TC_BK;
+    }
+};

@@ -107,10 +107,14 @@ def test_wgmma_kernels_match_cpu(xs, oc, stride, pad, bn):
     yc = bc.conv_fwd(x, w, stride, pad)
     dx, dw = bg.from_host(x), bg.from_host(w)
     check("wg_fwd", f"{xs} n{bn}", bg.tc_fwd(dx, dw, stride, pad, 128, bn, wgmma=True), yc, TF32_TOL)
+    gy = RNG.randn(*yc.shape).astype(np.float32)
     if oc % 4 == 0 and bg.tc_bwd_data_ok(dx, dw, stride, pad):
-        gy = RNG.randn(*yc.shape).astype(np.float32)
         check("wg_bwd_data", f"{xs} n{bn}", bg.tc_bwd_data(bg.from_host(gy), dw, xs, pad, 128, bn, wgmma=True),
               bc.conv_bwd_data(gy, w, xs, stride, pad), TF32_TOL)
+    if oc % 4 == 0:
+        check("wg_bwd_filter", f"{xs} n{bn}", bg.tc_bwd_filter(dx, bg.from_host(gy), w.shape, stride, pad, 128, bn,
+                                                               wgmma=True),
+              bc.conv_bwd_filter(x, gy, w.shape, stride, pad), TF32_TOL)
 
 
 def test_tf32_dispatch_times_tensor_core_candidates(fresh_cache):

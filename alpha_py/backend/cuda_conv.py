@@ -76,8 +76,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
 
     def _run_conv(self, pass_name, key, gemm, tiles, wino, tc=None):
         """Run the chosen algorithm: `gemm(bm, bn)` for each implicit-GEMM tile shape, `wino()` when the
-        layer suits Winograd, `tc(bm, bn[, wgmma])` (pipelined TF32 tensor cores; wgmma on Hopper for the
-        forward-type passes) when TF32 is allowed and the layout suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd where it applies,
+        layer suits Winograd, `tc(bm, bn[, wgmma])` (pipelined TF32 tensor cores; wgmma on Hopper) when TF32 is
+        allowed and the layout suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd where it applies,
         else the heuristic tiles."""
         cands = {f"gemm{bm}x{bn}": (lambda bm=bm, bn=bn: gemm(bm, bn)) for bm, bn in GEMM_TILES}
         default = "gemm%dx%d" % tiles
@@ -87,7 +87,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         if tc is not None and self.tf32:
             cands.update({f"tc{bm}x{bn}": (lambda bm=bm, bn=bn: tc(bm, bn)) for bm, bn in GEMM_TILES})
             default = "tc%dx%d" % tiles
-            if pass_name != "bwd_filter" and self.wgmma_ok():
+            if self.wgmma_ok():
                 cands.update({f"wg128x{bn}": (lambda bn=bn: tc(128, bn, True)) for bn in (128, 64)})
         key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
         capturing = cupy.cuda.get_current_stream().is_capturing()
@@ -157,7 +157,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         kw = fh * fw * ic
         wino = ((lambda: self.wino_bwd_filter(x, gy, w_shape, pad))
                 if winograd_applicable((fh, fw), stride, pad) else None)
-        tc = ((lambda bm, bn: self.tc_bwd_filter(x, gy, w_shape, stride, pad, bm, bn))
+        tc = ((lambda bm, bn, wg=False: self.tc_bwd_filter(x, gy, w_shape, stride, pad, bm, bn, wg))
               if self.tc_bwd_filter_ok(x, gy) else None)
         return self._run_conv("bwd_filter", (x.shape, tuple(w_shape), stride, pad),
                               lambda bm, bn: self._gemm_bwd_filter(x, gy, w_shape, stride, pad, bm, bn),

@@ -15,9 +15,11 @@ def tc_smem_bytes(bm, bn, mn_major):
     return TC_STAGES * (tile(bm) + tile(bn)) * 4
 
 
-def wg_smem_bytes(bn):
-    """kernels/conv_wgmma.cu: WG_STAGES x (128 + BN) rows of 128 bytes, plus 1 KB to align the swizzle atoms."""
-    return 3 * (128 + bn) * TC_BK * 4 + 1024
+def wg_smem_bytes(bn, wgrad=False):
+    """kernels/conv_wgmma.cu: WG_STAGES x (A tile + BN rows of 128 bytes), plus 1 KB to align the swizzle atoms;
+    A is 128 K-major rows (forward) or a [32][128 + 8] MN-major tile (bwd-filter)."""
+    a = TC_BK * (128 + 8) if wgrad else 128 * TC_BK
+    return 3 * (a + bn * TC_BK) * 4 + 1024
 
 
 def _aligned(*arrays):
@@ -77,18 +79,36 @@ class CudaTensorCoreConvOps:
             raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
         return gx
 
-    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn):
+    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False):
+        """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
+        ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to 32])."""
         oc, fh, fw, ic = w_shape
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
-        s, chunk = self._split_k(rows, -(-oc // bm) * -(-kw // bn), min_rows=512)
+        tiles = -(-oc // bn) * -(-kw // 128) if wgmma else -(-oc // bm) * -(-kw // bn)
+        s, chunk = self._split_k(rows, tiles, min_rows=512)
+        if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to 32)
+            chunk = -(-chunk // TC_BK) * TC_BK
+            s = -(-rows // chunk)
         gw = cupy.empty(tuple(w_shape), dtype=np.float32)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
-        smem = tc_smem_bytes(bm, bn, True)
-        self._tc_kernel(f"tc_conv_wgrad<{bm},{bn}>", smem)(
-            (-(-kw // bn), -(-oc // bm), s), (TC_THREADS,),
-            (x, gy, ws) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad) + (i32(chunk),), shared_mem=smem)
+        geom = self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
+        if wgmma:
+            rp = -(-rows // TC_BK) * TC_BK
+            gyt = cupy.empty((oc, rp), dtype=np.float32)
+            self.kernel("conv_wgmma", "transpose_pad")((rp // 32, -(-oc // 32)), (32, 8),
+                                                       (gy, gyt, i32(rows), i32(oc), i32(rp)))
+            smem = wg_smem_bytes(bn, wgrad=True)
+            k = self.kernel("conv_wgmma", f"wg_conv_wgrad_n{bn}")
+            if k.max_dynamic_shared_size_bytes < smem:
+                k.max_dynamic_shared_size_bytes = smem
+            k((-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
+              shared_mem=smem)
+        else:
+            smem = tc_smem_bytes(bm, bn, True)
+            self._tc_kernel(f"tc_conv_wgrad<{bm},{bn}>", smem)(
+                (-(-kw // bn), -(-oc // bm), s), (TC_THREADS,), (x, gy, ws) + geom + (i32(chunk),), shared_mem=smem)
         if s > 1:
             self._sum_slices(ws, s, oc * kw, gw)
         return gw
