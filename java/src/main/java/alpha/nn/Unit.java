@@ -21,6 +21,7 @@ public class Unit extends Handle {
     /** Handles of this step's tensors, released by gc(). */
     protected final StepTensors scratch = new StepTensors();
     protected Tensor[] lastOut;
+    private String givenName;
 
     public Unit(Ref ref) { super(ref); }
 
@@ -34,8 +35,12 @@ public class Unit extends Handle {
     @SuppressWarnings("unchecked")
     public <T extends Unit> T init(Engine eg, String name) {
         py("init", eg, name);
+        if (name != null) givenName = name;
         return (T) this;
     }
+
+    @Override
+    protected String label() { return givenName; }
 
     @SuppressWarnings("unchecked")
     public <T extends Unit> T train() { py("train"); return (T) this; }
