@@ -114,6 +114,27 @@ def test_parity_python_jpype_py4j(classes):
     assert ref[-1] < ref[0]
 
 
+# ---------------------------------------------------------------------------- lifetimes
+@pytest.mark.parametrize("bridge", ["jpype", "py4j"])
+def test_lifetimes_under_both_bridges(classes, bridge):
+    """Scopes, keep/detach, thread confinement, use after close, lambdaLr and closing the bridge,
+    with the Python registry counted (java/examples/alpha/examples/Lifetimes.java)."""
+    run = run_jpype if bridge == "jpype" else run_py4j
+    out = run(classes, "alpha.examples.Lifetimes")
+    kv = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    assert kv["bridge"] == bridge
+    assert kv["inside_inner"] == "3"                       # x, relu(x), sigmoid(x)
+    assert kv["after_inner"] == "2 true false"             # relu(x) freed, sigmoid(x) kept
+    assert kv["after_outer"] == "0 true"
+    assert kv["use_after_close"].startswith("StateError: Tensor (Python Tensor #"), kv["use_after_close"]
+    assert "released by Scope 'outer'.close()" in kv["use_after_close"]
+    assert kv["detached"] == "false 1" and kv["detached_closed"] == "0"
+    assert kv["thread_scope_sizes"] == "1 1"                # the worker's tensor was freed by its own scope
+    assert float(kv["lambdaLr"]) == pytest.approx(0.1)
+    assert f"the {'JPype' if bridge == 'jpype' else 'Py4J'} bridge was closed" in kv["after_bridge_close"]
+    assert kv["after_bridge_close"].startswith("StateError: Engine (Python ")
+
+
 # ---------------------------------------------------------------------------- examples
 def _write_cifar10(d, per_file=24, seed=0):
     """CIFAR-10 binary format: records of 1 label byte + 3072 pixel bytes (R, G, B planes)."""
