@@ -47,6 +47,9 @@ def _parser():
     t.add_argument("--image-size", dest="image_size", type=int, default=32, help="image_folder resize")
     t.add_argument("--plot", default=None, help="PNG of the curves (default: checkpoint path with .png)")
     t.add_argument("--no-progress", dest="no_progress", action="store_true", help="no tqdm bar")
+    t.add_argument("--graph", dest="graph", action=argparse.BooleanOptionalAction, default=None,
+                   help="capture each training step into a CUDA graph and replay it (default: on with "
+                        "--engine cuda when the step can be captured, off on the CPU); --no-graph: op by op")
 
     e = sub.add_parser("eval", help="test accuracy of a checkpoint", formatter_class=fmt)
     common(e)

@@ -22,6 +22,10 @@ class DeviceError(AlphaError, RuntimeError):
     """A device/engine is unavailable or failed (e.g. CUDA engine without a GPU)."""
 
 
+class GraphError(AlphaError, RuntimeError):
+    """A training step could not be captured into (or replayed from) a CUDA graph."""
+
+
 class MemoryCapError(AlphaError, MemoryError):
     """A memory pool would exceed its hard cap."""
 

@@ -24,6 +24,14 @@ class Alpha:
             return value
         raise AttributeError(f"alpha has no member {name!r}")
 
+    def train_step(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False):
+        """One-call training steps: `step = alpha.train_step(net, loss_fn, optimizer)`, then
+        `loss = step(x, y)` per batch (a lazy Result; `loss.get()` is the only wait). On a CUDA engine each
+        input shape is captured once into a CUDA graph and replayed (graph=None: where possible; True:
+        error if not; False: never). See alpha_py.step.TrainStep."""
+        from .step import train_step
+        return train_step(net, loss_fn, optimizer, graph, accuracy, history)
+
     def home(self, path=None):
         """Dragon-Alpha's home directory (kept for API compatibility: our kernels ship with the
         package, so nothing is read from it)."""

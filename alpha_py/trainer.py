@@ -19,6 +19,7 @@ OPTIMIZERS = {"sgd": "SGD", "momentum": "Momentum", "sgdmn": "SGDMN", "rmsprop":
               "adamw": "AdamW", "adamax": "Adamax", "radam": "RAdam", "adamod": "Adamod"}
 SCHEDULERS = ("none", "cos", "exp")
 FORMAT = "alpha-train-checkpoint/1"
+READ_EVERY, READ_SECONDS = 64, 2.0     # the training loop reads step losses this often (each read waits once)
 
 
 def make_engine(name):
@@ -175,6 +176,8 @@ class Trainer:
         attach_scheduler(self.opt, args.scheduler, steps, args.gamma)
         if args.resume:
             self._resume()
+        self._step = alpha.train_step(self.net, alpha.loss.softmax_crossEntropy(), self.opt,
+                                      graph=getattr(args, "graph", None), accuracy=True, history=True)
         self.augment = make_augment(args, self.train_set)
         if args.plot:               # import matplotlib now, not inside the first (interruptible) save
             import matplotlib
@@ -236,39 +239,50 @@ class Trainer:
         return 0
 
     def _epoch(self, it, epoch):
+        """One pass over the training set through alpha.train_step: steps never wait for the device; the
+        per-step losses/accuracies are read in bulk every READ_EVERY steps or READ_SECONDS (for the bar)."""
         from tqdm import tqdm
         a, hist = self.args, self.meta["history"]
-        loss_fn = alpha.loss.softmax_crossEntropy()
         it.seed(a.seed * 100003 + epoch).shuffle_sort()       # same order whether resumed or not
         n_steps = -(-len(self.train_set) // a.batch)
         bar = tqdm(total=n_steps, desc=f"epoch {epoch}/{a.epochs}", disable=a.no_progress,
                    leave=False, unit="batch", mininterval=0.5)
-        t0, seen, correct, loss_sum, steps = time.perf_counter(), 0, 0.0, 0.0, 0
+        t0 = last_read = time.perf_counter()
+        sums, sizes, steps = {"seen": 0, "loss": 0.0, "correct": 0.0}, [], 0
+
+        def read():                                # one wait for every step since the last read
+            h = self._step.history()
+            for n, loss, acc in zip(sizes, h["loss"], h["accuracy"]):
+                sums["seen"] += n
+                sums["loss"] += loss * n
+                sums["correct"] += acc * n
+                hist["step_loss"].append(float(loss))
+            sizes.clear()
+            if sums["seen"]:
+                rate = sums["seen"] / max(time.perf_counter() - t0, 1e-9)
+                bar.set_postfix(loss=f"{hist['step_loss'][-1]:.4f}",
+                                acc=f"{100 * sums['correct'] / sums['seen']:.1f}%", img_s=f"{rate:.0f}", refresh=False)
+
         self.net.train()
         try:
             while it.hasNext():
                 x, y = it.next()
-                yh = self.net(x)[0]
-                loss = loss_fn.loss(yh, y).get()
-                n = x.shape[0]
-                correct += self.eg.accuracy(yh, y).get() * n
-                self.net.backward(loss_fn.gradient(yh, y))
-                self.opt.update().clear_grads()
-                self.net.gc()
-                seen, loss_sum, steps = seen + n, loss_sum + loss * n, steps + 1
-                hist["step_loss"].append(float(loss))
-                rate = seen / max(time.perf_counter() - t0, 1e-9)
-                bar.set_postfix(loss=f"{loss:.4f}", acc=f"{100 * correct / seen:.1f}%", img_s=f"{rate:.0f}",
-                                refresh=False)
+                self._step(x, y)
+                sizes.append(x.shape[0])
+                steps += 1
+                if len(sizes) >= READ_EVERY or time.perf_counter() - last_read >= READ_SECONDS:
+                    read()
+                    last_read = time.perf_counter()
                 bar.update()
                 if self.step_hook is not None:
                     self.step_hook(self, steps)
         finally:
+            read()
             bar.close()
         hist["steps_per_epoch"].append(steps)
-        hist["train_loss"].append(loss_sum / max(seen, 1))
-        hist["train_acc"].append(correct / max(seen, 1))
-        hist["images_per_s"].append(seen / max(time.perf_counter() - t0, 1e-9))
+        hist["train_loss"].append(sums["loss"] / max(sums["seen"], 1))
+        hist["train_acc"].append(sums["correct"] / max(sums["seen"], 1))
+        hist["images_per_s"].append(sums["seen"] / max(time.perf_counter() - t0, 1e-9))
 
 
 def run_eval(args, out=print):

@@ -1,11 +1,16 @@
 // kernels/optim.cu — every optimizer rule of alpha_py/backend/optim_ops.py as ONE launch over all
-// parameters of a step (pointer-array kernel: parameters stay where they are, a small table of
-// device pointers and element offsets is uploaded per step).
-// | kernel            | args                                                                  | launch                          |
-// | optim_step<RULE>  | tab, K, total, lr, lr_t, eps_t, h1, h2, h3, k1, k2, k3, L1, L2, eps, flag | grid-stride over all elements  |
+// parameters of a step (pointer-array kernel: parameters stay where they are, a small table of device
+// pointers and element offsets is uploaded once per distinct table). The step's scalars are read from
+// device memory, written before the update by optim_set_scalars, so a step captured in a CUDA graph
+// takes each replay's learning rate and bias corrections without being captured again.
+// | kernel             | args                                                          | launch                        |
+// | optim_step<RULE>   | tab, K, total, sc                                             | grid-stride over all elements |
+// | optim_set_scalars  | sc, lr, lr_t, eps_t, h1, h2, h3, k1, k2, k3, L1, L2, eps, flag | 1 thread                      |
 // tab (uint64[6K+1]): [w_0..w_K-1 | g_* | s0_* | s1_* | s2_* | off_0..off_K] with off_K = total; element i
-// belongs to parameter p with off_p <= i < off_p+1 (binary search). k1..k3 = 1-h1.. (sgdmn: k2 = 1-dampen),
-// computed in float64 on the host as the CPU rule does. adamw: L1, L2 arrive pre-multiplied by lr.
+// belongs to parameter p with off_p <= i < off_p+1 (binary search).
+// sc (float[16]): lr, lr_t, eps_t, h1, h2, h3, k1, k2, k3, L1, L2, eps, flag (0/1) — optim_ops.kernel_scalars:
+// k1..k3 = 1-h1.. (sgdmn: k2 = 1-dampen), computed in float64 on the host as the CPU rule does, then
+// rounded to float; adamw: L1, L2 arrive pre-multiplied by lr.
 // RULE: 0 sgd, 1 momentum(h1=beta), 2 sgdmn(h1=momentum, h2=dampen, flag=nesterov), 3 rmsprop(h1=beta),
 //       4 adam(h1=b1, h2=b2, flag=amsgrad), 5 adamw(as adam), 6 adamax(h1=b1, h2=b2), 7 radam(h1, h2, flag=rectified),
 //       8 adamod(h1=b1, h2=b2, h3=b3)
@@ -14,9 +19,11 @@
 __device__ __forceinline__ float sgnf(float w) { return w > 0.f ? 1.f : (w < 0.f ? -1.f : 0.f); }
 
 template <int RULE>
-__global__ void optim_step(const unsigned long long* __restrict__ tab, int K, long long total, float lr, float lr_t,
-                           float eps_t, float h1, float h2, float h3, float k1, float k2, float k3,
-                           float L1, float L2, float eps, int flag) {
+__global__ void optim_step(const unsigned long long* __restrict__ tab, int K, long long total,
+                           const float* __restrict__ sc) {
+    const float lr = sc[0], lr_t = sc[1], eps_t = sc[2], h1 = sc[3], h2 = sc[4], h3 = sc[5];
+    const float k1 = sc[6], k2 = sc[7], k3 = sc[8], L1 = sc[9], L2 = sc[10], eps = sc[11];
+    const int flag = sc[12] != 0.f;
     const long long* off = reinterpret_cast<const long long*>(tab + 5 * K);
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total; i += (long long)gridDim.x * blockDim.x) {
         int lo = 0, hi = K - 1;
@@ -76,5 +83,14 @@ __global__ void optim_step(const unsigned long long* __restrict__ tab, int K, lo
             *s0 = m; *s1 = u;
             *w = wv - lr_t * m / u;
         }
+    }
+}
+
+extern "C" __global__ void optim_set_scalars(float* sc, float lr, float lr_t, float eps_t, float h1, float h2,
+                                             float h3, float k1, float k2, float k3, float L1, float L2, float eps,
+                                             float flag) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        sc[0] = lr; sc[1] = lr_t; sc[2] = eps_t; sc[3] = h1; sc[4] = h2; sc[5] = h3; sc[6] = k1;
+        sc[7] = k2; sc[8] = k3; sc[9] = L1; sc[10] = L2; sc[11] = eps; sc[12] = flag;
     }
 }

@@ -1,7 +1,8 @@
 """Backend layer (CUDA): the primitive table on CuPy arrays. Elementwise basics stay CuPy expressions
 inherited from ArrayBackend; activations, batchNorm(+act), softmax(+crossEntropy), Kahan reductions,
 random numbers and image ops run our kernels/*.cu (conv/pool in cuda_conv.py, optimizers in
-cuda_optim.py). Imported only by alpha.engine.cuda_float32; imports cupy, numpy and backend/."""
+cuda_optim.py, CUDA graphs of training steps in cuda_graph.py). Imported only by alpha.engine.cuda_float32;
+imports cupy, numpy and backend/."""
 import math
 
 import cupy
@@ -9,7 +10,8 @@ import numpy as np
 
 from .base import ACTIVATIONS, ArrayBackend
 from .cuda_conv import CudaConvOps
-from .cuda_memory import DeviceMemory, PinnedStager
+from .cuda_graph import CudaGraphOps
+from .cuda_memory import Counters, DeviceMemory, DeviceTables, PinnedStager
 from .cuda_optim import CudaOptimOps
 from .kernel_loader import get_kernel
 
@@ -18,7 +20,7 @@ THREADS = 256
 MAX_BLOCKS = 8192
 _MASK64 = (1 << 64) - 1
 
-i32, i64, f32, u64 = np.int32, np.int64, np.float32, np.uint64
+i32, i64, f32 = np.int32, np.int64, np.float32
 NULL = np.uint64(0)
 
 
@@ -29,7 +31,21 @@ def _splitmix64(x):
     return x ^ (x >> 31)
 
 
-class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
+class _Event:
+    """A CUDA event marking queued work; synchronize() counts a host wait only when it blocks."""
+
+    __slots__ = ("event", "counters")
+
+    def __init__(self, event, counters):
+        self.event, self.counters = event, counters
+
+    def synchronize(self):
+        if not self.event.done:
+            self.counters.syncs += 1
+            self.event.synchronize()
+
+
+class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
     name = "cuda"
 
     def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, tf32=False):
@@ -38,8 +54,11 @@ class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
         self.device_id = int(device_id)
         self.device = cupy.cuda.Device(self.device_id)
         self.device.use()
-        self.memory = DeviceMemory(mempool, self.device_id)
-        self.stager = PinnedStager(max_trans_buf_bytes)
+        self.counters = Counters()
+        self.memory = DeviceMemory(mempool, self.device_id, self.counters)
+        self.stager = PinnedStager(max_trans_buf_bytes, self.counters)
+        self.tables = DeviceTables()
+        self._graph_init()
         self.sm_count = self.device.attributes["MultiProcessorCount"]
         self._kernels = {}
         self._seed, self._rng_calls = 0, 0
@@ -69,6 +88,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
         with self.device:                      # also right from other threads (data prefetch)
             if isinstance(host, cupy.ndarray):
                 return host.astype(dtype, copy=False)
+            self.refuse_in_capture("from_host (an upload of host data)")
             arr = np.ascontiguousarray(np.asarray(host), dtype=dtype)
             out = cupy.empty(arr.shape, dtype=dtype)
             return self.stager.to_device(arr, out) if arr.size else out
@@ -80,18 +100,21 @@ class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
     def to_host(self, a):
         if isinstance(a, np.ndarray) or np.isscalar(a):
             return np.asarray(a)
+        self.refuse_in_capture("to_host (a read of device data)")
         return self.stager.to_host(a)
 
     def scalar(self, a):
         return float(self.to_host(a).reshape(-1)[0])
 
     def synchronize(self):
+        self.refuse_in_capture("synchronize (a wait for the device)")
+        self.counters.syncs += 1
         cupy.cuda.get_current_stream().synchronize()
 
     def event(self):
         e = cupy.cuda.Event(disable_timing=True)
         e.record(cupy.cuda.get_current_stream())
-        return e
+        return _Event(e, self.counters)
 
     def image_to_float(self, img_u8, scale, shift):
         with self.device:
@@ -113,13 +136,14 @@ class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
         self._seed, self._rng_calls = int(seed) & _MASK64, 0
 
     def _call_seed(self):
-        self._rng_calls += 1
-        return u64(_splitmix64(self._seed ^ _splitmix64(self._rng_calls)))
+        """Global seed of random call number _rng_calls (kernels/random.cu derives the same on the device)."""
+        return _splitmix64(self._seed ^ _splitmix64(self._rng_calls))
 
     def _random(self, name, shape, a, b):
         out = cupy.empty(tuple(shape), dtype=self.dtype)
         if out.size:
-            self.launch_flat("random", name, out.size, (out, i64(out.size), self._call_seed(), f32(a), f32(b)),
+            d, seed, state = self._seed_args()
+            self.launch_flat("random", f"{name}<{d}>", out.size, (out, i64(out.size), seed, state, f32(a), f32(b)),
                              per_thread=8)
         return out
 
@@ -132,8 +156,9 @@ class CudaBackend(CudaConvOps, CudaOptimOps, ArrayBackend):
     def dropout_mask(self, shape, keep_p):
         out = cupy.empty(tuple(shape), dtype=self.dtype)
         if out.size:
-            self.launch_flat("random", "rng_dropout", out.size,
-                             (out, i64(out.size), self._call_seed(), f32(keep_p)), per_thread=8)
+            d, seed, state = self._seed_args()
+            self.launch_flat("random", f"rng_dropout<{d}>", out.size, (out, i64(out.size), seed, state, f32(keep_p)),
+                             per_thread=8)
         return out
 
     # ---------------------------------------------------------------- activations

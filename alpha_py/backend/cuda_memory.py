@@ -1,12 +1,33 @@
-"""Backend layer (CUDA): binds a memp1/2/3 pool to CuPy's allocator hook, and stages host<->device copies
-through one pinned host buffer. Imported only by cuda.py (after CuPy is known to work); imports cupy,
-numpy, alpha_py.engine.mempool and errors."""
+"""Backend layer (CUDA): binds a memp1/2/3 pool (or CuPy's own pool) to CuPy's allocator hook, carves private
+pools for captured CUDA graphs out of it, caches small device tables uploaded without waiting, stages
+host<->device copies through one pinned host buffer, and counts what costs the host (waits for the device,
+allocations). Imported only by cuda.py (after CuPy is known to work); imports cupy, numpy,
+alpha_py.engine.mempool and errors."""
+import collections
+import ctypes
 import threading
 
 import cupy
 import numpy as np
 
+from ..engine.mempool import Memp2
 from ..errors import MemoryCapError
+
+
+class Counters:
+    """Running totals (read with eg.counters()): `syncs` = times the host waited for the device,
+    `mallocs` = allocator calls (blocks handed out by the pool), `device_mallocs` = fresh device memory
+    (cudaMalloc), `captures` / `graph_launches` = CUDA graphs recorded / launched."""
+
+    FIELDS = ("syncs", "mallocs", "device_mallocs", "captures", "graph_launches")
+    __slots__ = FIELDS
+
+    def __init__(self):
+        for f in self.FIELDS:
+            setattr(self, f, 0)
+
+    def snapshot(self):
+        return {f: getattr(self, f) for f in self.FIELDS}
 
 
 class _Returner:
@@ -21,19 +42,27 @@ class _Returner:
         self.pool.free(self.block)
 
 
+def _pointer(pool, block, device_id):
+    mem = cupy.cuda.UnownedMemory(block.ptr, block.size, _Returner(pool, block), device_id)
+    return cupy.cuda.MemoryPointer(mem, 0)
+
+
 class DeviceMemory:
     """mempool None: CuPy's own MemoryPool (no cap; device OOM still becomes MemoryCapError where we
     allocate). Otherwise every CuPy allocation of the process is served by `mempool`."""
 
-    def __init__(self, mempool, device_id):
-        self.pool, self.device_id = mempool, int(device_id)
+    def __init__(self, mempool, device_id, counters):
+        self.pool, self.device_id, self.counters = mempool, int(device_id), counters
         if mempool is None:
-            cupy.cuda.set_allocator(cupy.get_default_memory_pool().malloc)
-            return
-        mempool.bind(self._raw_alloc, self._raw_free)
-        cupy.cuda.set_allocator(self._alloc)
+            self._cupy_pool = cupy.get_default_memory_pool()
+            self.allocator = self._alloc_cupy
+        else:
+            mempool.bind(self._raw_alloc, self._raw_free)
+            self.allocator = self._alloc
+        cupy.cuda.set_allocator(self.allocator)
 
     def _raw_alloc(self, nbytes):
+        self.counters.device_mallocs += 1
         try:
             return cupy.cuda.Memory(nbytes)
         except cupy.cuda.memory.OutOfMemoryError as e:
@@ -45,32 +74,111 @@ class DeviceMemory:
         """cudaFree happens when the last reference to the cupy.cuda.Memory goes (the pool drops it)."""
 
     def _alloc(self, nbytes):
-        block = self.pool.malloc(nbytes)
-        mem = cupy.cuda.UnownedMemory(block.ptr, block.size, _Returner(self.pool, block), self.device_id)
-        return cupy.cuda.MemoryPointer(mem, 0)
+        self.counters.mallocs += 1
+        return _pointer(self.pool, self.pool.malloc(nbytes), self.device_id)
+
+    def _alloc_cupy(self, nbytes):
+        c, pool = self.counters, self._cupy_pool
+        c.mallocs += 1
+        before = pool.total_bytes()
+        ptr = pool.malloc(nbytes)
+        if pool.total_bytes() != before:
+            c.device_mallocs += 1
+        return ptr
+
+    def private_pool(self):
+        """A GraphPool serving the allocations of captured steps, carved out of this memory."""
+        return GraphPool(self)
 
     def stats(self):
         if self.pool is not None:
             return self.pool.stats()
-        p = cupy.get_default_memory_pool()
+        p = self._cupy_pool
         return {"kind": "cupy", "used": p.used_bytes(), "reserved": p.total_bytes()}
 
     def clear(self):
         if self.pool is not None:
             return self.pool.clear()
-        p = cupy.get_default_memory_pool()
+        p = self._cupy_pool
         before = p.total_bytes()
         p.free_all_blocks()
         return before - p.total_bytes()
 
 
+class _GraphMemp(Memp2):
+    kind = "graph pool"
+
+
+class GraphPool:
+    """Private memory of captured CUDA graphs: the memp2 strategy over 2 MiB-granular segments taken from
+    the engine's allocator (so the engine pool's cap and statistics still count them). Only a capture
+    allocates from it (CuPy's thread-local allocator), so blocks a graph uses - its outputs and the
+    temporaries freed during the capture - are never handed to anyone else while the graphs live: every
+    replay may write them. Graphs sharing one pool replay one after another on one stream."""
+
+    def __init__(self, memory):
+        cap = memory.pool.max_bytes if memory.pool is not None else 1 << 62
+        self.pool = _GraphMemp(cap).bind(memory.allocator, DeviceMemory._raw_free)
+        self.device_id, self.counters = memory.device_id, memory.counters
+
+    def malloc(self, nbytes):
+        self.counters.mallocs += 1
+        return _pointer(self.pool, self.pool.malloc(nbytes), self.device_id)
+
+    def stats(self):
+        return self.pool.stats()
+
+    def release(self):
+        """Give the free segments back to the engine's pool (call once no graph uses them)."""
+        return self.pool.clear()
+
+
+class DeviceTables:
+    """Device copies of small uint64 tables (the fused optimizer's pointer table), one per distinct content.
+    A table is uploaded once, asynchronously, from a page-locked host copy owned by its entry, so the upload
+    never waits; the newest `capacity` tables are kept, and an older one is dropped only once its upload
+    has finished. Inside a capture (keep = the capture's keep-alive list) the upload is recorded into the
+    graph, and the entry belongs to the graph instead of the cache."""
+
+    def __init__(self, capacity=16):
+        self.capacity = int(capacity)
+        self._cache = collections.OrderedDict()      # bytes -> (pinned host memory, device array, event)
+
+    def get(self, tab, keep=None):
+        key = tab.tobytes()
+        if keep is None:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit[1]
+        host_mem = cupy.cuda.alloc_pinned_memory(tab.nbytes)
+        np.frombuffer(host_mem, dtype=tab.dtype, count=tab.size)[:] = tab
+        dev = cupy.empty(tab.shape, dtype=tab.dtype)
+        stream = cupy.cuda.get_current_stream()
+        dev.data.copy_from_host_async(ctypes.c_void_p(host_mem.ptr), tab.nbytes, stream)
+        if keep is not None:
+            keep.append((host_mem, dev))
+            return dev
+        done = cupy.cuda.Event(disable_timing=True)
+        done.record(stream)
+        self._cache[key] = (host_mem, dev, done)
+        while len(self._cache) > self.capacity:
+            oldest = next(iter(self._cache.values()))
+            if not oldest[2].done:                   # its upload may still read the host copy
+                break
+            self._cache.popitem(last=False)
+        return dev
+
+
 class PinnedStager:
     """One page-locked host buffer of `nbytes` that every transfer passes through in chunks. Before the
-    buffer is refilled the previous copy out of it must have finished (an event guards it); a lock
-    serialises threads (e.g. a data iterator prefetching batches while the main thread trains)."""
+    buffer is refilled the previous copy out of it must have finished (an event guards it; a wait is
+    counted only when it blocks); a lock serialises threads (e.g. a data iterator prefetching batches
+    while the main thread trains)."""
 
-    def __init__(self, nbytes):
+    def __init__(self, nbytes, counters):
         self._lock = threading.Lock()
+        self.counters = counters
         self.nbytes = max(int(nbytes), 1 << 16)
         self._mem = cupy.cuda.alloc_pinned_memory(self.nbytes)
         self._buf = np.frombuffer(self._mem, dtype=np.uint8, count=self.nbytes)
@@ -78,7 +186,9 @@ class PinnedStager:
 
     def _wait_buffer(self):
         if self._done is not None:
-            self._done.synchronize()
+            if not self._done.done:
+                self.counters.syncs += 1
+                self._done.synchronize()
             self._done = None
 
     def to_device(self, host, out):
@@ -111,6 +221,7 @@ class PinnedStager:
                 hi = min(lo + self.nbytes, src.size)
                 self._wait_buffer()
                 src[lo:hi].get(stream=stream, out=self._buf[: hi - lo])
+                self.counters.syncs += 1
                 stream.synchronize()
                 dst[lo:hi] = self._buf[: hi - lo]
         return out

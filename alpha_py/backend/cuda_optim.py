@@ -1,11 +1,13 @@
 """Backend layer (CUDA): `optim_step` as one launch of kernels/optim.cu over every parameter of the step,
-following the contract in backend/optim_ops.py (same host scalars via optim_scalars). Mixed into
-CudaBackend; imports cupy, numpy and backend/optim_ops."""
+following the contract in backend/optim_ops.py. The step's scalars live in a small device buffer written
+by optim_set_scalars (never captured into a CUDA graph: replays rewrite it), and the pointer table comes
+from the backend's cache of device tables, so an update never waits for the device. Mixed into
+CudaBackend; imports cupy, numpy, backend/optim_ops and errors."""
 import cupy
 import numpy as np
 
-from ..errors import ArgumentError
-from .optim_ops import OPTIM_RULES, optim_scalars, state_names
+from ..errors import ArgumentError, GraphError
+from .optim_ops import OPTIM_RULES, kernel_scalars, state_names
 
 RULE_CODES = {"sgd": 0, "momentum": 1, "sgdmn": 2, "rmsprop": 3, "adam": 4, "adamw": 5, "adamax": 6,
               "radam": 7, "adamod": 8}
@@ -13,13 +15,25 @@ f32 = np.float32
 
 
 class CudaOptimOps:
-    """Fused optimizer update: one kernel launch per optimizer step."""
+    """Fused optimizer update: one kernel launch per optimizer step (plus one for its scalars)."""
+
+    _optim_sc = None
 
     def _fusable(self, arrays):
         return all(isinstance(a, cupy.ndarray) and a.dtype == np.float32 and a.flags.c_contiguous
                    for a in arrays)
 
-    def optim_step(self, rule, weights, grads, states, hp):
+    def optim_scalar_buffer(self):
+        with self.device:
+            return cupy.zeros((16,), dtype=np.float32)
+
+    def optim_write_scalars(self, rule, hp, scalars):
+        """Queue the write of step hp's scalars into `scalars` (a buffer from optim_scalar_buffer) on the
+        current stream: one single-thread launch with the values as arguments, no host wait."""
+        vals = kernel_scalars(rule, hp)
+        self.kernel("optim", "optim_set_scalars")((1,), (32,), (scalars,) + tuple(f32(v) for v in vals))
+
+    def optim_step(self, rule, weights, grads, states, hp, scalars=None):
         if rule not in OPTIM_RULES:
             raise ArgumentError(f"optim_step: unknown rule {rule!r}, expected one of {sorted(OPTIM_RULES)}")
         amsgrad = bool(hp.get("amsgrad", False))
@@ -31,9 +45,20 @@ class CudaOptimOps:
         if k == 0:
             return None
         flat = list(weights) + list(grads) + [a for s in st for a in s]
+        capture = self.capture_state()
         if not self._fusable(flat) or any(g.shape != w.shape for w, g in zip(weights, grads)):
+            if capture is not None:
+                raise GraphError("optim_step: a parameter, gradient or state is not a C-contiguous float32 array "
+                                 "shaped like its weight, so the update cannot run fused, and the unfused update "
+                                 "bakes lr into the graph")
             return super().optim_step(rule, weights, grads, states, hp)
-        sc = optim_scalars(rule, hp)
+        if scalars is None:
+            if capture is not None:
+                raise GraphError("optim_step: inside a captured step the optimizer must pass its scalar buffer "
+                                 "(optim_scalar_buffer), which replays rewrite")
+            if self._optim_sc is None:
+                self._optim_sc = self.optim_scalar_buffer()
+            scalars = self._optim_sc
         sizes = np.array([w.size for w in weights], dtype=np.int64)
         off = np.zeros(k + 1, dtype=np.int64)
         np.cumsum(sizes, out=off[1:])
@@ -44,29 +69,11 @@ class CudaOptimOps:
         for j in range(3):                       # unused state slots point at the weights (never read)
             tab[(2 + j) * k:(3 + j) * k] = [a.data.ptr for a in st[j]] if j < len(st) else tab[:k]
         tab[5 * k:] = off.view(np.uint64)
-        dtab = self.from_host(tab, dtype=np.uint64)
-        lr = float(hp["lr"])
-        l1, l2 = float(hp.get("L1", 0.0)), float(hp.get("L2", 0.0))
-        h1 = h2 = h3 = 0.0
-        k1 = k2 = k3 = 0.0
-        flag = 0
-        if rule in ("momentum", "rmsprop"):
-            h1 = float(hp["beta"])
-            k1 = 1.0 - h1
-        elif rule == "sgdmn":
-            h1, k2, flag = float(hp["momentum"]), 1.0 - float(hp["dampen"]), int(bool(hp["nesterov"]))
-        elif rule in ("adam", "adamw", "adamax", "radam", "adamod"):
-            h1, h2 = float(hp["beta1"]), float(hp["beta2"])
-            k1, k2 = 1.0 - h1, 1.0 - h2
-            if rule == "adamod":
-                h3 = float(hp["beta3"])
-                k3 = 1.0 - h3
-            flag = int(amsgrad) if rule in ("adam", "adamw") else int(bool(sc.get("rectified", False)))
-        if rule == "adamw":
-            l1, l2 = lr * l1, lr * l2
-        eps = float(hp.get("eps", 0.0))
+        dtab = self.tables.get(tab, None if capture is None else capture.keep)
+        if capture is None:
+            self.optim_write_scalars(rule, hp, scalars)
+        else:
+            capture.scalars.append(scalars)      # the step runner rewrites it before every replay
         self.launch_flat("optim", f"optim_step<{RULE_CODES[rule]}>", total,
-                         (dtab, np.int32(k), np.int64(total), f32(lr), f32(sc.get("lr_t", lr)),
-                          f32(sc.get("eps_t", eps)), f32(h1), f32(h2), f32(h3), f32(k1), f32(k2), f32(k3),
-                          f32(l1), f32(l2), f32(eps), np.int32(flag)), per_thread=4)
+                         (dtab, np.int32(k), np.int64(total), scalars), per_thread=4)
         return None

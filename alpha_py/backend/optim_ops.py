@@ -4,7 +4,7 @@ fused kernel launch over all parameters. Imports math and alpha_py.errors only.
 
 Contract (what a fused implementation must do)
 ----------------------------------------------
-    optim_step(rule, weights, grads, states, hp) -> None
+    optim_step(rule, weights, grads, states, hp, scalars=None) -> None
 
 rule     one of the names in OPTIM_RULES below.
 weights  list of K float arrays (the parameters' `.data`), UPDATED IN PLACE (same array objects).
@@ -16,6 +16,9 @@ hp       dict of Python scalars: "step" (int t >= 1: this update is the t-th), "
          and the rule's own keys (OPTIM_RULES[rule][1]). Host-side per-step scalars (bias
          corrections, RAdam rectification) come from `optim_scalars(rule, hp)`, which fused
          implementations should call too so both backends agree to the last bit of the scalars.
+scalars  None, or the optimizer's buffer from `optim_scalar_buffer()` (None on the CPU). A device
+         backend keeps the step's scalars there (`kernel_scalars`), so that a step captured into a
+         CUDA graph reads each replay's lr and bias corrections from device memory.
 
 Per element, with g the gradient, w the weight and the coupled decay
     g' = g + L1*sign(w) + L2*w        (every rule except adamw; adamw uses g' = g)
@@ -102,11 +105,41 @@ def optim_scalars(rule, hp):
     return out
 
 
+def kernel_scalars(rule, hp):
+    """The 13 scalars of one fused update, in kernels/optim.cu's order: lr, lr_t, eps_t, h1, h2, h3,
+    k1, k2, k3, L1, L2, eps, flag (float64; k = 1 - h; adamw's L1/L2 pre-multiplied by lr)."""
+    sc = optim_scalars(rule, hp)
+    lr, eps = float(hp["lr"]), float(hp.get("eps", 0.0))
+    l1, l2 = float(hp.get("L1", 0.0)), float(hp.get("L2", 0.0))
+    h1 = h2 = h3 = k1 = k2 = k3 = 0.0
+    flag = 0
+    if rule in ("momentum", "rmsprop"):
+        h1 = float(hp["beta"])
+        k1 = 1.0 - h1
+    elif rule == "sgdmn":
+        h1, k2, flag = float(hp["momentum"]), 1.0 - float(hp["dampen"]), int(bool(hp["nesterov"]))
+    elif rule in ("adam", "adamw", "adamax", "radam", "adamod"):
+        h1, h2 = float(hp["beta1"]), float(hp["beta2"])
+        k1, k2 = 1.0 - h1, 1.0 - h2
+        if rule == "adamod":
+            h3 = float(hp["beta3"])
+            k3 = 1.0 - h3
+        flag = int(bool(hp.get("amsgrad", False))) if rule in ("adam", "adamw") else int(bool(sc.get("rectified")))
+    if rule == "adamw":
+        l1, l2 = lr * l1, lr * l2
+    return (lr, sc.get("lr_t", lr), sc.get("eps_t", eps), h1, h2, h3, k1, k2, k3, l1, l2, eps, float(flag))
+
+
 class OptimOps:
     """Mixin for ArrayBackend: the generic `optim_step` over `self.xp` (NumPy or CuPy)."""
 
-    def optim_step(self, rule, weights, grads, states, hp):
-        """One optimizer update of every (weight, grad) pair; see the module docstring table."""
+    def optim_scalar_buffer(self):
+        """Per-optimizer device buffer of step scalars (see `scalars` above); None: not needed here."""
+        return None
+
+    def optim_step(self, rule, weights, grads, states, hp, scalars=None):
+        """One optimizer update of every (weight, grad) pair; see the module docstring table.
+        `scalars` is unused here (host scalars go straight into the array expressions)."""
         sc = optim_scalars(rule, hp)
         amsgrad = bool(hp.get("amsgrad", False))
         names = state_names(rule, amsgrad)

@@ -1,11 +1,13 @@
 """Engine layer: wraps one backend's primitive table with tensor factories, initialisers,
 sync/async and argument checking. Imports backend/, tensor.py and errors only."""
+import contextlib
 import math
+import threading
 
 import numpy as np
 
 from ..errors import ArgumentError, ShapeError, fmt_shape
-from .tensor import Result, Tensor
+from .tensor import Result, Syncer, Tensor
 
 
 def parse_dims(dims, fn):
@@ -31,6 +33,7 @@ class Engine:
         self.is_sync = True
         self.is_check = True
         self._seed = None
+        self._local = threading.local()          # .stepping: inside a train step on this thread
 
     # ------------------------------------------------------------------ switches
     def sync(self, flag=None):
@@ -59,11 +62,49 @@ class Engine:
     def __repr__(self):
         return f"Engine({self._type_name})"
 
+    def counters(self):
+        """What the host paid so far (device engines): {'syncs', 'mallocs', 'device_mallocs', 'captures',
+        'graph_launches'}; the CPU engine counts nothing and returns {}."""
+        c = getattr(self.backend, "counters", None)
+        return c.snapshot() if c is not None else {}
+
     # ------------------------------------------------------------------ internal
+    def _stepping(self):
+        return getattr(self._local, "stepping", False)
+
+    @contextlib.contextmanager
+    def stepping(self):
+        """Run a training step on this thread without waits: no sync after each op (even in sync mode)
+        and no completion event per tensor; results are read through Results (alpha.train_step)."""
+        prev = self._stepping()
+        self._local.stepping = True
+        try:
+            yield self
+        finally:
+            self._local.stepping = prev
+
+    def wait_if_sync(self):
+        """In sync mode, outside a train step: wait for the queued work."""
+        if self.is_sync and not self._stepping():
+            self.backend.synchronize()
+
+    def syncer(self):
+        """The Syncer of a new tensor: a completion event in async mode, none when sync or stepping."""
+        if self.is_sync or self._stepping():
+            return Syncer(None)
+        return Syncer(self.backend.event())
+
+    def copy_into(self, dst, src):
+        """dst[...] = src, queued like any op, without allocating (arrays of one shape)."""
+        copy = getattr(self.backend, "copy_into", None)
+        if copy is not None:
+            copy(dst, src)
+        else:
+            dst[...] = src
+
     def wrap(self, array, node=None, index=0):
         """A device array -> Tensor (called after every op)."""
-        if self.is_sync:
-            self.backend.synchronize()
+        self.wait_if_sync()
         return Tensor(self, array, node, index)
 
     def result(self, array):

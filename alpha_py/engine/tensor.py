@@ -48,7 +48,7 @@ class Tensor:
         self.index = index
         self._need_grad = False
         self._grad = None
-        self.syncer = Syncer(engine.backend.event() if not engine.is_sync else None)
+        self.syncer = engine.syncer()
 
     # ------------------------------------------------------------------ data access
     @property

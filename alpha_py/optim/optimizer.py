@@ -102,6 +102,8 @@ class Optimizer:
         self._step = 0
         self._schedular = None
         self._state = OrderedDict()
+        self._layout = 0                 # bumped whenever the state arrays are replaced
+        self._scalars = None             # device buffer of the step scalars (backend.optim_scalar_buffer)
         self._alloc_states()
         if show:
             self.println()
@@ -137,6 +139,7 @@ class Optimizer:
         for n in names:
             if n not in self._state:
                 self._state[n] = [b.full(p.shape, 0.0) for p in self._params]
+        self._layout += 1
 
     # ------------------------------------------------------------------ scheduler
     def lrSchedular(self, schedular=None):
@@ -173,19 +176,49 @@ class Optimizer:
             got = ", ".join(map(repr, args))
             raise ArgumentError(f"{type(self).__name__}.update: got update({got}); expected update() "
                                 "or Dragon-Alpha's update(0)")
-        self._step += 1
+        hp = self._begin_step()
         idx = [i for i, p in enumerate(self._params) if p._grad is not None]
         if idx:
             b = self._engine.backend
-            hp = dict(self._hp, step=self._step)
             b.optim_step(self.rule, [self._params[i].data for i in idx],
                          [self._params[i]._grad for i in idx],
-                         {n: [arrs[i] for i in idx] for n, arrs in self._state.items()}, hp)
-            if self._engine.is_sync:
-                b.synchronize()
+                         {n: [arrs[i] for i in idx] for n, arrs in self._state.items()}, hp,
+                         scalars=self._scalar_buffer())
+            self._engine.wait_if_sync()
+        self._end_step()
+        return self
+
+    def _begin_step(self):
+        self._step += 1
+        return dict(self._hp, step=self._step)
+
+    def _end_step(self):
         if self._schedular is not None:
             self._hp["lr"] = self._schedular.next_learning_rate()
+
+    def _scalar_buffer(self):
+        if self._scalars is None:
+            self._scalars = self._engine.backend.optim_scalar_buffer()
+        return self._scalars
+
+    def replay_update(self):
+        """update() of a step replayed from a CUDA graph: the same host bookkeeping (step count, scheduler)
+        and the device write of this step's scalars; the graph holds the update kernel itself."""
+        hp = self._begin_step()
+        self._engine.backend.optim_write_scalars(self.rule, hp, self._scalar_buffer())
+        self._end_step()
         return self
+
+    def host_state(self):
+        """Host-side state a step changes (step count, hyper-parameters, scheduler) for restore_host_state."""
+        sched = self._schedular.state() if self._schedular is not None else None
+        return self._step, dict(self._hp), sched
+
+    def restore_host_state(self, state):
+        self._step, hp, sched = state
+        self._hp = dict(hp)
+        if sched is not None and self._schedular is not None:
+            self._schedular.load_state(sched)
 
     def clear_grads(self):
         for p in self._params:

@@ -1,0 +1,283 @@
+"""Tools layer: `alpha.train_step` — one training step (forward, loss, backward, optimizer update, free the
+step's graph) per call, never waiting for the device; on a CUDA engine recorded once per input shape into a
+CUDA graph and replayed as one launch. Imports engine, nn.unit, loss, optim, step_results and errors; the
+CUDA work goes through the backend (backend/cuda_graph.py)."""
+import warnings
+from collections import OrderedDict
+
+from .engine.tensor import Tensor
+from .errors import ArgumentError, GraphError, ShapeError, StateError, fmt_shape
+from .loss import LossFunction
+from .nn.unit import Unit
+from .optim.optimizer import Optimizer
+from .step_results import ResultRing
+
+RING = 4096            # per-step result slots (see ResultRing)
+MAX_GRAPHS = 8         # captured shapes kept per runner (least recently used dropped)
+USER_ERRORS = (ShapeError, ArgumentError, StateError)     # wrong inputs: raised as is, never a capture failure
+
+
+class _Entry:
+    """One captured step: its graph, static input/label buffers and loss/accuracy outputs."""
+
+    __slots__ = ("graph", "x", "y", "outs")
+
+    def __init__(self, graph, x, y, outs):
+        self.graph, self.x, self.y, self.outs = graph, x, y, outs
+
+
+class TrainStep:
+    """`step = alpha.train_step(net, loss_fn, optimizer, graph=None, accuracy=False, history=False)`;
+    `loss = step(x, y)` (or `step.run(x, y)`) runs one training step on input x [N, ...] and labels y (rows
+    matching `loss_fn`), in this order: gradients cleared, yh = net.forward(x)[0], loss_fn.loss(yh, y),
+    net.backward(loss_fn.gradient(yh, y)), optimizer.update(), gradients cleared, net.gc(). It returns at
+    once with a StepResult: `loss.get()` waits for that step only (the only wait), `loss.accuracy` is the
+    step's training accuracy (a Result) with accuracy=True.
+
+    graph=None: on a CUDA engine, the first step of each input shape runs op by op (warm-up), the second
+    is captured into a CUDA graph, and every later one is a single graph launch; elsewhere op by op. If a
+    step cannot be captured, it warns once and runs op by op. graph=True: the same, but a step that cannot
+    be captured raises GraphError (the net, optimizer and random state stay as before that step).
+    graph=False: always op by op. Either way the results equal the op-by-op step bit for bit.
+
+    A graph is recorded again only when the input/label shapes or dtypes, the units' train/eval modes or
+    the parameters' trainable flags change (up to 8 shapes kept). The learning rate, a scheduler, set_seed
+    and checkpoint loads need no new capture: lr and the step's scalars, and the random state, are written
+    to device memory before each launch; an array replaced by a new one (e.g. by a unit) is copied back.
+    history=True: `step.history()` returns {'loss': [...], 'accuracy': [...]} of every step since its
+    previous call (one wait per call); otherwise of at most the last 4096 steps."""
+
+    def __init__(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False):
+        if not isinstance(net, Unit):
+            raise ArgumentError(f"train_step: net must be a Unit/Module, got {type(net).__name__}")
+        if not isinstance(loss_fn, LossFunction):
+            raise ArgumentError(f"train_step: loss_fn must come from alpha.loss, got {type(loss_fn).__name__}")
+        if not isinstance(optimizer, Optimizer):
+            raise ArgumentError(f"train_step: optimizer must come from alpha.optim, got {type(optimizer).__name__}")
+        if graph is not None and not isinstance(graph, bool):
+            raise ArgumentError(f"train_step: graph must be None (automatic), True or False, got {graph!r}")
+        if net.engine is None:
+            raise StateError(f"train_step: {net.describe()} is not initialised; call net.init(engine) first")
+        eg = optimizer._engine
+        if net.engine is not eg:
+            raise ArgumentError(f"train_step: the optimizer's parameters live on {eg.dataType()} ({eg!r}), "
+                                f"the net on {net.engine.dataType()} ({net.engine!r}); use one engine")
+        capable = getattr(eg.backend, "graphs_supported", False)
+        if graph is True and not capable:
+            raise ArgumentError(f"train_step(graph=True): CUDA graphs need a CUDA engine "
+                                f"(alpha.engine.cuda_float32), this net lives on {eg.dataType()}; "
+                                "use graph=None (capture where possible) or graph=False")
+        self.net, self.loss_fn, self.opt, self.eg = net, loss_fn, optimizer, eg
+        self.accuracy, self.forced = bool(accuracy), graph is True
+        self.graphs = capable and graph is not False
+        self.fallback = None                     # why automatic mode gave up capturing
+        self._ring = ResultRing(eg, 2 if self.accuracy else 1, RING, keep=history)
+        self._units = net.units()
+        params = list(net.state_map().values())
+        seen = {id(p) for p in params}
+        params += [p for p in optimizer.params() if id(p) not in seen]
+        self._params = params
+        self._entries = OrderedDict()            # key -> _Entry
+        self._warm = set()                       # keys whose op-by-op warm-up step ran
+        self._bound = None                       # [(param, array)]: the arrays the graphs update
+        self._layout = optimizer._layout
+        self._pool = None
+        self.counts = {"eager": 0, "captures": 0, "replays": 0}
+
+    # ------------------------------------------------------------------ public
+    def run(self, x, y):
+        """One training step on (x, y); returns its StepResult at once."""
+        self._check(x, y)
+        if not self.graphs:
+            return self._eager(x, y)
+        self.eg.backend.graph_collect()
+        if self.opt._layout != self._layout:     # e.g. amsgrad switched: other state arrays
+            self._retire_all()
+            self._bound, self._layout = None, self.opt._layout
+        key = self._key(x, y)
+        entry = self._entries.get(key)
+        if entry is None and key in self._warm:
+            entry = self._capture(key, x)
+        if entry is not None:
+            self._entries.move_to_end(key)
+            return self._replay(entry, x, y)
+        out = self._eager(x, y)
+        if self.graphs:
+            self._warm.add(key)
+        return out
+
+    __call__ = run
+
+    def history(self):
+        """{'loss': [...], 'accuracy': [...] or None} of the steps since the previous call (one wait)."""
+        rows = self._ring.history()
+        return {"loss": rows[0], "accuracy": rows[1] if self.accuracy else None}
+
+    def stats(self):
+        """Steps run op by op / captured / replayed, graphs held, mode and (if any) why capture gave up."""
+        return dict(self.counts, graphs=len(self._entries), mode="graph" if self.graphs else "eager",
+                    fallback=self.fallback)
+
+    def close(self):
+        """Drop the captured graphs and give their private memory back to the engine's pool (waits for
+        the queued work). The runner stays usable: later steps capture again."""
+        if self._entries or self._pool is not None:
+            self._retire_all()
+            self.eg.backend.graph_collect(wait=True)
+        return self
+
+    def __repr__(self):
+        s = self.stats()
+        return (f"TrainStep({self.net.describe()}, {self.loss_fn!r}, {type(self.opt).__name__}, mode={s['mode']}, "
+                f"graphs={s['graphs']}, steps={s['eager'] + s['replays']})")
+
+    # ------------------------------------------------------------------ the step
+    def _check(self, x, y):
+        for t, what in ((x, "x"), (y, "y")):
+            if not isinstance(t, Tensor):
+                raise ArgumentError(f"train_step: {what} must be a Tensor, got {type(t).__name__}")
+            if t.engine is not self.eg:
+                raise ArgumentError(f"train_step: {what} lives on another engine ({t.engine!r}) than the net "
+                                    f"({self.eg!r})")
+        if x.ndim() < 1 or y.ndim() < 1 or x.shape[0] != y.shape[0]:
+            raise ShapeError(f"train_step: input {fmt_shape(x.shape)} and labels {fmt_shape(y.shape)} must have "
+                             "the same number of rows")
+
+    def _key(self, x, y):
+        return (x.shape, x.data.dtype.str, y.shape, y.data.dtype.str, tuple(u.training for u in self._units),
+                tuple(p.trainable for p in self._params))
+
+    def _clear_grads(self):
+        for p in self._params:
+            p._grad = None
+
+    def _body(self, x, y):
+        """The step itself, in engine ops; returns the 0-d loss (and accuracy) arrays."""
+        self._clear_grads()
+        yh = self.net.forward(x)[0]
+        outs = [self.loss_fn.loss(yh, y)._array]
+        if self.accuracy:
+            outs.append(self.eg.accuracy(yh, y)._array)
+        self.net.backward(self.loss_fn.gradient(yh, y))
+        self.opt.update()
+        self._clear_grads()
+        self.net.gc()
+        return outs
+
+    def _eager(self, x, y):
+        snap = self._snapshot()
+        with self.eg.stepping():
+            try:
+                outs = self._body(x, y)
+            except BaseException:
+                self._undo(snap)
+                raise
+            if self._bound is not None:
+                self._rebind()
+            self.counts["eager"] += 1
+            return self._ring.put(outs)
+
+    def _rebind(self):
+        """Keep every parameter/buffer on the array the graphs update: an array replaced since (by a unit's
+        op-by-op step, or by the user) is copied into it, queued like any op."""
+        for p, arr in self._bound:
+            d = p._data
+            if d is arr:
+                continue
+            if d is None or d.shape != arr.shape or d.dtype != arr.dtype:
+                raise StateError(f"train_step: {p!r} was deleted or changed shape/dtype since the step was "
+                                 "captured; make a new alpha.train_step for the changed net")
+            self.eg.copy_into(arr, d)
+            p._data = arr
+
+    # ------------------------------------------------------------------ capture / replay
+    def _capture(self, key, x):
+        eg, b = self.eg, self.eg.backend
+        if self._pool is None:
+            self._pool = b.graph_pool()
+        if self._bound is None:
+            self._bound = [(p, p._data) for p in self._params]
+        else:
+            self._rebind()
+        bound, snap = self._bound, self._snapshot()
+
+        def body():
+            outs = self._body(X, Y)
+            for p, arr in bound:                 # write replaced arrays back into the graphs' arrays
+                if p._data is not arr:
+                    eg.copy_into(arr, p._data)
+                    p._data = arr
+            return outs
+
+        with eg.stepping():
+            sx, sy = b.empty(key[0], key[1]), b.empty(key[2], key[3])
+            X, Y = Tensor(eg, sx), Tensor(eg, sy)
+            try:
+                graph, outs = b.graph_capture(body, self._pool)
+            except BaseException as e:
+                self._undo(snap)
+                if isinstance(e, USER_ERRORS) or not isinstance(e, Exception):
+                    raise
+                return self._capture_failed(x, e)
+        self._undo(snap)                         # nothing ran: the replay redoes the host bookkeeping
+        self.counts["captures"] += 1
+        entry = self._entries[key] = _Entry(graph, sx, sy, outs)
+        if len(self._entries) > MAX_GRAPHS:
+            _, old = self._entries.popitem(last=False)
+            b.graph_retire([old.graph], keep=[old])
+        return entry
+
+    def _snapshot(self):
+        b = self.eg.backend
+        rng = b.rng_state() if hasattr(b, "rng_state") else None
+        return self.opt.host_state(), rng, [(p, p._data) for p in self._params]
+
+    def _undo(self, snap):
+        """Host state back to `snap`: optimizer step/lr/scheduler, random calls (device engines), the arrays
+        bound to parameters and buffers; gradients and the step's graph dropped. A capture ran nothing, and
+        an op-by-op step that raised updated no weight in place (the update is its last op)."""
+        opt_state, rng, data = snap
+        self.opt.restore_host_state(opt_state)
+        if rng is not None:
+            self.eg.backend.set_rng_state(rng)
+        for p, d in data:
+            p._data = d
+        self._clear_grads()
+        self.net.gc()
+
+    def _capture_failed(self, x, e):
+        why = f"{type(e).__name__}: {e}"
+        msg = (f"train_step: the step for input {fmt_shape(x.shape)} could not be captured into a CUDA graph "
+               f"({why}); the net, optimizer and random state are as before this step")
+        if self.forced:
+            raise GraphError(msg + ". Run it with graph=False (op by op).") from e
+        warnings.warn(msg + "; running op by op from now on (graph=False avoids the attempt)", RuntimeWarning,
+                      stacklevel=4)
+        self.graphs, self.fallback = False, why
+        self._retire_all()
+        return None
+
+    def _replay(self, entry, x, y):
+        eg = self.eg
+        self._rebind()
+        eg.copy_into(entry.x, x.data)
+        eg.copy_into(entry.y, y.data)
+        self.opt.replay_update()
+        eg.backend.graph_launch(entry.graph)
+        self.counts["replays"] += 1
+        return self._ring.put(entry.outs)
+
+    def _retire_all(self):
+        entries = list(self._entries.values())
+        self._entries.clear()
+        if entries or self._pool is not None:
+            self.eg.backend.graph_retire([e.graph for e in entries], keep=entries, pool=self._pool)
+        self._pool = None
+
+
+def train_step(net, loss_fn, optimizer, graph=None, accuracy=False, history=False):
+    """alpha.train_step: a TrainStep runner (see TrainStep); `step(x, y)` returns the step's lazy loss."""
+    return TrainStep(net, loss_fn, optimizer, graph, accuracy, history)
+
+
+__all__ = ["TrainStep", "train_step"]
