@@ -64,11 +64,24 @@ def long_array_reader():
 
 def decode_args(ints, pos, objs, get, java_object):
     """The tagged arguments starting at ints[pos] (their count first). `get` maps a handle id to
-    its object, `java_object` turns an OBJ entry into a Python callable/object."""
+    its object, `java_object` turns an OBJ entry into a Python callable/object. Handles and lists
+    of handles (a unit's inputs) are read inline; everything else by _value."""
     n = ints[pos]
     pos += 1
     args = []
     for _ in range(n):
+        tag = ints[pos]
+        if tag == HANDLE:
+            args.append(get(ints[pos + 1]))
+            pos += 2
+            continue
+        if tag == LIST:
+            m = ints[pos + 1]
+            end = pos + 2 + 2 * m
+            if ints[pos + 2:end:2].count(HANDLE) == m:
+                args.append([get(h) for h in ints[pos + 3:end:2]])
+                pos = end
+                continue
         v, pos = _value(ints, pos, objs, get, java_object)
         args.append(v)
     return args

@@ -8,7 +8,7 @@ from ..errors import StateError
 # facade kinds Java wraps specially, most specific first; matched by class names in the MRO
 KINDS = ("HostedModule", "Parameter", "Tensor", "Result", "Syncer", "Engine", "BatchNorm", "Module", "Unit",
          "LossFunction", "Optimizer", "LrSchedular", "DataSet", "BufferedTensorIter", "TensorIter",
-         "Pair", "Mempool")
+         "Pair", "Mempool", "TrainStep")
 
 
 _KIND_CACHE = {}
