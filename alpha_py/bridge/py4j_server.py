@@ -22,7 +22,8 @@ class Py4JEndpoint:
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
 
-    def invoke(self, name, ints, strs):
+    def invoke(self, request):
+        name, ints, strs = request.split("\x01", 2)
         ok, r = self.dispatcher.handle(name, codec.parse_ints(ints), codec.parse_strs(strs))
         if not ok:
             return "E" + r[0] + "\n" + r[1]

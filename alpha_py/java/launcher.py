@@ -68,7 +68,7 @@ def _make_endpoint():
             return self_marker if r is SELF_REPLY else r
 
         @jpype.JOverride
-        def invoke(self, name, ints, strs):
+        def invoke(self, request):
             raise NotImplementedError("invoke(): Py4J only; the JPype backend calls call()")
 
         @jpype.JOverride

@@ -159,21 +159,18 @@ public final class Codec {
     }
 
     // ------------------------------------------------------------------ Py4J text form
-    static String joinInts(long[] ints) {
-        StringBuilder sb = new StringBuilder(ints.length * 3);
+    static StringBuilder joinInts(StringBuilder sb, long[] ints) {
         for (int i = 0; i < ints.length; i++) {
             if (i > 0) sb.append(',');
             sb.append(ints[i]);
         }
-        return sb.toString();
+        return sb;
     }
 
     /** "len:chars" per string; lengths in code points (as Python counts them). */
-    static String joinStrs(List<String> strs) {
-        if (strs.isEmpty()) return "";
-        StringBuilder sb = new StringBuilder();
+    static StringBuilder joinStrs(StringBuilder sb, List<String> strs) {
         for (String s : strs) sb.append(s.codePointCount(0, s.length())).append(':').append(s);
-        return sb.toString();
+        return sb;
     }
 
     static long[] parseInts(String s, int from, int to) {

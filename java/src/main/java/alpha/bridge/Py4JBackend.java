@@ -160,7 +160,10 @@ public final class Py4JBackend extends EndpointBackend {
         if (deathReason != null) throw new AlphaException(null, deathReason);
         String reply;
         try {
-            reply = entry.endpoint.invoke(name, Codec.joinInts(ints), objs == null ? "" : Codec.joinStrs(strings(objs)));
+            StringBuilder req = new StringBuilder(name.length() + 4 * ints.length + 8).append(name).append('\u0001');
+            Codec.joinInts(req, ints).append('\u0001');
+            if (objs != null) Codec.joinStrs(req, strings(objs));
+            reply = entry.endpoint.invoke(req.toString());
         } catch (Py4JException e) {
             String why;
             try {

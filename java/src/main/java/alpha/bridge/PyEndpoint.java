@@ -13,8 +13,12 @@ public interface PyEndpoint {
      */
     Object call(String name, long[] ints, Object[] objs);
 
-    /** Py4J: the same request as text (ints comma-separated, strings "len:chars") -> reply text. */
-    String invoke(String name, String ints, String strs);
+    /**
+     * Py4J: the same request as one text, name + '\u0001' + ints (comma-separated) + '\u0001' +
+     * strings ("len:chars" each) -> reply text. One string argument: Py4J decodes each argument of
+     * a callback separately, so a single one is cheaper than three.
+     */
+    String invoke(String request);
 
     /** JPype only: a direct buffer viewing the array staged by the last "stage" request
      *  (the host data of a tensor, no copy); valid until the next request. */

@@ -90,7 +90,7 @@ public class Unit extends Handle {
 
     // ------------------------------------------------------------------ forward / backward
     public Tensor[] forward(Tensor... X) {
-        Tensor[] out = Tensor.of(py("forward", (Object) X));
+        Tensor[] out = Tensor.of(py("forward", (Object[]) X));        // one argument per tensor
         if (!Wrap.inScope()) keep(out);
         lastOut = out;
         return out;
@@ -98,7 +98,7 @@ public class Unit extends Handle {
 
     /** Back-propagate; the returned input gradients (and the given ones) are released by gc(). */
     public Tensor[] backward(Tensor... grads) {
-        Tensor[] gx = Tensor.of(py("backward", (Object) grads));
+        Tensor[] gx = Tensor.of(py("backward", (Object[]) grads));
         keep(grads);
         keep(gx);
         return gx;
