@@ -20,15 +20,12 @@ import alpha.optim.Optimizer;
  * Prints "key value" lines.
  */
 public class Lifetimes {
-    static int pythonCount() {
-        Bridge.backend().flush();
-        return ((Number) Bridge.backend().function("count")).intValue();
-    }
+    static int pythonHandles() { return Bridge.backend().pythonHandles(); }
 
     public static void main(String[] args) throws Exception {
         Engine eg = alpha.engine.cpu_float32();
         System.out.println("bridge " + alpha.bridge());
-        int base = pythonCount();
+        int base = pythonHandles();
 
         Tensor kept, inner;
         try (Scope outer = new Scope("outer")) {
@@ -36,11 +33,11 @@ public class Lifetimes {
             try (Scope in = new Scope("inner")) {
                 inner = F.relu(x)[0];
                 kept = in.keep(F.sigmoid(x)[0]);
-                System.out.println("inside_inner " + (pythonCount() - base));
+                System.out.println("inside_inner " + (pythonHandles() - base));
             }
-            System.out.println("after_inner " + (pythonCount() - base) + " " + inner.isReleased() + " " + kept.isReleased());
+            System.out.println("after_inner " + (pythonHandles() - base) + " " + inner.isReleased() + " " + kept.isReleased());
         }
-        System.out.println("after_outer " + (pythonCount() - base) + " " + kept.isReleased());
+        System.out.println("after_outer " + (pythonHandles() - base) + " " + kept.isReleased());
         try {
             kept.value();
             System.out.println("use_after_close none");
@@ -52,9 +49,9 @@ public class Lifetimes {
         try (Scope s = new Scope()) {
             detached = Scope.detach(eg.zeros(4));
         }
-        System.out.println("detached " + detached.isReleased() + " " + (pythonCount() - base));
+        System.out.println("detached " + detached.isReleased() + " " + (pythonHandles() - base));
         detached.close();
-        System.out.println("detached_closed " + (pythonCount() - base));
+        System.out.println("detached_closed " + (pythonHandles() - base));
 
         Thread other = new Thread(() -> {
             try (Scope s = new Scope("worker")) {
@@ -65,7 +62,7 @@ public class Lifetimes {
             eg.ones(1);
             other.start();
             other.join();
-            System.out.println("thread_scope_sizes " + mine.size() + " " + (pythonCount() - base));
+            System.out.println("thread_scope_sizes " + mine.size() + " " + (pythonHandles() - base));
         }
 
         Unit fc = nn.fullconnect(true, 2, 2).init(eg);

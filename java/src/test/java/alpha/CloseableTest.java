@@ -12,25 +12,20 @@ import org.junit.jupiter.api.Test;
 
 /** Tensors, engines and the bridge are AutoCloseable; closed objects fail clearly. Own JVM (it closes the bridge). */
 class CloseableTest {
-    static int pythonCount() {
-        Bridge.backend().flush();
-        return ((Number) Bridge.backend().function("count")).intValue();
-    }
-
     @Test
     void tensorsAndEnginesCloseWithTryWithResources() {
-        int before = pythonCount();
+        int before = Bridge.backend().pythonHandles();
         Tensor kept;
         try (Engine eg = alpha.engine.cpu_float32(); Tensor t = eg.ones(2, 2)) {
             kept = eg.zeros(3);
-            assertEquals(before + 3, pythonCount());
+            assertEquals(before + 3, Bridge.backend().pythonHandles());
             assertArrayEquals(new float[]{1, 1, 1, 1}, t.value());
             t.close();                                              // idempotent: closed again at the end
         }
-        assertEquals(before + 1, pythonCount(), "engine and tensor freed; a tensor made on the engine lives on");
+        assertEquals(before + 1, Bridge.backend().pythonHandles(), "engine and tensor freed; a tensor made on the engine lives on");
         assertArrayEquals(new float[]{0, 0, 0}, kept.value(), "the engine object stays alive while its tensors need it");
         kept.close();
-        assertEquals(before, pythonCount());
+        assertEquals(before, Bridge.backend().pythonHandles());
     }
 
     @Test

@@ -20,15 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
 class ScopeTest {
     static final Engine eg = alpha.engine.cpu_float32();
 
-    /** Handles in the Python registry, after sending the queued frees. */
-    static int pythonCount() {
-        Bridge.backend().flush();
-        return ((Number) Bridge.backend().function("count")).intValue();
-    }
-
     @Test
     void closeReleasesEverythingMadeInside() {
-        int before = pythonCount();
+        int before = Bridge.backend().pythonHandles();
         Tensor a, b;
         Unit fc;
         try (Scope s = new Scope("work")) {
@@ -36,10 +30,10 @@ class ScopeTest {
             b = F.relu(a)[0];
             fc = nn.fullconnect(true, 3, 4).init(eg);
             fc.forward(b);
-            assertEquals(before + 4, pythonCount(), "tensor, relu output, unit, unit output");
+            assertEquals(before + 4, Bridge.backend().pythonHandles(), "tensor, relu output, unit, unit output");
             assertEquals(4, s.size());
         }
-        assertEquals(before, pythonCount(), "the scope freed the Python objects");
+        assertEquals(before, Bridge.backend().pythonHandles(), "the scope freed the Python objects");
         for (var h : new alpha.bridge.Handle[]{a, b, fc}) assertTrue(h.isReleased());
         AlphaException e = assertThrows(AlphaException.class, a::value);
         assertEquals("StateError", e.pyType());
@@ -50,7 +44,7 @@ class ScopeTest {
 
     @Test
     void nestedScopesReleaseInnerFirstAndKeepMovesOut() {
-        int before = pythonCount();
+        int before = Bridge.backend().pythonHandles();
         Tensor outerT, innerT, kept;
         try (Scope outer = new Scope("outer")) {
             outerT = eg.zeros(4);
@@ -58,49 +52,49 @@ class ScopeTest {
                 assertSame(inner, Scope.current());
                 innerT = eg.ones(4);
                 kept = inner.keep(F.sigmoid(innerT)[0]);
-                assertEquals(before + 3, pythonCount());
+                assertEquals(before + 3, Bridge.backend().pythonHandles());
             }
             assertSame(outer, Scope.current());
             assertTrue(innerT.isReleased());
             assertFalse(kept.isReleased(), "keep() moved it to the outer scope");
             assertEquals(0.7310586f, kept.value()[0], 1e-6);
-            assertEquals(before + 2, pythonCount());
+            assertEquals(before + 2, Bridge.backend().pythonHandles());
         }
         assertTrue(outerT.isReleased() && kept.isReleased());
-        assertEquals(before, pythonCount());
+        assertEquals(before, Bridge.backend().pythonHandles());
         assertNull(Scope.current());
     }
 
     @Test
     void detachOutlivesEveryScopeUntilClosed() {
-        int before = pythonCount();
+        int before = Bridge.backend().pythonHandles();
         Tensor t;
         try (Scope s = new Scope()) {
             t = Scope.detach(eg.ones(3));
         }
         assertFalse(t.isReleased());
         assertArrayEquals(new float[]{1, 1, 1}, t.value());
-        assertEquals(before + 1, pythonCount());
+        assertEquals(before + 1, Bridge.backend().pythonHandles());
         t.close();
-        assertEquals(before, pythonCount());
+        assertEquals(before, Bridge.backend().pythonHandles());
         assertTrue(assertThrows(AlphaException.class, t::value).getMessage().contains("close()"));
     }
 
     @Test
     void closingAnOuterScopeClosesAnInnerOneLeftOpen() {
-        int before = pythonCount();
+        int before = Bridge.backend().pythonHandles();
         Scope outer = new Scope("o");
         Scope inner = new Scope("i");
         Tensor t = eg.ones(2);
         outer.close();
         assertTrue(inner.isClosed() && t.isReleased());
         assertNull(Scope.current());
-        assertEquals(before, pythonCount());
+        assertEquals(before, Bridge.backend().pythonHandles());
     }
 
     @Test
     void scopesAreThreadConfined() throws Exception {
-        int before = pythonCount();
+        int before = Bridge.backend().pythonHandles();
         AtomicReference<Tensor> fromOther = new AtomicReference<>();
         AtomicReference<Throwable> closeError = new AtomicReference<>();
         try (Scope mine = new Scope("main-scope")) {
@@ -118,9 +112,9 @@ class ScopeTest {
         String msg = closeError.get().getMessage();
         assertTrue(msg.contains("main-scope") && msg.contains("worker-1"), msg);
         assertFalse(fromOther.get().isReleased());
-        assertEquals(before + 1, pythonCount());
+        assertEquals(before + 1, Bridge.backend().pythonHandles());
         fromOther.get().close();
-        assertEquals(before, pythonCount());
+        assertEquals(before, Bridge.backend().pythonHandles());
     }
 
     @Test
@@ -142,9 +136,9 @@ class ScopeTest {
                 last = l.get();
                 if (step == 1) first = last;
             }
-            if (step == 10) at10 = pythonCount();
+            if (step == 10) at10 = Bridge.backend().pythonHandles();
         }
         assertTrue(last < first, first + " -> " + last);
-        assertEquals(at10, pythonCount(), "handles grew across scoped steps");
+        assertEquals(at10, Bridge.backend().pythonHandles(), "handles grew across scoped steps");
     }
 }

@@ -49,6 +49,9 @@ public interface Backend extends AutoCloseable {
     /** Send queued frees now (they otherwise ride on the next request). */
     void flush();
 
+    /** Objects in the Python registry, counted after sending the queued frees (a leak check). */
+    int pythonHandles();
+
     /** Whether close() was called or the Python side went away. */
     boolean isClosed();
 

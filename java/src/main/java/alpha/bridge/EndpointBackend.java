@@ -118,6 +118,9 @@ public abstract class EndpointBackend implements Backend {
     }
 
     @Override
+    public int pythonHandles() { return ((Number) function("count")).intValue(); }     // frees ride along
+
+    @Override
     public boolean isClosed() { return closedReason != null; }
 
     /**
