@@ -81,13 +81,17 @@ public final class Scope implements AutoCloseable {
         return h;
     }
 
-    /** Move h out of this scope (and any open scope inside it) into the enclosing scope, if any. */
+    /**
+     * Move h out of this scope (or a scope still open inside it) into the enclosing scope, if any;
+     * a handle made outside them is left alone.
+     */
     public <T extends Handle> T keep(T h) {
         checkThread("keep");
         if (closed) throw new AlphaException("StateError", "Scope '" + name + "' is closed: keep() must come before close()");
         if (h.isReleased()) throw new AlphaException("StateError", "Scope '" + name + "'.keep(): the object was already released by " + h.releasedBy());
-        for (Scope s = INNERMOST.get(); s != null && s != parent; s = s.parent) s.handles.remove(h);
-        if (parent != null) parent.add(h);
+        boolean had = false;
+        for (Scope s = INNERMOST.get(); s != null && s != parent; s = s.parent) had |= s.handles.remove(h);
+        if (had && parent != null) parent.add(h);
         return h;
     }
 

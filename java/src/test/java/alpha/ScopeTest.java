@@ -78,6 +78,12 @@ class ScopeTest {
         t.close();
         assertEquals(before, Bridge.backend().pythonHandles());
         assertTrue(assertThrows(AlphaException.class, t::value).getMessage().contains("close()"));
+        Tensor outside = eg.ones(2);                                  // made outside every scope
+        try (Scope a = new Scope("a"); Scope b = new Scope("b")) {
+            b.keep(outside);                                          // not adopted by the enclosing scope
+        }
+        assertFalse(outside.isReleased());
+        outside.close();
     }
 
     @Test

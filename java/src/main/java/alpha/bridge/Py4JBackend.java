@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * Out-of-process backend: starts `python -m alpha_py.bridge.py4j_server` (interpreter from
  * -Dalpha.python, $ALPHA_PYTHON or python3), both sides listen on loopback ports chosen by the OS,
  * authenticated by a random token. Requests go through Py4J callbacks as compact text (the typed
- * form of {@link Codec}, no JSON); tensor data through a memory-mapped file. The Python process exits when this JVM does (it watches its stdin pipe).
+ * form of {@link Codec}, no JSON); tensor data through a memory-mapped file. The Python process
+ * exits when this JVM does (it watches its stdin pipe).
  */
 public final class Py4JBackend extends EndpointBackend {
     private final Process process;
