@@ -193,7 +193,7 @@ class ReplyEncoder:
 
 # ---------------------------------------------------------------------------- Py4J text form
 def parse_ints(text):
-    return [int(x) for x in text.split(",")] if text else []
+    return list(map(int, text.split(","))) if text else []
 
 
 def parse_strs(text):

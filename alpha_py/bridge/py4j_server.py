@@ -24,7 +24,7 @@ class Py4JEndpoint:
 
     def invoke(self, request):
         name, ints, strs = request.split("\x01", 2)
-        ok, r = self.dispatcher.handle(name, codec.parse_ints(ints), codec.parse_strs(strs))
+        ok, r = self.dispatcher.handle(name, codec.parse_ints(ints), codec.parse_strs(strs) if strs else None)
         if not ok:
             return "E" + r[0] + "\n" + r[1]
         return codec.text_reply(r)
