@@ -160,7 +160,7 @@ class Trainer:
 
     def __init__(self, args, out=print):
         self.args, self.out, self.step_hook = args, out, None
-        self.eg = make_engine(args.engine)
+        self.eg = make_engine(args.engine).sync(False)   # no waits after ops (also on the prefetch thread)
         train = load_dataset(args.dataset, True, args.data_dir, args.image_size)
         self.train_set = sample(train, args.limit, args.seed)
         self.test_set = sample(load_dataset(args.dataset, False, args.data_dir, args.image_size),

@@ -32,6 +32,13 @@ class CpuBackend(ArrayBackend):
     def seed(self, seed):
         self._rng = np.random.Generator(np.random.PCG64(int(seed) & 0xFFFFFFFFFFFFFFFF))
 
+    def rng_state(self):
+        """The generator's state (train_step rolls a failed step back to it)."""
+        return self._rng.bit_generator.state
+
+    def set_rng_state(self, state):
+        self._rng.bit_generator.state = state
+
     def uniform(self, shape, low, high):
         return self._rng.uniform(low, high, size=tuple(shape)).astype(self.dtype)
 

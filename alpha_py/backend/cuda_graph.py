@@ -11,6 +11,7 @@ Nothing executes while capturing: every kernel and copy is recorded with the add
   - per-step values live in device memory and are rewritten before each launch: the optimizers' scalar
     buffers (optim_write_scalars) and the random state {seed, calls} read by the rng kernels' D=1 variant
     (kernels/random.cu), so a replay draws what the op-by-op step would draw."""
+import gc
 import threading
 
 import cupy
@@ -78,7 +79,12 @@ class CudaGraphOps:
                 self._rng_state = cupy.zeros((2,), dtype=cupy.uint64)
             if self._cap_stream is None:
                 self._cap_stream = cupy.cuda.Stream(non_blocking=True)
+            for name in ("rng_uniform<1>", "rng_gaussian<1>", "rng_dropout<1>"):
+                self.kernel("random", name)      # load the captured-step variants now, not while capturing
         stream, cap = self._cap_stream, _Capture(self._rng_calls)
+        gc.collect()                             # finalizers (frees, event/graph destructors) run now,
+        was_enabled = gc.isenabled()             # not inside the capture
+        gc.disable()
         self._tls.capture = cap
         graph = None
         try:
@@ -91,11 +97,13 @@ class CudaGraphOps:
                     raise
                 try:
                     graph = stream.end_capture()
-                except cupy.cuda.runtime.CUDARuntimeError as e:
+                except Exception as e:               # noqa: BLE001 - CUDA errors of end/instantiate
                     raise GraphError(f"graph_capture: CUDA invalidated the capture ({e}); an op of the step "
                                      "is not capturable") from None
         finally:
             self._tls.capture = None
+            if was_enabled:
+                gc.enable()
         self.counters.captures += 1
         return CapturedGraph(graph, cap, self._rng_calls - cap.rng_base), out
 

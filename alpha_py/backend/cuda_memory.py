@@ -118,8 +118,15 @@ class GraphPool:
 
     def __init__(self, memory):
         cap = memory.pool.max_bytes if memory.pool is not None else 1 << 62
-        self.pool = _GraphMemp(cap).bind(memory.allocator, DeviceMemory._raw_free)
+        self._memory, self._home = memory, cupy.cuda.get_current_stream()
+        self.pool = _GraphMemp(cap).bind(self._segment, DeviceMemory._raw_free)
         self.device_id, self.counters = memory.device_id, memory.counters
+
+    def _segment(self, nbytes):
+        """A segment from the engine's allocator, taken as if on the stream the steps run on (CuPy's own
+        pool files blocks by stream), not on the capture stream."""
+        with self._home:
+            return self._memory.allocator(nbytes)
 
     def malloc(self, nbytes):
         self.counters.mallocs += 1
