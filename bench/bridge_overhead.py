@@ -1,6 +1,7 @@
-"""Bench: the Java bridges' costs — per-call overhead of a unit forward (µs), bulk transfer of a
-64 MB tensor each way (MB/s) and one MnistCNN training step (batch 64, Adam) from Java through JPype
-and Py4J vs native Python. Compiles alpha-java + examples with javac, runs
+"""Bench: the Java bridges' costs — per-call overhead of a trivial call and of a unit forward (µs),
+bulk transfer of a 64 MB tensor each way (MB/s) and one MnistCNN training step (batch 64, Adam) from
+Java through JPype and Py4J vs native Python: op by op (zoo net, Java Module) and through
+alpha.train_step (one bridge call per step). Compiles alpha-java + examples with javac, runs
 java/examples/alpha/examples/BridgeBench.java under each bridge, prints a table (not asserted).
 Usage: python bench/bridge_overhead.py [--reps 3000] [--steps 10]"""
 import argparse
@@ -41,6 +42,7 @@ def native(reps, steps, kind):
     eg.set_seed(0)
     relu = nn.relu().init(eg)
     small = eg.ones(1, 4)
+    trivial = best_us(small.ndim, reps)
     fwd = best_us(lambda: relu.forward(small), reps)
     relu.gc()
     net = nn.MnistCNN().train().init(eg)
@@ -55,7 +57,7 @@ def native(reps, steps, kind):
         net.gc()
 
     step()
-    print(f"bridge python\nforward_us {fwd:.2f}\nstep_ms {best_us(step, 5 * steps) / 1e3:.2f}")
+    print(f"bridge python\ntrivial_us {trivial:.2f}\nforward_us {fwd:.2f}\nstep_ms {best_us(step, 5 * steps) / 1e3:.2f}")
 
     from alpha_py import F
 
@@ -78,6 +80,20 @@ def native(reps, steps, kind):
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
     step()
     print(f"module_step_ms {best_us(step, 5 * steps) / 1e3:.2f}")
+
+    eg.set_seed(0)                                     # the zoo CNN through alpha.train_step
+    tnet = nn.MnistCNN().train().init(eg)
+    ts = alpha.train_step(tnet, ls, alpha.optim.Adam(tnet.param_map(), 1e-3))
+    ts(x, y).get()
+    ts(x, y).get()
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            last = ts(x, y)
+        last.get()
+        best = min(best, (time.perf_counter() - t0) / steps * 1e3)
+    print(f"trainstep_ms {best:.2f}")
 
 
 def compile_java(out):
@@ -124,6 +140,7 @@ def main():
     py, bridges = res["python"], [k for k in ("jpype", "py4j") if k in res]
     for k in bridges:
         res[k]["overhead"] = float(res[k]["forward_us"]) - float(py["forward_us"])
+        res[k]["trivial_overhead"] = float(res[k]["trivial_us"]) - float(py["trivial_us"])
 
     def row(name, key, fmt="10.1f", base=True):
         cells = [format(float(py[key]), fmt) if base else format("-", ">10s")]
@@ -131,12 +148,15 @@ def main():
         print(f"{name:34s} " + " ".join(cells))
 
     print(f"{'metric (' + a.engine + ' engine)':34s} {'python':>10s} " + " ".join(f"{k:>10s}" for k in bridges))
+    row("x.ndim() per call (us)", "trivial_us")
+    row("  bridge overhead per call (us)", "trivial_overhead", base=False)
     row("relu.forward([1,4]) per call (us)", "forward_us")
     row("  bridge overhead per call (us)", "overhead", base=False)
     row("64 MB tensor Java->Python (MB/s)", "put_MBps", "10.0f", base=False)
     row("64 MB tensor Python->Java (MB/s)", "get_MBps", "10.0f", base=False)
     for name, key, calls in (("MnistCNN train step, batch 64 (ms)", "step_ms", "calls_per_step"),
-                             ("same CNN as a Java Module (ms)", "module_step_ms", "module_calls_per_step")):
+                             ("same CNN as a Java Module (ms)", "module_step_ms", "module_calls_per_step"),
+                             ("MnistCNN via alpha.train_step (ms)", "trainstep_ms", "trainstep_calls_per_step")):
         row(name, key, "10.2f")
         for k in bridges:
             n = int(res[k][calls])

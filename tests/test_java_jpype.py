@@ -100,18 +100,54 @@ def python_parity_losses(steps=5):
     return out
 
 
-def _losses(stdout):
-    return [float(v) for v in re.findall(r"^loss (\S+)$", stdout, re.M)]
+def python_trainstep_losses(steps=5):
+    """Parity.java's second part: a sequence trained through alpha.train_step."""
+    eg = alpha.engine.cpu_float32()
+    eg.set_seed(5)
+    ParityNet().init(eg)                      # the same draws as the Java Module before it
+    x = eg.gaussian(0.0, 1.0, 4, 8, 8, 3)
+    y = eg.onehot([0, 1, 2, 3], 5)
+    eg.set_seed(5)
+    seq = nn.sequence(nn.conv3D(True, 3, 6, 3, 1, 1), nn.batchNorm(6), nn.leakyRelu(), nn.maxPool2D(2, 2, 0),
+                      nn.adaptive_avgPool2D(1), nn.flatten(), nn.fullconnect(True, 6, 5)).train().init(eg)
+    step = alpha.train_step(seq, alpha.loss.softmax_crossEntropy(), alpha.optim.Adam(seq.param_map(), 1e-2))
+    return [float(step(x, y).get()) for _ in range(steps)]
+
+
+def _losses(stdout, key="loss"):
+    return [float(v) for v in re.findall(rf"^{key} (\S+)$", stdout, re.M)]
 
 
 def test_parity_python_jpype_py4j(classes):
-    ref = python_parity_losses()
-    jp = _losses(run_jpype(classes, "alpha.examples.Parity"))
-    p4 = _losses(run_py4j(classes, "alpha.examples.Parity"))
-    assert len(ref) == len(jp) == len(p4) == 5
-    np.testing.assert_allclose(jp, ref, rtol=1e-6)
-    np.testing.assert_allclose(p4, ref, rtol=1e-6)
-    assert ref[-1] < ref[0]
+    ref, ref_ts = python_parity_losses(), python_trainstep_losses()
+    outs = [run_jpype(classes, "alpha.examples.Parity"), run_py4j(classes, "alpha.examples.Parity")]
+    for out in outs:
+        assert len(_losses(out)) == len(ref) == 5
+        np.testing.assert_allclose(_losses(out), ref, rtol=1e-6)
+        np.testing.assert_allclose(_losses(out, "trainstep_loss"), ref_ts, rtol=1e-6)
+        assert _losses(out, "trainstep_requests") == [1.0] * 5     # one bridge round trip per step
+    assert ref[-1] < ref[0] and ref_ts[-1] < ref_ts[0]
+
+
+# ---------------------------------------------------------------------------- lifetimes
+@pytest.mark.parametrize("bridge", ["jpype", "py4j"])
+def test_lifetimes_under_both_bridges(classes, bridge):
+    """Scopes, keep/detach, thread confinement, use after close, lambdaLr and closing the bridge,
+    with the Python registry counted (java/examples/alpha/examples/Lifetimes.java)."""
+    run = run_jpype if bridge == "jpype" else run_py4j
+    out = run(classes, "alpha.examples.Lifetimes")
+    kv = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    assert kv["bridge"] == bridge
+    assert kv["inside_inner"] == "3"                       # x, relu(x), sigmoid(x)
+    assert kv["after_inner"] == "2 true false"             # relu(x) freed, sigmoid(x) kept
+    assert kv["after_outer"] == "0 true"
+    assert kv["use_after_close"].startswith("StateError: Tensor (Python Tensor #"), kv["use_after_close"]
+    assert "released by Scope 'outer'.close()" in kv["use_after_close"]
+    assert kv["detached"] == "false 1" and kv["detached_closed"] == "0"
+    assert kv["thread_scope_sizes"] == "1 1"                # the worker's tensor was freed by its own scope
+    assert float(kv["lambdaLr"]) == pytest.approx(0.1)
+    assert f"the {'JPype' if bridge == 'jpype' else 'Py4J'} bridge was closed" in kv["after_bridge_close"]
+    assert kv["after_bridge_close"].startswith("StateError: Engine (Python ")
 
 
 # ---------------------------------------------------------------------------- examples

@@ -1,9 +1,11 @@
 """Bridge layer: helper functions Java calls by name (op "fn") — Java-module mirrors, their
-backward/gc, releasing a step's handles, bulk tensor data (JPype buffers / Py4J shared file) and
-iterator batches. `d` is the Dispatcher. Imports numpy and alpha_py only."""
+backward/gc, releasing a step's handles, bulk tensor data (JPype buffers / Py4J shared file),
+iterator batches and Java-side learning-rate functions. `d` is the Dispatcher. Imports numpy and
+alpha_py only."""
 import numpy as np
 
 from ..errors import ArgumentError
+from ..optim import optim
 from .hosted import hosted_module
 
 _MAKE = {"float32": "tensor", "int32": "tensor_int32", "int8": "tensor_int8", "uint8": "tensor_uint8"}
@@ -18,6 +20,11 @@ def count(d):
 def release(d, ids):
     for hid in ids:
         d.registry.release(hid)
+
+
+def release_all(d):
+    """Java closed its bridge: drop every handle it held."""
+    d.registry.clear()
 
 
 def module_new(d, java_class, fields):
@@ -63,9 +70,9 @@ def stage(d, tensor, dtype):
     return int(d.staged.nbytes)
 
 
-def from_buffer(d, engine, dtype, dims, buffer=None):
-    """JPype: a tensor viewing the bytes of a Java direct buffer (no copy; the array keeps the
-    Java buffer alive)."""
+def from_buffer(d, engine, dtype, dims, buffer):
+    """JPype: a tensor viewing the bytes of a Java direct buffer (passed as an opaque Java object;
+    no copy: the array keeps the Java buffer alive)."""
     flat = np.frombuffer(memoryview(buffer), dtype=np.dtype(dtype if dtype in _MAKE else "float32"))
     return _make(engine, dtype, dims, flat)
 
@@ -98,6 +105,12 @@ def iter_next(d, it, *args):
     return [p.input, p.label]
 
 
+def lambda_lr(d, updater):
+    """alpha.optim.lambdaLr from Java, Dragon-Alpha's form: lr_t = updater.next(lr_{t-1}), the
+    updater a Java alpha.optim.LrUpdater (JPype object or Py4J reference)."""
+    return optim.lambdaLr(lambda lr: float(updater.next(float(lr))), "update")
+
+
 def pause(d, seconds):
     """Block the Python side for `seconds` (<= 60): a deterministic long call for fault tests."""
     import time
@@ -105,6 +118,6 @@ def pause(d, seconds):
     return None
 
 
-FUNCTIONS = {f.__name__: f for f in (count, release, pause, module_new, module_attach, module_backward,
-                                     unit_gc, stage, from_buffer, shm_get, shm_put, tensor_linear, iter_next)}
-NEEDS_BUFFER = {"from_buffer"}
+FUNCTIONS = {f.__name__: f for f in (count, release, release_all, pause, module_new, module_attach, module_backward,
+                                     unit_gc, stage, from_buffer, shm_get, shm_put, tensor_linear, iter_next,
+                                     lambda_lr)}

@@ -8,26 +8,32 @@ import sys
 import threading
 import time
 
-from py4j.java_gateway import CallbackServerParameters, GatewayParameters, JavaGateway
+from py4j.java_gateway import CallbackServerParameters, GatewayParameters, JavaGateway, JavaObject
 
+from . import codec
 from .dispatch import Dispatcher
 from .shm import SharedFile
 
 
 class Py4JEndpoint:
-    """Implements alpha.bridge.PyEndpoint for Py4J (bulk data goes through the shared file)."""
+    """Implements alpha.bridge.PyEndpoint for Py4J: requests and replies as compact text
+    (codec.py's Py4J form); bulk data goes through the shared file."""
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
 
     def invoke(self, request):
-        return self.dispatcher.handle(request)
+        name, ints, strs = request.split("\x01", 2)
+        ok, r = self.dispatcher.handle(name, codec.parse_ints(ints), codec.parse_strs(strs) if strs else None)
+        if not ok:
+            return "E" + r[0] + "\n" + r[1]
+        return codec.text_reply(r)
+
+    def call(self, name, ints, objs):
+        raise NotImplementedError("call(): JPype only; the Py4J backend calls invoke()")
 
     def staged(self):
         raise NotImplementedError("staged(): JPype only; the Py4J backend reads the shared file")
-
-    def invokeWithBuffer(self, request, data):
-        raise NotImplementedError("invokeWithBuffer(): JPype only; the Py4J backend writes the shared file")
 
     class Java:
         implements = ["alpha.bridge.PyEndpoint"]
@@ -62,7 +68,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     token = os.environ.get("ALPHA_BRIDGE_TOKEN")
     shm = SharedFile(a.shm)
-    dispatcher = Dispatcher(shm)
+    client = []                 # the gateway client, once connected: Java objects arrive by Py4J id
+    dispatcher = Dispatcher(shm, java_object=lambda oid: JavaObject(oid, client[0]))
 
     def bye():
         shm.close(unlink=True)
@@ -74,6 +81,7 @@ def main(argv=None):
                                              auto_convert=False),
         callback_server_parameters=CallbackServerParameters(address="127.0.0.1", port=0, auth_token=token,
                                                             daemonize=True, daemonize_connections=True))
+    client.append(gateway._gateway_client)
     port = gateway.get_callback_server().get_listening_port()
     server = gateway.java_gateway_server
     server.resetCallbackClient(server.getCallbackClient().getAddress(), port)

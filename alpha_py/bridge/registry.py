@@ -1,14 +1,14 @@
 """Bridge layer: the handle registry — Python objects Java holds, by integer id with reference
-counts (one per Java object) — and the JSON value codec. Imports alpha_py.errors only."""
+counts (one per Java reference) — and the facade kind Java wraps each type as. Imports
+alpha_py.errors only."""
 import threading
-from collections import OrderedDict
 
 from ..errors import StateError
 
 # facade kinds Java wraps specially, most specific first; matched by class names in the MRO
 KINDS = ("HostedModule", "Parameter", "Tensor", "Result", "Syncer", "Engine", "BatchNorm", "Module", "Unit",
          "LossFunction", "Optimizer", "LrSchedular", "DataSet", "BufferedTensorIter", "TensorIter",
-         "Pair", "Mempool")
+         "Pair", "Mempool", "TrainStep")
 
 
 _KIND_CACHE = {}
@@ -65,33 +65,15 @@ class Registry:
                 del self._objs[hid]
                 del self._ids[id(entry[0])]
 
+    def clear(self):
+        """Drop every handle (the Java side closed its bridge)."""
+        with self._lock:
+            self._objs.clear()
+            self._ids.clear()
+
     def release(self, hid):
         """Drop every reference at once (Module.gc() releasing a step's tensors)."""
         with self._lock:
             entry = self._objs.pop(hid, None)
             if entry is not None:
                 del self._ids[id(entry[0])]
-
-    # ------------------------------------------------------------------ codec
-    def encode(self, v, target=None):
-        if v is None or isinstance(v, (bool, int, float, str)):
-            return v
-        if target is not None and v is target:
-            return {"self": 1}
-        if isinstance(v, (list, tuple)):
-            return [self.encode(x) for x in v]
-        if isinstance(v, dict):
-            return {"m": [[str(k), self.encode(x)] for k, x in v.items()]}
-        if type(v).__module__ == "numpy" and getattr(v, "ndim", 1) == 0:
-            return v.item()                       # numpy scalar
-        return {"h": self.put(v), "k": kind_of(v), "c": type(v).__name__}
-
-    def decode(self, v):
-        if isinstance(v, list):
-            return [self.decode(x) for x in v]
-        if isinstance(v, dict):
-            if "h" in v:
-                return self.get(v["h"])
-            if "m" in v:
-                return OrderedDict((k, self.decode(x)) for k, x in v["m"])
-        return v

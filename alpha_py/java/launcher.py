@@ -1,7 +1,7 @@
-"""Java layer: JVM start-up for the JPype bridge. The endpoint answers Java's JSON requests with
-the shared Dispatcher; tensor data crosses as direct buffers: Java views a staged NumPy array
-(jpype.nio.convertToDirectBuffer) and Python views Java's direct buffers (memoryview), no copies.
-Imports jpype, numpy and alpha_py.bridge."""
+"""Java layer: JVM start-up for the JPype bridge. The endpoint answers Java's typed requests
+(alpha_py/bridge/codec.py) with the shared Dispatcher; tensor data crosses as direct buffers: Java
+views a staged NumPy array (jpype.nio.convertToDirectBuffer) and Python views Java's direct
+buffers (memoryview), no copies. Imports jpype, numpy and alpha_py.bridge."""
 import glob
 import os
 
@@ -42,24 +42,38 @@ def _make_endpoint():
     import jpype
     import jpype.nio
 
+    from ..bridge.codec import SELF_REPLY, long_array_reader
     from ..bridge.dispatch import Dispatcher
+
+    long_array, object_array = jpype.JArray(jpype.JLong), jpype.JArray(jpype.JObject)
+    self_marker = jpype.JClass("alpha.bridge.Codec").SELF
+    alpha_exception = jpype.JClass("alpha.AlphaException")
 
     @jpype.JImplements("alpha.bridge.PyEndpoint")
     class JPypeEndpoint:
+        """Typed calls: the request's long[] is read through the buffer protocol, Java objects
+        (direct buffers, callables) pass as themselves; replies are Java values or long[]."""
+
         def __init__(self):
-            self.dispatcher = Dispatcher()
+            self.dispatcher = Dispatcher(java_object=lambda o: o)
+            self.read_ints = long_array_reader()
+
+        @jpype.JOverride
+        def call(self, name, ints, objs):
+            ok, r = self.dispatcher.handle(name, self.read_ints(ints), objs)
+            if not ok:
+                return alpha_exception(*r)
+            if type(r) is tuple:
+                return long_array(r[0]) if r[1] is None else object_array([long_array(r[0]), object_array(r[1])])
+            return self_marker if r is SELF_REPLY else r
 
         @jpype.JOverride
         def invoke(self, request):
-            return self.dispatcher.handle(request)
+            raise NotImplementedError("invoke(): Py4J only; the JPype backend calls call()")
 
         @jpype.JOverride
         def staged(self):
             return jpype.nio.convertToDirectBuffer(self.dispatcher.staged)
-
-        @jpype.JOverride
-        def invokeWithBuffer(self, request, data):
-            return self.dispatcher.handle(request, buffer=data)
 
     return JPypeEndpoint()
 

@@ -20,8 +20,9 @@ class Optim:
     def exponentialLr(self, gamma, minLr=0.0):
         return ExponentialLr(gamma, minLr)
 
-    def lambdaLr(self, fn):
-        return LambdaLr(fn)
+    def lambdaLr(self, fn, mode="factor"):
+        """mode "factor": lr = init_lr * fn(t); mode "update" (Dragon-Alpha): lr = fn(previous lr)."""
+        return LambdaLr(fn, mode)
 
 
 optim = Optim()

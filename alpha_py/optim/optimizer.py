@@ -166,9 +166,16 @@ class Optimizer:
         """Number of update() calls so far (the bias-correction step t)."""
         return self._step
 
-    def update(self):
+    def update(self, *args):
         """One optimizer step over every parameter that has a gradient (others are skipped), then
-        advance the scheduler. Returns self: opt.update().clear_grads()."""
+        advance the scheduler. Returns self: opt.update().clear_grads(). `update(0)`, the form of
+        the Dragon-Alpha paper's Figure 2, is the same call (its released sources define no
+        argument, so no other value is guessed at)."""
+        if args and (len(args) != 1 or isinstance(args[0], bool) or not isinstance(args[0], Real)
+                     or args[0] != 0):
+            got = ", ".join(map(repr, args))
+            raise ArgumentError(f"{type(self).__name__}.update: got update({got}); expected update() "
+                                "or Dragon-Alpha's update(0)")
         hp = self._begin_step()
         idx = [i for i, p in enumerate(self._params) if p._grad is not None]
         if idx:

@@ -82,16 +82,23 @@ class ExponentialLr(LrSchedular):
 
 
 class LambdaLr(LrSchedular):
-    """lr_t = init_lr * fn(t): fn maps the number of updates so far to a factor (PyTorch LambdaLR)."""
+    """mode "factor" (default, PyTorch LambdaLR): lr_t = init_lr * fn(t), t = updates so far.
+    mode "update" (Dragon-Alpha's LambdaLr(Function<Float, Float>)): lr_t = fn(lr_{t-1})."""
 
-    def __init__(self, fn):
+    MODES = ("factor", "update")
+
+    def __init__(self, fn, mode="factor"):
         super().__init__()
         if not callable(fn):
             raise ArgumentError(f"lambdaLr: expected a callable t -> factor, got {type(fn).__name__}")
-        self.fn = fn
+        if mode not in self.MODES:
+            raise ArgumentError(f"lambdaLr: mode must be one of {self.MODES}, got {mode!r}")
+        self.fn, self.mode = fn, mode
 
     def _next(self):
-        f = self.fn(self.t)
+        x = self.t if self.mode == "factor" else self.lr
+        f = self.fn(x)
         if not isinstance(f, Real) or isinstance(f, bool) or not math.isfinite(f) or f < 0:
-            raise ArgumentError(f"lambdaLr: fn({self.t}) returned {f!r}, expected a finite number >= 0")
-        return self.init_lr * float(f)
+            what = "fn" if self.mode == "factor" else "the updater"
+            raise ArgumentError(f"lambdaLr: {what}({x}) returned {f!r}, expected a finite number >= 0")
+        return self.init_lr * float(f) if self.mode == "factor" else float(f)

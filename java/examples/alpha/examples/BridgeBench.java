@@ -6,7 +6,9 @@ import static alpha.Alpha.nn;
 import alpha.bridge.Bridge;
 import alpha.bridge.EndpointBackend;
 import alpha.data.Pair;
+import alpha.TrainStep;
 import alpha.engine.Engine;
+import alpha.engine.Result;
 import alpha.engine.Tensor;
 import alpha.loss.LossFunction;
 import alpha.nn.Unit;
@@ -14,12 +16,15 @@ import alpha.optim.Optimizer;
 
 /**
  * Bridge benchmark (bench/bridge_overhead.py runs it under both bridges and prints the table):
+ *   trivial_us   time of one x.ndim() (the smallest round trip: a method call returning an int);
  *   forward_us   time of one relu.forward on a [1,4] tensor (one round trip);
  *   put_MBps / get_MBps   a 64 MB float tensor Java -> Python (eg.tensor) and back (value());
  *   step_ms      one training step of the zoo MnistCNN (a fixed random batch of 64, Adam) from Java;
  *   calls_per_step   bridge round trips in that step;
  *   module_step_ms / module_calls_per_step   the same for MnistTrain.MnistNet, a Java Module whose
- *                forward calls each Python unit through the bridge.
+ *                forward calls each Python unit through the bridge;
+ *   trainstep_ms / trainstep_calls_per_step   the zoo MnistCNN step through alpha.train_step (one
+ *                bridge call per step; the last loss of each batch is read, so queued GPU work counts).
  * Each figure is the best of 5 batches (the machine may be shared). Prints "key value" lines.
  */
 public class BridgeBench {
@@ -49,11 +54,13 @@ public class BridgeBench {
 
         Unit relu = nn.relu().init(eg);
         Tensor small = eg.ones(1, 4);
-        time(() -> relu.forward(small), 200);
+        time(small::ndim, reps);                           // warm-up: JIT-compile the bridge path
+        double trivial = time(small::ndim, reps);
+        time(() -> relu.forward(small), reps / 5);
         relu.gc();
         double fwd = time(() -> relu.forward(small), reps);
         relu.gc();
-        System.out.printf("bridge %s%nforward_us %.2f%n", alpha.bridge(), fwd);
+        System.out.printf("bridge %s%ntrivial_us %.2f%nforward_us %.2f%n", alpha.bridge(), trivial, fwd);
 
         int n = 16 << 20;                                   // 16M floats = 64 MB
         float[] data = new float[n];
@@ -98,5 +105,26 @@ public class BridgeBench {
         jstep.run();
         System.out.printf("module_calls_per_step %d%n", b.requests() - r0);
         System.out.printf("module_step_ms %.2f%n", time(jstep, 5 * steps) / 1e3);
+
+        eg.set_seed(0);                                     // the zoo CNN through alpha.train_step
+        Unit tnet = nn.MnistCNN().train().init(eg);
+        TrainStep ts = alpha.train_step(tnet, ls, alpha.optim.Adam(tnet.param_map(), 1e-3f));
+        ts.run(pair.input, pair.label).get();               // warm-up (and capture, on a CUDA engine)
+        ts.run(pair.input, pair.label).get();
+        r0 = b.requests();
+        ts.run(pair.input, pair.label).close();
+        System.out.printf("trainstep_calls_per_step %d%n", b.requests() - r0);
+        double best = Double.MAX_VALUE;
+        for (int k = 0; k < 5; k++) {
+            long t0 = System.nanoTime();
+            Result<Float> last = null;
+            for (int i = 0; i < steps; i++) {
+                if (last != null) last.close();
+                last = ts.run(pair.input, pair.label);
+            }
+            last.get();
+            best = Math.min(best, (System.nanoTime() - t0) / 1e6 / steps);
+        }
+        System.out.printf("trainstep_ms %.2f%n", best);
     }
 }

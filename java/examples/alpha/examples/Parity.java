@@ -4,7 +4,11 @@ import static alpha.Alpha.F;
 import static alpha.Alpha.alpha;
 import static alpha.Alpha.nn;
 
+import alpha.TrainStep;
+import alpha.bridge.Bridge;
+import alpha.bridge.EndpointBackend;
 import alpha.engine.Engine;
+import alpha.engine.Result;
 import alpha.engine.Tensor;
 import alpha.loss.LossFunction;
 import alpha.nn.Module;
@@ -13,9 +17,10 @@ import alpha.optim.Optimizer;
 
 /**
  * Parity program: a small residual CNN (a Java Module), seed 5, Adam, 5 steps on the CPU engine
- * (-Dalpha.engine=cuda: the CUDA engine);
- * prints "loss <value>" per step. tests/test_java_jpype.py runs the same network from Python,
- * through JPype and through Py4J and compares the losses.
+ * (-Dalpha.engine=cuda: the CUDA engine); prints "loss <value>" per step. Then a Python-side
+ * sequence trained through alpha.train_step: "trainstep_loss <value>" per step and the bridge
+ * requests per step. tests/test_java_jpype.py runs both from Python, through JPype and through
+ * Py4J and compares the losses.
  */
 public class Parity {
     public static class Net extends Module {
@@ -50,6 +55,18 @@ public class Parity {
             net.backward(ls.gradient(yh, y));
             opt.update().clear_grads();
             net.gc();
+        }
+        eg.set_seed(5);
+        Unit seq = nn.sequence(nn.conv3D(true, 3, 6, 3, 1, 1), nn.batchNorm(6), nn.leakyRelu(), nn.maxPool2D(2, 2, 0),
+                nn.adaptive_avgPool2D(1), nn.flatten(), nn.fullconnect(true, 6, 5)).train().init(eg);
+        TrainStep step = alpha.train_step(seq, ls, alpha.optim.Adam(seq.param_map(), 1e-2f));
+        EndpointBackend b = (EndpointBackend) Bridge.backend();
+        for (int i = 0; i < steps; i++) {
+            long r0 = b.requests();
+            Result<Float> l = step.run(x, y);
+            long calls = b.requests() - r0;
+            System.out.println("trainstep_loss " + l.get());
+            System.out.println("trainstep_requests " + calls);
         }
         System.out.println("bridge " + alpha.bridge());
     }

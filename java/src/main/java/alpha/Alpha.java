@@ -59,6 +59,7 @@ public final class Alpha {
         Wrap.register("DataSet", DataSet::new);
         Wrap.register("TensorIter", TensorIter::new);
         Wrap.register("BufferedTensorIter", BufferedTensorIter::new);
+        Wrap.register("TrainStep", TrainStep::new);
         Wrap.register("Object", PyObject::new);
     }
 
@@ -84,6 +85,21 @@ public final class Alpha {
         }
         System.out.println(sb);
     }
+
+    /**
+     * One-call training steps over a Python-side net (see {@link TrainStep}): graph null = capture a
+     * CUDA graph where possible, true = require it, false = never; accuracy: also compute the step's
+     * training accuracy; history: keep every step's values for history().
+     */
+    public TrainStep train_step(Unit net, LossFunction loss, Optimizer opt, Boolean graph, boolean accuracy, boolean history) {
+        if (net instanceof alpha.nn.Module m)
+            throw new AlphaException("ArgumentError", "train_step: " + m.getClass().getSimpleName() + " is a Java Module:"
+                    + " its forward runs in Java (one bridge call per unit), so a step cannot be one call;"
+                    + " use a Python-side net (nn.* units, nn.sequence of them, zoo nets) or the op-by-op loop");
+        return (TrainStep) Wrap.wrap(Bridge.backend().create("train_step", net, loss, opt, graph, accuracy, history), null);
+    }
+
+    public TrainStep train_step(Unit net, LossFunction loss, Optimizer opt) { return train_step(net, loss, opt, null, false, false); }
 
     /** Which bridge is in use ("jpype" or "py4j"); starts the Py4J backend if none is installed. */
     public String bridge() { return Bridge.backend().name(); }

@@ -6,7 +6,6 @@ import static alpha.Alpha.nn;
 import static org.junit.jupiter.api.Assertions.*;
 
 import alpha.bridge.Bridge;
-import alpha.bridge.EndpointBackend;
 import alpha.engine.Engine;
 import alpha.engine.Tensor;
 import alpha.loss.LossFunction;
@@ -23,11 +22,6 @@ class HandleGrowthTest {
 
         @Override
         public Tensor[] __forward__(Tensor... X) { return fc2.forward(F.relu(fc1.forward(X))); }
-    }
-
-    static int pythonCount() {
-        ((EndpointBackend) Bridge.backend()).flush();
-        return ((Number) Bridge.backend().function("count")).intValue();
     }
 
     @Test
@@ -51,11 +45,11 @@ class HandleGrowthTest {
             opt.update().clear_grads();
             net.gc();
             if (step == 10) {
-                py10 = pythonCount();
+                py10 = Bridge.backend().pythonHandles();
                 java10 = Bridge.backend().liveHandles();
             }
         }
-        int py1000 = pythonCount();
+        int py1000 = Bridge.backend().pythonHandles();
         int java1000 = Bridge.backend().liveHandles();
         assertTrue(last < first, "training went " + first + " -> " + last);
         assertTrue(py1000 <= py10 + 2, "python handles " + py10 + " -> " + py1000);

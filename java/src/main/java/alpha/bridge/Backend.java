@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 /**
  * The one SPI between the Java facade and the Python engine. Values crossing it are null,
  * Boolean, Long/Integer, Double/Float, String, Handle, Ref (returned objects), java.util.List/Map
- * and primitive arrays (small arguments only; tensor data goes through read/write).
+ * and primitive arrays (small arguments only; tensor data goes through read/write). Closing it
+ * releases every handle Java holds on the Python side; later calls fail with an AlphaException.
  */
 public interface Backend extends AutoCloseable {
     /** "jpype" or "py4j". */
@@ -44,6 +45,15 @@ public interface Backend extends AutoCloseable {
 
     /** Note that Python released these ids by itself (Module.gc()). */
     void forget(long[] ids);
+
+    /** Send queued frees now (they otherwise ride on the next request). */
+    void flush();
+
+    /** Objects in the Python registry, counted after sending the queued frees (a leak check). */
+    int pythonHandles();
+
+    /** Whether close() was called or the Python side went away. */
+    boolean isClosed();
 
     @Override
     void close();

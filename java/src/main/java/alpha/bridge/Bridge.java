@@ -1,8 +1,12 @@
 package alpha.bridge;
 
+import alpha.AlphaException;
+
 /**
  * Which Backend the facade uses. JPype installs its backend before main() runs; otherwise the
- * first use starts the Py4J backend (a Python child process).
+ * first use starts the Py4J backend (a Python child process). `try (Backend b = Bridge.open())`
+ * scopes a whole session: closing releases every Python object Java held (and stops Py4J's
+ * process); a later use starts a new Py4J process, while a closed JPype bridge stays closed.
  */
 public final class Bridge {
     private static volatile Backend current;
@@ -10,27 +14,36 @@ public final class Bridge {
     private Bridge() {}
 
     public static synchronized void install(Backend backend) {
-        if (current != null && current != backend)
+        if (current != null && current != backend && !current.isClosed())
             throw new IllegalStateException("a bridge backend (" + current.name() + ") is already installed");
         current = backend;
     }
 
     public static Backend backend() {
         Backend b = current;
-        if (b != null) return b;
+        if (b != null && !b.isClosed()) return b;
         synchronized (Bridge.class) {
+            if (current != null && current.isClosed()) {
+                if (current instanceof JPypeBackend)
+                    throw new AlphaException("StateError", "the JPype bridge of this process was closed; "
+                            + "start a new process (python -m alpha_py.java ...) to use Alpha again");
+                current = null;
+            }
             if (current == null) current = Py4JBackend.start();
             return current;
         }
     }
 
-    public static synchronized boolean isStarted() { return current != null; }
+    /** The backend, started if needed, for try-with-resources. */
+    public static Backend open() { return backend(); }
+
+    public static synchronized boolean isStarted() { return current != null && !current.isClosed(); }
 
     /** Close the backend (stops the Python process of Py4J); the next use starts a new one. */
     public static synchronized void shutdown() {
         if (current != null) {
             current.close();
-            current = null;
+            if (!(current instanceof JPypeBackend)) current = null;
         }
     }
 }

@@ -6,83 +6,84 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The part of both backends that is the same: JSON requests to a PyEndpoint, handle accounting
- * (Java-side reference counts) and frees queued by Cleaners, sent along with the next request.
+ * The part of both backends that is the same: typed requests ({@link Codec}) to a PyEndpoint,
+ * handle accounting (Java-side reference counts), frees queued by release()/Cleaners and sent
+ * along with the next request, and the closed state.
  */
 public abstract class EndpointBackend implements Backend {
     private final ConcurrentHashMap<Long, Integer> live = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Long> pendingFree = new ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+    private final Codec.Types types = new Codec.Types();
+    private volatile String closedReason;
 
     /** Requests sent so far (round trips to Python). */
     public long requests() { return requests.get(); }
 
-    /** Count one round trip (subclasses sending requests of their own call this too). */
-    protected void counted() { requests.incrementAndGet(); }
-
-    /** Send one request and return the raw JSON reply. Called under this object's lock. */
-    protected abstract String transport(String request);
+    /**
+     * Send one framed request; returns the raw reply (a scalar, Codec.SELF, long[], {long[],
+     * Object[]} or an AlphaException to throw). Called under this object's lock.
+     */
+    protected abstract Object transport(String name, long[] ints, Object[] objs);
 
     // ------------------------------------------------------------------ requests
     @Override
-    public Object create(String path, Object... args) {
-        StringBuilder sb = new StringBuilder(96).append("{\"op\":\"new\",\"path\":");
-        Json.write(sb, path);
-        return send(sb, args);
-    }
+    public Object create(String path, Object... args) { return send(Codec.OP_NEW, 0, path, args, null); }
 
     @Override
     public Object call(Handle target, String method, Object... args) {
-        StringBuilder sb = new StringBuilder(96).append("{\"op\":\"call\",\"h\":").append(target.id()).append(",\"m\":");
-        Json.write(sb, method);
-        return send(sb, args);
+        return send(Codec.OP_CALL, target.id(), method, args, target);
     }
 
     @Override
-    public Object attr(Handle target, String name) {
-        StringBuilder sb = new StringBuilder(64).append("{\"op\":\"attr\",\"h\":").append(target.id()).append(",\"m\":");
-        Json.write(sb, name);
-        return send(sb, null);
-    }
+    public Object attr(Handle target, String name) { return send(Codec.OP_ATTR, target.id(), name, null, target); }
 
     @Override
-    public Object function(String name, Object... args) {
-        StringBuilder sb = new StringBuilder(96).append("{\"op\":\"fn\",\"m\":");
-        Json.write(sb, name);
-        return send(sb, args);
-    }
+    public Object function(String name, Object... args) { return send(Codec.OP_FN, 0, name, args, null); }
 
-    /** Finish a request (args, queued frees), send it and decode the reply. */
-    protected Object send(StringBuilder sb, Object[] args) {
-        if (args != null) {
-            sb.append(",\"args\":");
-            Json.write(sb, args);
-        }
-        String reply;
+    private Object send(int op, long target, String name, Object[] args, Handle who) {
+        Codec.Request req = new Codec.Request(args);
+        Object raw;
         synchronized (this) {
-            appendFrees(sb);
-            counted();
-            reply = transport(sb.append('}').toString());
+            if (closedReason != null) throw closed(who, name, args);
+            long[] frame = req.frame(op, target, drainFrees());
+            requests.incrementAndGet();
+            raw = transport(name, frame, req.objs());
         }
-        return decodeReply(reply);
+        return decode(raw);
     }
 
-    protected void appendFrees(StringBuilder sb) {
-        Long id = pendingFree.poll();
-        if (id == null) return;
-        sb.append(",\"free\":[").append(id);
-        while ((id = pendingFree.poll()) != null) sb.append(',').append(id);
-        sb.append(']');
+    /** The error for a call after close(), naming the object (the target or a handle argument). */
+    private AlphaException closed(Handle who, String name, Object[] args) {
+        if (who == null && args != null)
+            for (Object a : args) if (a instanceof Handle h) { who = h; break; }
+        return new AlphaException("StateError", (who != null ? who.describeReleased() + ": " : "") + name + ": " + closedReason);
     }
 
-    protected Object decodeReply(String reply) {
-        Object r = Json.decode(reply);
-        if (!(r instanceof Map<?, ?> m)) throw new AlphaException(null, "bad reply from Python: " + reply);
-        if (m.containsKey("err"))
-            throw new AlphaException((String) m.get("err"), (String) m.get("msg"));
-        Object v = m.get("v");
+    private long[] drainFrees() {
+        if (pendingFree.isEmpty()) return null;
+        long[] out = new long[16];
+        int n = 0;
+        for (Long id; (id = pendingFree.poll()) != null; ) {
+            if (n == out.length) out = java.util.Arrays.copyOf(out, 2 * n);
+            out[n++] = id;
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    /** A raw reply as facade values (Ref, List, Map, Long, Double, Boolean, String, SELF, null). */
+    protected final Object decode(Object raw) {
+        if (raw instanceof AlphaException e) {
+            e.fillInStackTrace();                       // point at this call, not at Python's constructor
+            throw e;
+        }
+        Object v;
+        if (raw instanceof long[] ints) v = Codec.decode(ints, null, types);
+        else if (raw instanceof Object[] pk) v = Codec.decode((long[]) pk[0], (Object[]) pk[1], types);
+        else return raw;
         count(v);
         return v;
     }
@@ -98,7 +99,7 @@ public abstract class EndpointBackend implements Backend {
     public void free(long id) {
         boolean[] had = {false};
         live.computeIfPresent(id, (k, n) -> { had[0] = true; return n > 1 ? n - 1 : null; });
-        if (had[0]) pendingFree.add(id);
+        if (had[0] && closedReason == null) pendingFree.add(id);
     }
 
     @Override
@@ -110,6 +111,34 @@ public abstract class EndpointBackend implements Backend {
     @Override
     public int liveHandles() { return live.size(); }
 
-    /** Send queued frees now (tests and benchmarks call this before counting). */
-    public void flush() { function("count"); }
+    /** Send queued frees now (one round trip, only when some are queued). */
+    @Override
+    public void flush() {
+        if (!pendingFree.isEmpty() && closedReason == null) function("count");
+    }
+
+    @Override
+    public int pythonHandles() { return ((Number) function("count")).intValue(); }     // frees ride along
+
+    @Override
+    public boolean isClosed() { return closedReason != null; }
+
+    /**
+     * Mark the backend closed: Python drops every handle Java held (sent as one last request
+     * where the channel still works), and every later call fails with `reason`.
+     */
+    protected final synchronized void markClosed(String reason, boolean tellPython) {
+        if (closedReason != null) return;
+        if (tellPython) {
+            try {
+                pendingFree.clear();
+                function("release_all");
+            } catch (RuntimeException ignored) {
+                // the channel is already broken: nothing left to free on the other side
+            }
+        }
+        closedReason = reason;
+        live.clear();
+        pendingFree.clear();
+    }
 }

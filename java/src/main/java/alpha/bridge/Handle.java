@@ -1,22 +1,26 @@
 package alpha.bridge;
 
 import alpha.AlphaException;
+import alpha.Scope;
 
 import java.lang.ref.Cleaner;
 
 /**
  * Base of every Java object that stands for a Python object: an id in the Python registry.
- * Released by free()/delete(), by Module.gc() for a step's tensors, or by a Cleaner when collected.
+ * Released by close()/free()/delete(), by the {@link Scope} it was made in, by Module.gc() for a
+ * step's tensors, or by a Cleaner when collected. Using it afterwards raises an AlphaException
+ * naming the object and what released it.
  */
-public class Handle {
+public class Handle implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
 
     private Backend backend;
     private volatile long id;
+    private long boundId;
     private String pyClass;
     private String kind;
     private Cleaner.Cleanable cleanable;
-    private String releasedBy;
+    private volatile String releasedBy;
 
     /** Unbound: a Java-driven object that creates its Python side later (Module). */
     protected Handle() {}
@@ -28,10 +32,12 @@ public class Handle {
     protected final void bind(Ref ref) {
         this.backend = Bridge.backend();
         this.id = ref.id;
+        this.boundId = ref.id;
         this.pyClass = ref.pyClass;
         this.kind = ref.kind;
         this.releasedBy = null;
         this.cleanable = CLEANER.register(this, new Free(backend, ref.id));
+        Scope.register(this);
     }
 
     public final boolean isBound() { return cleanable != null; }
@@ -41,7 +47,7 @@ public class Handle {
         long i = id;
         if (i == 0) {
             if (releasedBy != null)
-                throw new AlphaException("StateError", describe() + " was released by " + releasedBy
+                throw new AlphaException("StateError", describeReleased() + " was released by " + releasedBy
                         + " and cannot be used any more");
             throw new AlphaException("StateError", describe() + " is not bound to a Python object yet");
         }
@@ -49,6 +55,9 @@ public class Handle {
     }
 
     public final boolean isReleased() { return releasedBy != null; }
+
+    /** What released this object ("close()", "Scope 'step'.close()", "Network.gc()", ...), or null. */
+    public final String releasedBy() { return releasedBy; }
 
     public String pyClass() { return pyClass; }
 
@@ -60,10 +69,30 @@ public class Handle {
         return backend;
     }
 
+    /** The backend this object is bound to, or null before it is bound. */
+    public final Backend boundBackend() { return backend; }
+
     protected String describe() { return getClass().getSimpleName() + (pyClass != null ? "(" + pyClass + ")" : ""); }
+
+    /** A name for messages that needs no bridge call (the object may be gone). */
+    protected String describeReleased() {
+        String label = label();
+        return getClass().getSimpleName() + (label != null ? " '" + label + "'" : "")
+                + " (Python " + (pyClass != null ? pyClass : "object") + " #" + boundId + ")";
+    }
+
+    /** A user-given name known on the Java side (units initialised with a name), or null. */
+    protected String label() { return null; }
 
     /** Drop this Java reference to the Python object now (it is freed when no reference is left). */
     public void free() { release("delete()"); }
+
+    /**
+     * Release this Java reference now (the Python object is freed when nothing else refers to it;
+     * a tensor a net still needs for backward stays alive on the Python side). Idempotent.
+     */
+    @Override
+    public void close() { release("close()"); }
 
     /** Mark released; Python is told unless it already dropped the id itself (see Backend.forget). */
     public final void release(String by) {

@@ -5,8 +5,9 @@ import java.nio.ByteOrder;
 
 /**
  * In-process backend: Python hosts this JVM (JPype, `python -m alpha_py.java`) and installs this
- * backend with a Python proxy of PyEndpoint. Tensor data crosses as direct buffers, not copied:
- * read() views the tensor's host array, write() lets Python view the Java buffer.
+ * backend with a Python proxy of PyEndpoint. Requests are typed calls (a long[] Python reads through
+ * the buffer protocol, no JSON). Tensor data crosses as direct buffers, not copied: read() views the
+ * tensor's host array, write() lets Python view the Java buffer.
  */
 public final class JPypeBackend extends EndpointBackend {
     private final PyEndpoint endpoint;
@@ -16,7 +17,7 @@ public final class JPypeBackend extends EndpointBackend {
     @Override public String name() { return "jpype"; }
 
     @Override
-    protected String transport(String request) { return endpoint.invoke(request); }
+    protected Object transport(String name, long[] ints, Object[] objs) { return endpoint.call(name, ints, objs); }
 
     @Override
     public ByteBuffer read(Handle tensor, String dtype) {
@@ -38,17 +39,10 @@ public final class JPypeBackend extends EndpointBackend {
             direct = ByteBuffer.allocateDirect(data.remaining()).order(ByteOrder.nativeOrder());
             direct.put(data.duplicate()).flip();
         }
-        StringBuilder sb = new StringBuilder(96).append("{\"op\":\"fn\",\"m\":\"from_buffer\",\"args\":");
-        Json.write(sb, new Object[]{engine, dtype, dims});
-        String reply;
-        synchronized (this) {
-            appendFrees(sb);
-            counted();
-            reply = endpoint.invokeWithBuffer(sb.append('}').toString(), direct);
-        }
-        return (Ref) decodeReply(reply);
+        return (Ref) function("from_buffer", engine, dtype, dims, direct.slice());
     }
 
+    /** Releases every handle Java holds; the JVM stays up but this process cannot bridge again. */
     @Override
-    public void close() {}
+    public void close() { markClosed("the JPype bridge was closed", true); }
 }

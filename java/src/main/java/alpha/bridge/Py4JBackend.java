@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Out-of-process backend: starts `python -m alpha_py.bridge.py4j_server` (interpreter from
  * -Dalpha.python, $ALPHA_PYTHON or python3), both sides listen on loopback ports chosen by the OS,
- * authenticated by a random token. Requests go through Py4J callbacks; tensor data through a
- * memory-mapped file. The Python process exits when this JVM does (it watches its stdin pipe).
+ * authenticated by a random token. Requests go through Py4J callbacks as compact text (the typed
+ * form of {@link Codec}, no JSON); tensor data through a memory-mapped file. The Python process
+ * exits when this JVM does (it watches its stdin pipe).
  */
 public final class Py4JBackend extends EndpointBackend {
     private final Process process;
@@ -83,7 +84,7 @@ public final class Py4JBackend extends EndpointBackend {
         }
         Py4JBackend b = new Py4JBackend(proc, server, shm, entry);
         proc.onExit().thenRun(b::onProcessExit);
-        Runtime.getRuntime().addShutdownHook(new Thread(b::close, "alpha-bridge-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> b.stop(false), "alpha-bridge-shutdown"));
         long timeout = Long.getLong("alpha.startTimeout", 120L);
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
@@ -93,12 +94,12 @@ public final class Py4JBackend extends EndpointBackend {
                             + " -m alpha_py.bridge.py4j_server; alpha_py, numpy and py4j must be importable:"
                             + " install alpha_py or set -Dalpha.pythonpath / ALPHA_PYTHONPATH; see its stderr above)");
                 if (System.nanoTime() > deadline) {
-                    b.close();
+                    b.stop(false);
                     throw new AlphaException(null, "the Python bridge process did not connect within " + timeout + " s");
                 }
             }
         } catch (InterruptedException e) {
-            b.close();
+            b.stop(false);
             Thread.currentThread().interrupt();
             throw new AlphaException("interrupted while starting the Python bridge", e);
         }
@@ -145,6 +146,7 @@ public final class Py4JBackend extends EndpointBackend {
         } catch (RuntimeException ignored) {
             // already shut down
         }
+        markClosed(deathReason, false);
     }
 
     @Override public String name() { return "py4j"; }
@@ -155,10 +157,14 @@ public final class Py4JBackend extends EndpointBackend {
     public boolean isAlive() { return deathReason == null && process.isAlive(); }
 
     @Override
-    protected String transport(String request) {
+    protected Object transport(String name, long[] ints, Object[] objs) {
         if (deathReason != null) throw new AlphaException(null, deathReason);
+        String reply;
         try {
-            return entry.endpoint.invoke(request);
+            StringBuilder req = new StringBuilder(name.length() + 4 * ints.length + 8).append(name).append('\u0001');
+            Codec.joinInts(req, ints).append('\u0001');
+            if (objs != null) Codec.joinStrs(req, strings(objs));
+            reply = entry.endpoint.invoke(req.toString());
         } catch (Py4JException e) {
             String why;
             try {
@@ -171,6 +177,37 @@ public final class Py4JBackend extends EndpointBackend {
                 why = "interrupted while waiting for the Python bridge";
             }
             throw new AlphaException(why, e);
+        }
+        return decodeText(reply);
+    }
+
+    /** Strings as they are; Java objects by their Py4J id (Python calls them through the gateway). */
+    private List<String> strings(Object[] objs) {
+        List<String> out = new ArrayList<>(objs.length);
+        for (Object o : objs) out.add(o instanceof String s ? s : server.getGateway().putNewObject(o));
+        return out;
+    }
+
+    /** The Py4J reply text (alpha_py/bridge/codec.py text_reply) as a raw reply. */
+    static Object decodeText(String r) {
+        char c = r.charAt(0);
+        switch (c) {
+            case 'N': return null;
+            case 'T': return Boolean.TRUE;
+            case 'F': return Boolean.FALSE;
+            case 'I': return Long.parseLong(r, 1, r.length(), 10);
+            case 'D': return Double.parseDouble(r.substring(1));
+            case 'S': return r.substring(1);
+            case '@': return Codec.SELF;
+            case 'P': {
+                int bar = r.indexOf('|');
+                return new Object[]{Codec.parseInts(r, 1, bar), Codec.parseStrs(r, bar + 1)};
+            }
+            case 'E': {
+                int nl = r.indexOf('\n');
+                return new AlphaException(r.substring(1, nl), r.substring(nl + 1));
+            }
+            default: throw new AlphaException(null, "bad reply from the Python bridge: " + r);
         }
     }
 
@@ -194,9 +231,14 @@ public final class Py4JBackend extends EndpointBackend {
         }
     }
 
+    /** Releases every handle on the Python side, then stops the Python process. */
     @Override
-    public void close() {
+    public void close() { stop(true); }
+
+    /** Stop the Python process; tellPython: release its handles first (not from the JVM's exit hook). */
+    private void stop(boolean tellPython) {
         if (closed.getAndSet(true)) return;
+        markClosed("the Py4J bridge was closed", tellPython && deathReason == null);
         if (deathReason == null) deathReason = "the Python bridge was closed";
         process.destroy();
         try {

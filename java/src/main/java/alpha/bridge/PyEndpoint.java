@@ -4,16 +4,23 @@ import java.nio.ByteBuffer;
 
 /**
  * Implemented in Python (a JPype or Py4J proxy of this interface): the whole Java-to-Python channel.
- * Requests and replies are small JSON texts; bulk tensor data never travels in them.
+ * A request is the typed form of {@link Codec}; bulk tensor data never travels in it.
  */
 public interface PyEndpoint {
-    /** One request (create / call / attr / fn, plus queued frees) -> one JSON reply. */
+    /**
+     * JPype: one request (name, tagged ints, objects) -> a Java scalar (null, Long, Double, Boolean,
+     * String), {@link Codec#SELF}, a long[] packet, {long[], Object[] strings}, or an AlphaException.
+     */
+    Object call(String name, long[] ints, Object[] objs);
+
+    /**
+     * Py4J: the same request as one text, name + '\u0001' + ints (comma-separated) + '\u0001' +
+     * strings ("len:chars" each) -> reply text. One string argument: Py4J decodes each argument of
+     * a callback separately, so a single one is cheaper than three.
+     */
     String invoke(String request);
 
     /** JPype only: a direct buffer viewing the array staged by the last "stage" request
      *  (the host data of a tensor, no copy); valid until the next request. */
     ByteBuffer staged();
-
-    /** JPype only: a request whose tensor data is read from a direct buffer (no copy). */
-    String invokeWithBuffer(String request, ByteBuffer data);
 }

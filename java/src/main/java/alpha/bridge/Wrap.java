@@ -28,7 +28,7 @@ public final class Wrap {
     public static void register(String kind, Function<Ref, Object> make) { KINDS.put(kind, make); }
 
     public static Object wrap(Object v, Object self) {
-        if (v == Json.SELF) return self;
+        if (v == Codec.SELF) return self;
         if (v instanceof Ref r) {
             Object o = KINDS.getOrDefault(r.kind, PyObject::new).apply(r);
             StepTensors scope = SCOPE.get();

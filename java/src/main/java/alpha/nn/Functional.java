@@ -5,13 +5,32 @@ import alpha.bridge.Wrap;
 import alpha.engine.Tensor;
 
 /**
- * alpha.F: parameter-free functions; hyper-parameters first, tensors last (Tensor or Tensor[]),
- * e.g. F.leakyRelu(X), F.adaptive_avgPool2D(1, X), F.add_leakyRelu(X[0], res[0]). Returns Tensor[].
+ * alpha.F: parameter-free functions, e.g. F.leakyRelu(X), F.adaptive_avgPool2D(1, X),
+ * F.add_leakyRelu(X[0], res[0]). Returns Tensor[]. Tensors (Tensor or Tensor[]) may come before or
+ * after the hyper-parameters: Dragon-Alpha writes F.view(X, dims...) and F.pad(X, p...) but
+ * F.leakyRelu(slope, X); the Python side takes hyper-parameters first, so tensors are moved last.
  */
 public class Functional {
     /** Any function of alpha.F by name. */
     public Tensor[] apply(String name, Object... args) {
-        return Tensor.of(Wrap.wrap(Bridge.backend().create("F." + name, args), null));
+        return Tensor.of(Wrap.wrap(Bridge.backend().create("F." + name, tensorsLast(args)), null));
+    }
+
+    private static boolean isTensors(Object o) { return o instanceof Tensor || o instanceof Tensor[]; }
+
+    /** The arguments with every Tensor / Tensor[] moved after the others, each group in order. */
+    static Object[] tensorsLast(Object[] args) {
+        int firstTensor = -1, lastHyper = -1;
+        for (int i = 0; i < args.length; i++) {
+            if (!isTensors(args[i])) lastHyper = i;
+            else if (firstTensor < 0) firstTensor = i;
+        }
+        if (firstTensor < 0 || lastHyper < firstTensor) return args;       // already tensors last
+        Object[] out = new Object[args.length];
+        int k = 0;
+        for (Object a : args) if (!isTensors(a)) out[k++] = a;
+        for (Object a : args) if (isTensors(a)) out[k++] = a;
+        return out;
     }
 
     public Tensor[] relu(Object... args) { return apply("relu", args); }
@@ -62,6 +81,14 @@ public class Functional {
 
     public Tensor[] expand(Object... args) { return apply("expand", args); }
 
+    public Tensor[] pad2D(Object... args) { return apply("pad2D", args); }
+
+    public Tensor[] trim2D(Object... args) { return apply("trim2D", args); }
+
+    public Tensor[] crop2D(Object... args) { return apply("crop2D", args); }
+
+    public Tensor[] expand2D(Object... args) { return apply("expand2D", args); }
+
     public Tensor[] add(Object... args) { return apply("add", args); }
 
     public Tensor[] sub(Object... args) { return apply("sub", args); }
@@ -95,4 +122,29 @@ public class Functional {
     public Tensor[] add_sigmoid(Object... args) { return apply("add_sigmoid", args); }
 
     public Tensor[] add_tanh(Object... args) { return apply("add_tanh", args); }
+
+    public Tensor[] add_softplus(Object... args) { return apply("add_softplus", args); }
+
+    public Tensor[] add_relu6(Object... args) { return apply("add_relu6", args); }
+
+    public Tensor[] add_hard_sigmoid(Object... args) { return apply("add_hard_sigmoid", args); }
+
+    // fused activation + dropout (keep probability p): F.leakyRelu_dropout(0.9f, X)
+    public Tensor[] relu_dropout(Object... args) { return apply("relu_dropout", args); }
+
+    public Tensor[] relu6_dropout(Object... args) { return apply("relu6_dropout", args); }
+
+    public Tensor[] leakyRelu_dropout(Object... args) { return apply("leakyRelu_dropout", args); }
+
+    public Tensor[] elu_dropout(Object... args) { return apply("elu_dropout", args); }
+
+    public Tensor[] gelu_dropout(Object... args) { return apply("gelu_dropout", args); }
+
+    public Tensor[] softplus_dropout(Object... args) { return apply("softplus_dropout", args); }
+
+    public Tensor[] sigmoid_dropout(Object... args) { return apply("sigmoid_dropout", args); }
+
+    public Tensor[] hard_sigmoid_dropout(Object... args) { return apply("hard_sigmoid_dropout", args); }
+
+    public Tensor[] tanh_dropout(Object... args) { return apply("tanh_dropout", args); }
 }

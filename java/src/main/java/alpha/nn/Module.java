@@ -106,6 +106,9 @@ public abstract class Module extends Unit {
     protected String describe() { return getClass().getSimpleName() + " '" + name() + "'"; }
 
     @Override
+    protected String label() { return name(); }
+
+    @Override
     @SuppressWarnings("unchecked")
     public <T extends Unit> T train() {
         ensureMirror();                       // the Python side walks every unit below

@@ -30,6 +30,8 @@ public class NN {
 
     public Unit pointwise_conv3D(Object... args) { return unit("pointwise_conv3D", args); }
 
+    public Unit point_conv3D(Object... args) { return unit("point_conv3D", args); }
+
     public Unit deconv3D(Object... args) { return unit("deconv3D", args); }
 
     public Unit depthwise_conv3D(Object... args) { return unit("depthwise_conv3D", args); }
@@ -93,6 +95,14 @@ public class NN {
     public Unit crop(Object... args) { return unit("crop", args); }
 
     public Unit expand(Object... args) { return unit("expand", args); }
+
+    public Unit pad2D(Object... args) { return unit("pad2D", args); }
+
+    public Unit trim2D(Object... args) { return unit("trim2D", args); }
+
+    public Unit crop2D(Object... args) { return unit("crop2D", args); }
+
+    public Unit expand2D(Object... args) { return unit("expand2D", args); }
 
     public Unit add(Object... args) { return unit("add", args); }
 

@@ -21,6 +21,7 @@ public class Unit extends Handle {
     /** Handles of this step's tensors, released by gc(). */
     protected final StepTensors scratch = new StepTensors();
     protected Tensor[] lastOut;
+    private String givenName;
 
     public Unit(Ref ref) { super(ref); }
 
@@ -34,8 +35,12 @@ public class Unit extends Handle {
     @SuppressWarnings("unchecked")
     public <T extends Unit> T init(Engine eg, String name) {
         py("init", eg, name);
+        if (name != null) givenName = name;
         return (T) this;
     }
+
+    @Override
+    protected String label() { return givenName; }
 
     @SuppressWarnings("unchecked")
     public <T extends Unit> T train() { py("train"); return (T) this; }
@@ -85,7 +90,7 @@ public class Unit extends Handle {
 
     // ------------------------------------------------------------------ forward / backward
     public Tensor[] forward(Tensor... X) {
-        Tensor[] out = Tensor.of(py("forward", (Object) X));
+        Tensor[] out = Tensor.of(py("forward", (Object[]) X));        // one argument per tensor
         if (!Wrap.inScope()) keep(out);
         lastOut = out;
         return out;
@@ -93,7 +98,7 @@ public class Unit extends Handle {
 
     /** Back-propagate; the returned input gradients (and the given ones) are released by gc(). */
     public Tensor[] backward(Tensor... grads) {
-        Tensor[] gx = Tensor.of(py("backward", (Object) grads));
+        Tensor[] gx = Tensor.of(py("backward", (Object[]) grads));
         keep(grads);
         keep(gx);
         return gx;

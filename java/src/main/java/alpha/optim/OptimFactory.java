@@ -3,6 +3,8 @@ package alpha.optim;
 import alpha.bridge.Bridge;
 import alpha.bridge.Ref;
 
+import java.util.function.Function;
+
 /**
  * alpha.optim: optimizers over net.params() (a List) or net.param_map() (a Map), numeric
  * hyper-parameters after it (e.g. Adam(params, lr)); schedulers.
@@ -36,4 +38,13 @@ public class OptimFactory {
     public LrSchedular cosAnnealingLr(Object... args) { return new LrSchedular((Ref) Bridge.backend().create("optim.cosAnnealingLr", args)); }
 
     public LrSchedular exponentialLr(float gamma, float minLr) { return new LrSchedular((Ref) Bridge.backend().create("optim.exponentialLr", gamma, minLr)); }
+
+    /**
+     * Dragon-Alpha's LambdaLr: after each update, lr = updater.apply(lr), e.g.
+     * {@code alpha.optim.lambdaLr(lr -> lr * 0.95f)}. The function runs in Java, called from the
+     * Python scheduler (on a bridge thread under Py4J): keep it a pure function of lr.
+     */
+    public LrSchedular lambdaLr(Function<Float, Float> updater) {
+        return new LrSchedular((Ref) Bridge.backend().function("lambda_lr", new LrUpdater(updater)));
+    }
 }

@@ -15,6 +15,9 @@ public class Optimizer extends Handle {
     /** One step over every parameter (advances the scheduler). */
     public Optimizer update() { py("update"); return this; }
 
+    /** Dragon-Alpha's form in the paper's Figure 2, {@code opt.update(0)}: the same as update(); other values are refused. */
+    public Optimizer update(int zero) { py("update", zero); return this; }
+
     public Optimizer clear_grads() { py("clear_grads"); return this; }
 
     public Optimizer learning_rate(float lr) { return set("learning_rate", lr); }

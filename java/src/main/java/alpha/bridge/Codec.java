@@ -1,0 +1,203 @@
+package alpha.bridge;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The bridge's typed wire format (alpha_py/bridge/codec.py is the Python half; no JSON). A request
+ * is a long[] — [op, target, nfree, free ids..., nargs, tagged args...] — plus the objects its tags
+ * index (strings; direct buffers and {@link PassByReference} objects). A reply is a Java scalar,
+ * {@link #SELF}, or a tagged long[] (+ strings) decoded here into Ref / List / LinkedHashMap.
+ */
+public final class Codec {
+    /** Marker reply: the Python call returned its own target (chained setters). */
+    public static final Object SELF = new Object() {
+        @Override public String toString() { return "<self>"; }
+    };
+
+    static final int NULL = 0, HANDLE = 1, INT = 2, BOOL = 3, F64 = 4, F32 = 5, STR = 6, LIST = 7, MAP = 8,
+            OBJ = 9, SELF_TAG = 10, TYPEDEF = 11;
+    static final int OP_CALL = 0, OP_NEW = 1, OP_ATTR = 2, OP_FN = 3;
+
+    private Codec() {}
+
+    /** The arguments of one request, tagged; the header is added by {@link #frame}. */
+    static final class Request {
+        private long[] ints = new long[16];
+        private int n;
+        private List<Object> objs;
+
+        Request(Object[] args) {
+            if (args == null) { add(0); return; }
+            add(args.length);
+            for (Object a : args) value(a);
+        }
+
+        private void add(long v) {
+            if (n == ints.length) ints = Arrays.copyOf(ints, 2 * n);
+            ints[n++] = v;
+        }
+
+        private void add(long tag, long v) { add(tag); add(v); }
+
+        private void obj(int tag, Object o) {
+            if (objs == null) objs = new ArrayList<>(2);
+            add(tag, objs.size());
+            objs.add(o);
+        }
+
+        private void value(Object v) {
+            if (v == null) add(NULL);
+            else if (v instanceof Handle h) add(HANDLE, h.id());
+            else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte)
+                add(INT, ((Number) v).longValue());
+            else if (v instanceof Float f) add(F32, Float.floatToRawIntBits(f));
+            else if (v instanceof Double d) add(F64, Double.doubleToRawLongBits(d));
+            else if (v instanceof Boolean b) add(BOOL, b ? 1 : 0);
+            else if (v instanceof String s) obj(STR, s);
+            else if (v instanceof Ref r) add(HANDLE, r.id);
+            else if (v instanceof Map<?, ?> m) {
+                add(MAP, m.size());
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    obj(STR, String.valueOf(e.getKey()));
+                    value(e.getValue());
+                }
+            } else if (v instanceof Collection<?> c) {
+                add(LIST, c.size());
+                for (Object o : c) value(o);
+            } else if (v instanceof Object[] a) {
+                add(LIST, a.length);
+                for (Object o : a) value(o);
+            } else if (v instanceof int[] a) { add(LIST, a.length); for (int x : a) add(INT, x); }
+            else if (v instanceof long[] a) { add(LIST, a.length); for (long x : a) add(INT, x); }
+            else if (v instanceof float[] a) { add(LIST, a.length); for (float x : a) add(F32, Float.floatToRawIntBits(x)); }
+            else if (v instanceof double[] a) { add(LIST, a.length); for (double x : a) add(F64, Double.doubleToRawLongBits(x)); }
+            else if (v instanceof boolean[] a) { add(LIST, a.length); for (boolean x : a) add(BOOL, x ? 1 : 0); }
+            else if (v instanceof ByteBuffer || v instanceof PassByReference) obj(OBJ, v);
+            else throw new IllegalArgumentException("cannot pass a " + v.getClass().getName() + " to Python");
+        }
+
+        Object[] objs() { return objs == null ? null : objs.toArray(); }
+
+        /** [op, target, nfree, frees..., this request's ints]. */
+        long[] frame(int op, long target, long[] frees) {
+            int nf = frees == null ? 0 : frees.length;
+            long[] out = new long[3 + nf + n];
+            out[0] = op;
+            out[1] = target;
+            out[2] = nf;
+            if (nf > 0) System.arraycopy(frees, 0, out, 3, nf);
+            System.arraycopy(ints, 0, out, 3 + nf, n);
+            return out;
+        }
+    }
+
+    /** Facade kind and Python class name per type code, as Python announced them (TYPEDEF). */
+    static final class Types {
+        private final java.util.concurrent.ConcurrentHashMap<Long, String[]> byCode = new java.util.concurrent.ConcurrentHashMap<>();
+
+        String[] get(long code) {
+            String[] kc = byCode.get(code);
+            if (kc == null) throw new IllegalStateException("bridge reply: unknown type code " + code);
+            return kc;
+        }
+
+        void put(long code, String kind, String cls) { byCode.put(code, new String[]{kind, cls}); }
+    }
+
+    /** A packet reply (tagged ints, strings) as Java values. */
+    static Object decode(long[] ints, Object[] strs, Types types) {
+        int[] pos = {0};
+        Object v = value(ints, strs, types, pos);
+        if (pos[0] != ints.length) throw new IllegalStateException("bridge reply: " + (ints.length - pos[0]) + " trailing values");
+        return v;
+    }
+
+    private static Object value(long[] ints, Object[] strs, Types types, int[] pos) {
+        int i = pos[0];
+        int tag = (int) ints[i];
+        switch (tag) {
+            case NULL: pos[0] = i + 1; return null;
+            case HANDLE: {
+                String[] kc = types.get(ints[i + 2]);
+                pos[0] = i + 3;
+                return new Ref(ints[i + 1], kc[0], kc[1]);
+            }
+            case INT: pos[0] = i + 2; return ints[i + 1];
+            case BOOL: pos[0] = i + 2; return ints[i + 1] != 0;
+            case F64: pos[0] = i + 2; return Double.longBitsToDouble(ints[i + 1]);
+            case STR: pos[0] = i + 2; return (String) strs[(int) ints[i + 1]];
+            case SELF_TAG: pos[0] = i + 1; return SELF;
+            case TYPEDEF:
+                types.put(ints[i + 1], (String) strs[(int) ints[i + 2]], (String) strs[(int) ints[i + 3]]);
+                pos[0] = i + 4;
+                return value(ints, strs, types, pos);
+            case LIST: {
+                int len = (int) ints[i + 1];
+                pos[0] = i + 2;
+                List<Object> out = new ArrayList<>(len);
+                for (int k = 0; k < len; k++) out.add(value(ints, strs, types, pos));
+                return out;
+            }
+            case MAP: {
+                int len = (int) ints[i + 1];
+                pos[0] = i + 2;
+                Map<String, Object> out = new LinkedHashMap<>();
+                for (int k = 0; k < len; k++) {
+                    String key = (String) value(ints, strs, types, pos);
+                    out.put(key, value(ints, strs, types, pos));
+                }
+                return out;
+            }
+            default: throw new IllegalStateException("bridge reply: unknown tag " + tag + " at " + i);
+        }
+    }
+
+    // ------------------------------------------------------------------ Py4J text form
+    static StringBuilder joinInts(StringBuilder sb, long[] ints) {
+        for (int i = 0; i < ints.length; i++) {
+            if (i > 0) sb.append(',');
+            sb.append(ints[i]);
+        }
+        return sb;
+    }
+
+    /** "len:chars" per string; lengths in code points (as Python counts them). */
+    static StringBuilder joinStrs(StringBuilder sb, List<String> strs) {
+        for (String s : strs) sb.append(s.codePointCount(0, s.length())).append(':').append(s);
+        return sb;
+    }
+
+    static long[] parseInts(String s, int from, int to) {
+        if (from >= to) return new long[0];
+        int count = 1;
+        for (int i = from; i < to; i++) if (s.charAt(i) == ',') count++;
+        long[] out = new long[count];
+        int k = 0, start = from;
+        for (int i = from; i <= to; i++) {
+            if (i == to || s.charAt(i) == ',') {
+                out[k++] = Long.parseLong(s, start, i, 10);
+                start = i + 1;
+            }
+        }
+        return out;
+    }
+
+    static Object[] parseStrs(String s, int from) {
+        List<Object> out = new ArrayList<>();
+        int i = from;
+        while (i < s.length()) {
+            int colon = s.indexOf(':', i);
+            int cps = Integer.parseInt(s, i, colon, 10);
+            int end = s.offsetByCodePoints(colon + 1, cps);
+            out.add(s.substring(colon + 1, end));
+            i = end;
+        }
+        return out.toArray();
+    }
+}

@@ -1,0 +1,84 @@
+"""The bridge's typed wire format and dispatcher on the Python side (no JVM needed): requests as
+Java's Codec builds them, replies as Java decodes them, the Py4J text form, and errors."""
+import struct
+
+from alpha_py import alpha, nn
+from alpha_py.bridge import codec
+from alpha_py.bridge.dispatch import Dispatcher
+from alpha_py.bridge.py4j_server import Py4JEndpoint
+
+
+def f32_bits(v):
+    return struct.unpack("<i", struct.pack("<f", v))[0]
+
+
+def request(op, target, *tagged, frees=()):
+    """[op, target, nfree, frees..., nargs, tagged args...] as Codec.Request.frame builds it."""
+    return (op, target, len(frees), *frees, len(tagged), *[i for t in tagged for i in t])
+
+
+def test_decode_every_tag():
+    get = {7: "T7", 8: "T8"}.get
+    args = codec.decode_args(request(0, 0,
+                                     (codec.LIST, 2, codec.HANDLE, 7, codec.HANDLE, 8),
+                                     (codec.INT, -3), (codec.F32, f32_bits(0.01)),
+                                     (codec.F64, codec.f64_bits(2.5)), (codec.BOOL, 1), (codec.NULL,),
+                                     (codec.STR, 0), (codec.MAP, 1, codec.STR, 1, codec.HANDLE, 7),
+                                     (codec.LIST, 2, codec.INT, 1, codec.HANDLE, 8),
+                                     (codec.OBJ, 2)),
+                             3, ["name", "key", "javaobj"], get, lambda o: ("wrapped", o))
+    assert args == [["T7", "T8"], -3, 0.01, 2.5, True, None, "name", {"key": "T7"}, [1, "T8"],
+                    ("wrapped", "javaobj")]
+    assert codec.f32(f32_bits(0.1)) == 0.1                 # Java's 0.1f arrives as 0.1, as Float.toString prints it
+
+
+def test_encode_replies_and_typedefs():
+    d = Dispatcher()
+    eg = alpha.engine.cpu_float32()
+    x = eg.ones(2)
+    enc = d.encoder
+    assert [enc.encode(v, None) for v in (None, True, 3, 1.5, "s")] == [None, True, 3, 1.5, "s"]
+    assert enc.encode(x, x) is codec.SELF_REPLY
+    ints, strs = enc.encode([x, x], None)                   # first time: the type is announced once
+    assert ints[:2] == [codec.LIST, 2] and ints[2] == codec.TYPEDEF and strs == ["Tensor", "Tensor"]
+    assert len(d.registry) == 1                              # the same object twice: one id, two refs
+    again, strs2 = enc.encode([x], None)                     # known type: the fast path, no strings
+    assert again == [codec.LIST, 1, codec.HANDLE, ints[-2], ints[-1]] and strs2 is None
+    m, ms = enc.encode({"a": 1, "b": [2.5, None]}, None)
+    assert m == [codec.MAP, 2, codec.STR, 0, codec.INT, 1, codec.STR, 1, codec.LIST, 2,
+                 codec.F64, codec.f64_bits(2.5), codec.NULL] and ms == ["a", "b"]
+
+
+def test_dispatch_call_frees_and_errors():
+    d = Dispatcher()
+    eg = alpha.engine.cpu_float32()
+    hx = d.registry.put(eg.ones(1, 4))
+    hr = d.registry.put(nn.relu().init(eg))
+    ok, (ints, _) = d.handle("forward", request(codec.OP_CALL, hr, (codec.HANDLE, hx)), None)
+    assert ok and ints[0] == codec.LIST and len(d.registry) == 3
+    out_id = ints[-2]
+    ok, n = d.handle("count", request(codec.OP_FN, 0, frees=(out_id,)), None)   # frees ride along
+    assert ok and n == 2
+    ok, (kind, msg) = d.handle("ndim", request(codec.OP_CALL, out_id), None)
+    assert not ok and kind == "StateError" and f"handle {out_id}" in msg and "released" in msg
+    ok, (kind, msg) = d.handle("no_such", request(codec.OP_FN, 0), None)
+    assert not ok and kind == "KeyError" and msg.startswith("bridge.no_such")
+    ok, (kind, msg) = d.handle("forward", (codec.OP_CALL, hr, 0, 1, 99), None)
+    assert not ok and kind == "ArgumentError" and "unknown value tag 99" in msg
+    ok, (kind, msg) = d.handle("nn.conv3D", request(codec.OP_NEW, 0, (codec.INT, 3)), None)
+    assert not ok and "conv3D" in msg
+
+
+def test_py4j_text_form_round_trip():
+    ep = Py4JEndpoint(Dispatcher())
+    req = "engine.cpu_float32\x01" + ",".join(map(str, request(codec.OP_NEW, 0))) + "\x01"
+    reply = ep.invoke(req)
+    assert reply.startswith("P") and "|" in reply
+    ints, strs = reply[1:].split("|")
+    assert codec.parse_strs(strs) == ["Engine", "Engine"]
+    hid = codec.parse_ints(ints)[-2]
+    assert ep.invoke("dataType\x01" + ",".join(map(str, request(codec.OP_CALL, hid))) + "\x01") == "Scpu_float32"
+    bad = ep.invoke("ones\x01" + ",".join(map(str, request(codec.OP_CALL, hid, (codec.INT, -1)))) + "\x01")
+    assert bad.startswith("E") and "\n" in bad
+    assert codec.text_reply(float("nan")) == "DNaN" and codec.text_reply(float("-inf")) == "D-Infinity"
+    assert codec.parse_strs(codec.join_strs(["a:b", "", "ü𝄞x"])) == ["a:b", "", "ü𝄞x"]
