@@ -1,5 +1,6 @@
 """nn layer: the `alpha.nn` factory — Dragon-Alpha constructor names and overloads mapped onto
-unit classes. Zoo nets/blocks (alpha_py.zoo) are reachable here too (nn.ResNet18(...))."""
+unit classes. The facade, above nn and zoo, adds the zoo's nets and blocks (nn.ResNet18(...)) through
+NN.extend. Imports the nn unit modules and alpha_py.errors."""
 from ..errors import ArgumentError
 from . import activation as act
 from . import combine, conv, dropout, fused, linear, norm, pool, shape
@@ -360,10 +361,16 @@ class NN:
             return lambda *args: self._add_act(tail, args)
         if name.startswith("_"):
             raise AttributeError(name)
-        from .. import zoo
-        if hasattr(zoo, name):
-            return getattr(zoo, name)
         raise AttributeError(f"alpha.nn has no unit or zoo net named {name!r}")
+
+    def extend(self, constructors):
+        """Add constructors from a layer above nn (the facade adds alpha_py.zoo's nets and blocks, so
+        nn.ResNet18(...) works); a name this factory already has is refused. Returns self."""
+        for name, make in dict(constructors).items():
+            if name.startswith("_") or hasattr(self, name):
+                raise ArgumentError(f"alpha.nn.extend: {name!r} is private or already names a unit")
+            setattr(self, name, make)
+        return self
 
 
 nn = NN()
