@@ -2,6 +2,7 @@
 unit classes. The facade, above nn and zoo, adds the zoo's nets and blocks (nn.ResNet18(...)) through
 NN.extend. Imports the nn unit modules and alpha_py.errors."""
 from ..errors import ArgumentError
+from ..ops import ACTIVATIONS
 from . import activation as act
 from . import combine, conv, dropout, fused, linear, norm, pool, shape
 from .unit import Module, Sequence, Unit
@@ -18,10 +19,7 @@ def _is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-# fused-unit families: factory name -> activation class
-_FUSED_ACTS = {"relu": act.Relu, "leakyRelu": act.LeakyRelu, "elu": act.Elu, "gelu": act.Gelu,
-               "sigmoid": act.Sigmoid, "tanh": act.Tanh, "relu6": act.Relu6,
-               "softplus": act.Softplus, "hard_sigmoid": act.HardSigmoid}
+ACTS = act.ACTIVATION_CLASSES     # ops.ACTIVATIONS name -> unit class: nn.<name>() and every fused family
 
 
 class NN:
@@ -130,35 +128,7 @@ class NN:
         return norm.Affine(dims)
 
     # ------------------------------------------------------------------ activations
-    def relu(self, inplace=False):
-        return act.Relu(inplace)
-
-    def relu6(self, inplace=False):
-        return act.Relu6(inplace)
-
-    def leakyRelu(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.LeakyRelu(inplace, *a)
-
-    def elu(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.Elu(inplace, *a)
-
-    def softplus(self, inplace=False):
-        return act.Softplus(inplace)
-
-    def gelu(self, inplace=False):
-        return act.Gelu(inplace)
-
-    def sigmoid(self, inplace=False):
-        return act.Sigmoid(inplace)
-
-    def hard_sigmoid(self, inplace=False):
-        return act.HardSigmoid(inplace)
-
-    def tanh(self, inplace=False):
-        return act.Tanh(inplace)
-
+    # relu, relu6, leakyRelu, elu, ...: one method per ops.ACTIVATIONS row, added below the class
     def softmax(self, *args):
         inplace, a = _lead_bool(args, False)
         return act.Softmax(inplace, *a)
@@ -323,18 +293,18 @@ class NN:
         first_types = {"batchNorm": (norm.BatchNorm, norm.LayerNorm), "affine": (norm.Affine,)}[kind]
         if args and isinstance(args[0], Unit):
             first = args[0]
-            second = args[1] if len(args) > 1 else _FUSED_ACTS[act_name]()
+            second = args[1] if len(args) > 1 else ACTS[act_name]()
             if len(args) > 2:
                 raise ArgumentError(f"{who}: expected ({kind}, activation), got {len(args)} arguments")
         else:
             first = self.batchNorm(*args) if kind == "batchNorm" else self.affine(*args)
-            second = _FUSED_ACTS[act_name]()
-        return fused.check_fusable(who, first, second, first_types, (_FUSED_ACTS[act_name],))
+            second = ACTS[act_name]()
+        return fused.check_fusable(who, first, second, first_types, (ACTS[act_name],))
 
     def _act_dropout(self, act_name, args):
         """<act>_dropout(act, dropout) from units, or ([inplace,] [act params...,] keep_p)."""
         who = f"{act_name}_dropout"
-        act_cls = _FUSED_ACTS[act_name]
+        act_cls = ACTS[act_name]
         if args and isinstance(args[0], Unit):
             if len(args) != 2:
                 raise ArgumentError(f"{who}: expected (activation, dropout), got {len(args)} arguments")
@@ -349,15 +319,15 @@ class NN:
     def _add_act(self, act_name, args):
         """add_<act>([inplace,] [act params...]): one node computing act(X1 + X2)."""
         inplace, a = _lead_bool(args, False)
-        return fused.fuse(combine.Add(inplace), _FUSED_ACTS[act_name](inplace, *a))
+        return fused.fuse(combine.Add(inplace), ACTS[act_name](inplace, *a))
 
     def __getattr__(self, name):
         head, _, tail = name.partition("_")
-        if head in ("batchNorm", "affine") and tail in _FUSED_ACTS:
+        if head in ("batchNorm", "affine") and tail in ACTS:
             return lambda *args: self._norm_act(head, tail, args)
-        if name.endswith("_dropout") and name[:-8] in _FUSED_ACTS:
+        if name.endswith("_dropout") and name[:-8] in ACTS:
             return lambda *args: self._act_dropout(name[:-8], args)
-        if head == "add" and tail in _FUSED_ACTS:
+        if head == "add" and tail in ACTS:
             return lambda *args: self._add_act(tail, args)
         if name.startswith("_"):
             raise AttributeError(name)
@@ -372,5 +342,19 @@ class NN:
             setattr(self, name, make)
         return self
 
+
+def _activation_method(cls):
+    """nn.<act>([inplace,] params...): the activation unit of one ops.ACTIVATIONS row."""
+    def make(self, *args, **named):
+        inplace, a = _lead_bool(args, bool(named.pop("inplace", False)))
+        return cls(inplace, *a, **named)
+    params = "".join(f", {p.name}={p.default}" for p in ACTIVATIONS[cls.act].params)
+    make.__name__, make.__qualname__ = cls.act, f"NN.{cls.act}"
+    make.__doc__ = f"nn.{cls.act}([inplace{params}]) -> {cls.__name__}: {cls.__doc__}"
+    return make
+
+
+for _name, _cls in ACTS.items():
+    setattr(NN, _name, _activation_method(_cls))
 
 nn = NN()
