@@ -7,7 +7,7 @@ from alpha_py import alpha
 
 TOL = 1e-5
 _EG = {}
-ERRORS = []          # (case, what, rel_err) — printed by the suite's summary test
+ERRORS = []          # (case, what, rel_err) — the largest are printed at the end of the session (conftest.py)
 
 
 def require_gpu():

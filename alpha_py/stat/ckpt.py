@@ -14,7 +14,6 @@ import json
 import os
 import re
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from typing import Optional
 

@@ -3,7 +3,7 @@ SEBlock, Inception — as nn.Modules over alpha.nn units and alpha.F. Imports zo
 from ..functional import F
 from ..nn.factory import nn
 from ..nn.unit import Module
-from .common import ChannelScale, add_act, bn_act, check_act, conv_bn, conv_bn_act
+from .common import ChannelScale, add_act, check_act, conv_bn, conv_bn_act
 
 
 class BasicBlock(Module):
