@@ -86,6 +86,12 @@ class Unit:
                 p.data = old[short].data
         return self
 
+    def attach(self, engine, name):
+        """Take an engine and a name without creating parameters: for a container whose children were
+        init-ed elsewhere (the mirror of a Java Module, whose Java side init-s each child). Returns self."""
+        self.engine, self._name = engine, name
+        return self
+
     def _create_params(self, eg):
         """Allocate and initialise parameters with self._param(...)."""
 
@@ -210,6 +216,14 @@ class Unit:
         eg = self._last_out[0].engine
         res = run_backward(self._last_out, [g.data for g in gs], self._last_in)
         return [None if r is None else eg.wrap(r) for r in res]
+
+    def record_forward(self, outputs, inputs=None):
+        """Take `outputs` (and `inputs`, when given) as this unit's last forward: for a forward driven from
+        elsewhere (a Java Module calls its units one by one), so that backward() and gc() act on it."""
+        self._last_out = list(outputs)
+        if inputs is not None:
+            self._last_in = list(inputs)
+        return self
 
     def gc(self):
         """Free this step's graph (saved intermediates) below the last outputs."""
