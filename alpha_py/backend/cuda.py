@@ -2,7 +2,7 @@
 inherited from ArrayBackend; activations, batchNorm(+act), softmax(+crossEntropy), Kahan reductions,
 random numbers and image ops run our kernels/*.cu (conv/pool in cuda_conv.py, optimizers in
 cuda_optim.py, CUDA graphs of training steps in cuda_graph.py). Imported only by alpha.engine.cuda_float32;
-imports cupy, numpy and backend/."""
+imports cupy, numpy, alpha_py.ops and backend/."""
 import math
 
 import cupy

@@ -1,6 +1,6 @@
 """nn layer: the `alpha.nn` factory — Dragon-Alpha constructor names and overloads mapped onto
 unit classes. The facade, above nn and zoo, adds the zoo's nets and blocks (nn.ResNet18(...)) through
-NN.extend. Imports the nn unit modules and alpha_py.errors."""
+NN.extend. Imports the nn unit modules, alpha_py.ops and alpha_py.errors."""
 from ..errors import ArgumentError
 from ..ops import ACTIVATIONS
 from . import activation as act

@@ -1,5 +1,5 @@
 """Zoo layer: the residual / attention / multi-branch blocks of API.md — BasicBlock, BottleNeck,
-SEBlock, Inception — as nn.Modules over alpha.nn units and alpha.F. Imports zoo.common only."""
+SEBlock, Inception — as nn.Modules over alpha.nn units and alpha.F. Imports nn, F and zoo.common only."""
 from ..functional import F
 from ..nn.factory import nn
 from ..nn.unit import Module
