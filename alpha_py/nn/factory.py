@@ -15,6 +15,15 @@ def _lead_bool(args, default):
     return default, args
 
 
+def _inplace_first(cls, default=False, doc=None):
+    """A factory method nn.<name>([inplace,] args...) -> cls(inplace, *args) (inplace also by keyword)."""
+    def make(self, *args, **named):
+        inplace, a = _lead_bool(args, bool(named.pop("inplace", default)))
+        return cls(inplace, *a, **named)
+    make.__doc__ = doc or f"([inplace,] args...) -> {cls.__name__}(inplace, args...)"
+    return make
+
+
 def _is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -129,13 +138,8 @@ class NN:
 
     # ------------------------------------------------------------------ activations
     # relu, relu6, leakyRelu, elu, ...: one method per ops.ACTIVATIONS row, added below the class
-    def softmax(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.Softmax(inplace, *a)
-
-    def log_softmax(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.LogSoftmax(inplace, *a)
+    softmax = _inplace_first(act.Softmax, doc="softmax([inplace,] [features]) over the last dim.")
+    log_softmax = _inplace_first(act.LogSoftmax, doc="log_softmax([inplace,] [features]) over the last dim.")
 
     def dropout(self, *args):
         """dropout(keep_p) / dropout(inplace, keep_p): keep_p is the KEEP probability."""
@@ -172,13 +176,8 @@ class NN:
 
     flaten = flatten
 
-    def view(self, *args):
-        inplace, a = _lead_bool(args, True)
-        return shape.View(inplace, *a)
-
-    def reshape(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return shape.Reshape(inplace, *a)
+    view = _inplace_first(shape.View, True, "view([inplace=True,] dims...): a view of the same data.")
+    reshape = _inplace_first(shape.Reshape, False, "reshape([inplace,] dims...).")
 
     def transpose(self, *args):
         """transpose([inplace,] d1, d2): swap two dims."""
@@ -255,9 +254,7 @@ class NN:
     def div(self, inplace=False):
         return combine.Div(inplace)
 
-    def linear2(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return combine.Linear2(inplace, *a)
+    linear2 = _inplace_first(combine.Linear2, doc="linear2([inplace,] alpha, beta, gamma): alpha*X1 + beta*X2 + gamma.")
 
     def concat(self, dim=-1):
         return combine.Concat(dim)
@@ -343,18 +340,10 @@ class NN:
         return self
 
 
-def _activation_method(cls):
-    """nn.<act>([inplace,] params...): the activation unit of one ops.ACTIVATIONS row."""
-    def make(self, *args, **named):
-        inplace, a = _lead_bool(args, bool(named.pop("inplace", False)))
-        return cls(inplace, *a, **named)
-    params = "".join(f", {p.name}={p.default}" for p in ACTIVATIONS[cls.act].params)
-    make.__name__, make.__qualname__ = cls.act, f"NN.{cls.act}"
-    make.__doc__ = f"nn.{cls.act}([inplace{params}]) -> {cls.__name__}: {cls.__doc__}"
-    return make
-
-
-for _name, _cls in ACTS.items():
-    setattr(NN, _name, _activation_method(_cls))
+for _name, _cls in ACTS.items():           # nn.relu(), nn.leakyRelu([inplace,] [slope]), ...: one per ops row
+    _params = "".join(f", {p.name}={p.default}" for p in ACTIVATIONS[_name].params)
+    _make = _inplace_first(_cls, doc=f"{_name}([inplace{_params}]) -> {_cls.__name__}: {_cls.__doc__}")
+    _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
+    setattr(NN, _name, _make)
 
 nn = NN()
