@@ -23,7 +23,6 @@ class Activation(Unit):
     parameters, positional or by name, defaults from the row; they reach the primitives as p1, p2."""
 
     act = None
-    keeps_input = True     # backward needs x (else only y)
 
     def __init__(self, inplace=False, *params, **named):
         super().__init__()
