@@ -1,10 +1,13 @@
-"""Facade layer: the `alpha` object users import — engine, nn, F, loss, optim, data, stat."""
-import importlib
-
+"""Facade layer: the `alpha` object users import — engine, nn, F, loss, optim, data, stat. It sits above
+nn and the zoo and adds the zoo's nets and blocks to alpha.nn (nn.ResNet18). Imports every layer below it;
+optim / data / stat / train_step on first use."""
+from . import zoo
 from .engine.factory import EngineFactory, engine
 from .functional import F
 from .loss import loss
 from .nn.factory import nn
+
+nn.extend({name: getattr(zoo, name) for name in zoo.__all__})
 
 
 class Alpha:
@@ -17,12 +20,16 @@ class Alpha:
 
     def __getattr__(self, name):
         # optim / data / stat load on first use so the core imports stay light
-        if name in ("optim", "data", "stat"):
-            mod = importlib.import_module(f"alpha_py.{name}")
-            value = getattr(mod, name)
-            setattr(self, name, value)
-            return value
-        raise AttributeError(f"alpha has no member {name!r}")
+        if name == "optim":
+            from .optim import optim as value
+        elif name == "data":
+            from .data import data as value
+        elif name == "stat":
+            from .stat import stat as value
+        else:
+            raise AttributeError(f"alpha has no member {name!r}")
+        setattr(self, name, value)
+        return value
 
     def train_step(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False):
         """One-call training steps: `step = alpha.train_step(net, loss_fn, optimizer)`, then

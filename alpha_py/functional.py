@@ -1,11 +1,12 @@
 """F layer: parameter-free functions (`alpha.F`). Each builds the same Unit the nn factory builds and
 applies it once; leading non-Tensor arguments are the unit's hyper-parameters, Tensors come last.
-Returns Tensor[] (a list), like Dragon-Alpha. Imports the nn factory and engine/tensor only."""
+Returns Tensor[] (a list), like Dragon-Alpha. The names derive from alpha_py.ops.ACTIVATIONS and the lists
+below. Imports nn (factory, unit), alpha_py.ops and engine/tensor only."""
 from .engine.tensor import Tensor
 from .errors import ArgumentError
-from .nn.factory import _FUSED_ACTS
 from .nn.factory import nn as _nn
 from .nn.unit import as_tensors
+from .ops import ACTIVATIONS
 
 
 def _split_args(args, who):
@@ -17,15 +18,13 @@ def _split_args(args, who):
                         f"{[type(a).__name__ for a in args]})")
 
 
-_ACTIVATIONS = ("relu", "relu6", "leakyRelu", "elu", "softplus", "gelu", "sigmoid", "hard_sigmoid",
-                "tanh", "softmax", "log_softmax")
-_FUNCTIONS = _ACTIVATIONS + (
+_FUNCTIONS = tuple(ACTIVATIONS) + ("softmax", "log_softmax") + (
     "dropout",
     "maxPool2D", "avgPool2D", "adaptive_avgPool2D", "adaptive_maxPool2D",
     "flatten", "flaten", "view", "reshape", "transpose", "pad", "trim", "expand", "crop",
     "pad2D", "trim2D", "expand2D", "crop2D",
     "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean")
-_FUSED = tuple(f"add_{a}" for a in _FUSED_ACTS) + tuple(f"{a}_dropout" for a in _FUSED_ACTS)
+_FUSED = tuple(f"add_{a}" for a in ACTIVATIONS) + tuple(f"{a}_dropout" for a in ACTIVATIONS)
 
 
 class Functional:

@@ -149,7 +149,7 @@ class TrainStep:
 
     def _clear_grads(self):
         for p in self._params:
-            p._grad = None
+            p.zero_grad()
 
     def _body(self, x, y):
         """The step itself, in engine ops; returns the 0-d loss (and accuracy) arrays."""

@@ -43,6 +43,11 @@ def compile_family(lib, family, arch):
     log = ctypes.create_string_buffer(size.value)
     lib.nvrtcGetProgramLog(prog, log)
     text = log.value.decode(errors="replace")
+    if rc == 0:                      # every listed instance resolves to a kernel, as CuPy will look it up
+        for n in names:
+            lowered = ctypes.c_char_p()
+            if lib.nvrtcGetLoweredName(prog, n.encode(), ctypes.byref(lowered)) != 0 or not lowered.value:
+                rc, text = 1, text + f"\nerror: instance {n} has no lowered name"
     lib.nvrtcDestroyProgram(ctypes.byref(prog))
     return rc, text
 

@@ -9,15 +9,21 @@
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2  y = act(xhat*gamma+beta) | 1 thread/elem, 256        |
 // | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats | 1 thread/elem, 256        |
-// gamma/beta null = no affine. ACT codes: act.cuh (-1 = plain batchNorm).
-//! instances: bn_partial<3,-1> bn_partial<2,-1> bn_partial<2,0> bn_partial<2,1> bn_partial<2,2> bn_partial<2,3> bn_partial<2,4> bn_partial<2,5> bn_partial<2,6> bn_partial<2,7> bn_partial<2,8>
-//! instances: bn_apply<-1> bn_apply<0> bn_apply<1> bn_apply<2> bn_apply<3> bn_apply<4> bn_apply<5> bn_apply<6> bn_apply<7> bn_apply<8>
-//! instances: bn_bwd_apply<-1> bn_bwd_apply<0> bn_bwd_apply<1> bn_bwd_apply<2> bn_bwd_apply<3> bn_bwd_apply<4> bn_bwd_apply<5> bn_bwd_apply<6> bn_bwd_apply<7> bn_bwd_apply<8>
+// gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
+//! instances: bn_partial<3,ACT_IDENTITY> bn_partial<2,ACT_IDENTITY>
+//! instances: bn_partial<2,ACT_RELU> bn_partial<2,ACT_RELU6> bn_partial<2,ACT_LEAKY_RELU> bn_partial<2,ACT_ELU>
+//! instances: bn_partial<2,ACT_SOFTPLUS> bn_partial<2,ACT_GELU> bn_partial<2,ACT_SIGMOID> bn_partial<2,ACT_HARD_SIGMOID>
+//! instances: bn_partial<2,ACT_TANH>
+//! instances: bn_apply<ACT_IDENTITY> bn_apply<ACT_RELU> bn_apply<ACT_RELU6> bn_apply<ACT_LEAKY_RELU> bn_apply<ACT_ELU>
+//! instances: bn_apply<ACT_SOFTPLUS> bn_apply<ACT_GELU> bn_apply<ACT_SIGMOID> bn_apply<ACT_HARD_SIGMOID> bn_apply<ACT_TANH>
+//! instances: bn_bwd_apply<ACT_IDENTITY> bn_bwd_apply<ACT_RELU> bn_bwd_apply<ACT_RELU6> bn_bwd_apply<ACT_LEAKY_RELU>
+//! instances: bn_bwd_apply<ACT_ELU> bn_bwd_apply<ACT_SOFTPLUS> bn_bwd_apply<ACT_GELU> bn_bwd_apply<ACT_SIGMOID>
+//! instances: bn_bwd_apply<ACT_HARD_SIGMOID> bn_bwd_apply<ACT_TANH>
 #include "grid.cuh"
 #include "act.cuh"
 #include "kahan.cuh"
 
-template <int MODE, int ACT>
+template <int MODE, ActId ACT>
 __global__ void bn_partial(const float* __restrict__ x, const float* __restrict__ gy, const float* __restrict__ mean,
                            const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
                            long long M, int C, float* __restrict__ part1, float* __restrict__ part2, float p1, float p2) {
@@ -35,7 +41,7 @@ __global__ void bn_partial(const float* __restrict__ x, const float* __restrict_
             else {
                 float d = v - mu;
                 float g = gy[r * C + c];
-                if (ACT != -1) {
+                if (ACT != ACT_IDENTITY) {
                     float z = d * iv * ga + be;
                     g *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
                 }
@@ -79,7 +85,7 @@ extern "C" __global__ void bn_finish_stats(const float* __restrict__ part1, cons
     inv[c] = 1.f / sqrtf(v + eps);
 }
 
-template <int ACT>
+template <ActId ACT>
 __global__ void bn_apply(const float* __restrict__ x, const float* __restrict__ mean, const float* __restrict__ inv,
                          const float* __restrict__ gamma, const float* __restrict__ beta, float* __restrict__ y,
                          long long M, int C, float p1, float p2) {
@@ -92,7 +98,7 @@ __global__ void bn_apply(const float* __restrict__ x, const float* __restrict__ 
     }
 }
 
-template <int ACT>
+template <ActId ACT>
 __global__ void bn_bwd_apply(const float* __restrict__ gy, const float* __restrict__ x, const float* __restrict__ mean,
                              const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
                              const float* __restrict__ s1, const float* __restrict__ s2, float* __restrict__ gx,
@@ -105,7 +111,7 @@ __global__ void bn_bwd_apply(const float* __restrict__ gy, const float* __restri
         float iv = inv[c];
         float xhat = (x[i] - mean[c]) * iv;
         float g = gy[i];
-        if (ACT != -1) {
+        if (ACT != ACT_IDENTITY) {
             float z = gamma ? xhat * ga + beta[c] : xhat;
             g *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
         }

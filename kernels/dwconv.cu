@@ -13,9 +13,8 @@
 extern "C" __global__ void dw_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, DW_ARGS) {
     long long total = (long long)N * OH * OW * C;
     GRID_LOOP(o, total) {
-        int c = (int)(o % C); long long t = o / C;
-        int ow = (int)(t % OW); t /= OW;
-        int oh = (int)(t % OH); int n = (int)(t / OH);
+        int n, oh, ow, c;
+        nhwc_split(o, OH, OW, C, n, oh, ow, c);
         int h0 = oh * SH - PH, w0 = ow * SW - PW;
         float acc = 0.f;
         for (int i = 0; i < FH; ++i) {
@@ -34,9 +33,8 @@ extern "C" __global__ void dw_fwd(const float* __restrict__ x, const float* __re
 extern "C" __global__ void dw_bwd_data(const float* __restrict__ gy, const float* __restrict__ w, float* __restrict__ gx, DW_ARGS) {
     long long total = (long long)N * H * W * C;
     GRID_LOOP(o, total) {
-        int c = (int)(o % C); long long t = o / C;
-        int ww = (int)(t % W); t /= W;
-        int h = (int)(t % H); int n = (int)(t / H);
+        int n, h, ww, c;
+        nhwc_split(o, H, W, C, n, h, ww, c);
         float acc = 0.f;
         for (int i = 0; i < FH; ++i) {
             int th = h + PH - i;

@@ -16,9 +16,8 @@
 extern "C" __global__ void maxpool_fwd(const float* __restrict__ x, float* __restrict__ y, int* __restrict__ idx, POOL_ARGS) {
     long long total = (long long)N * OH * OW * C;
     GRID_LOOP(o, total) {
-        int c = (int)(o % C); long long t = o / C;
-        int ow = (int)(t % OW); t /= OW;
-        int oh = (int)(t % OH); int n = (int)(t / OH);
+        int n, oh, ow, c;
+        nhwc_split(o, OH, OW, C, n, oh, ow, c);
         int h0 = oh * SH - PH, w0 = ow * SW - PW;
         float best = -INFINITY; int bi = 0;
         for (int i = 0; i < KH; ++i) {
@@ -45,9 +44,8 @@ __device__ __forceinline__ void cover(int h, int S, int P, int K, int O, int& lo
 extern "C" __global__ void maxpool_bwd(const float* __restrict__ gy, const int* __restrict__ idx, float* __restrict__ gx, POOL_ARGS) {
     long long total = (long long)N * H * W * C;
     GRID_LOOP(o, total) {
-        int c = (int)(o % C); long long t = o / C;
-        int w = (int)(t % W); t /= W;
-        int h = (int)(t % H); int n = (int)(t / H);
+        int n, h, w, c;
+        nhwc_split(o, H, W, C, n, h, w, c);
         int oh0, oh1, ow0, ow1;
         cover(h, SH, PH, KH, OH, oh0, oh1);
         cover(w, SW, PW, KW, OW, ow0, ow1);
@@ -72,9 +70,8 @@ __device__ __forceinline__ int valid_count(int oh, int ow, POOL_ARGS) {
 extern "C" __global__ void avgpool_fwd(const float* __restrict__ x, float* __restrict__ y, POOL_ARGS) {
     long long total = (long long)N * OH * OW * C;
     GRID_LOOP(o, total) {
-        int c = (int)(o % C); long long t = o / C;
-        int ow = (int)(t % OW); t /= OW;
-        int oh = (int)(t % OH); int n = (int)(t / OH);
+        int n, oh, ow, c;
+        nhwc_split(o, OH, OW, C, n, oh, ow, c);
         int h0 = oh * SH - PH, w0 = ow * SW - PW;
         float acc = 0.f;
         for (int i = max(h0, 0); i < min(h0 + KH, H); ++i)
@@ -87,9 +84,8 @@ extern "C" __global__ void avgpool_fwd(const float* __restrict__ x, float* __res
 extern "C" __global__ void avgpool_bwd(const float* __restrict__ gy, float* __restrict__ gx, POOL_ARGS) {
     long long total = (long long)N * H * W * C;
     GRID_LOOP(o, total) {
-        int c = (int)(o % C); long long t = o / C;
-        int w = (int)(t % W); t /= W;
-        int h = (int)(t % H); int n = (int)(t / H);
+        int n, h, w, c;
+        nhwc_split(o, H, W, C, n, h, w, c);
         int oh0, oh1, ow0, ow1;
         cover(h, SH, PH, KH, OH, oh0, oh1);
         cover(w, SW, PW, KW, OW, ow0, ow1);

@@ -12,6 +12,8 @@
 // rng_set_state; the global seed is splitmix64(state[0] ^ splitmix64(state[1] + i)) — the host's
 // formula (backend/cuda.py) for call number state[1] + i, so a replay draws what the op-by-op step draws.
 //! instances: rng_uniform<0> rng_uniform<1> rng_gaussian<0> rng_gaussian<1> rng_dropout<0> rng_dropout<1>
+#include "grid.cuh"
+
 #define LCG_A 6364136223846793005ULL
 #define LCG_C 1442695040888963407ULL
 
@@ -41,11 +43,10 @@ __device__ __forceinline__ float next_uniform(unsigned long long& s) {
     return ((float)(unsigned)(s >> 40) + 0.5f) * (1.0f / 16777216.0f);   // (0, 1)
 }
 
+// the thread's own LCG state s, then the grid-stride loop over its elements
 #define RNG_LOOP(i) \
-    unsigned long long gid = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; \
-    unsigned long long G = (unsigned long long)gridDim.x * blockDim.x; \
-    unsigned long long s = local_seed(call_seed<D>(seed, state), gid); \
-    for (long long i = (long long)gid; i < n; i += (long long)G)
+    unsigned long long s = local_seed(call_seed<D>(seed, state), blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x); \
+    GRID_LOOP(i, n)
 
 template <int D>
 __global__ void rng_uniform(float* __restrict__ out, long long n, unsigned long long seed,

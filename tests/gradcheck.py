@@ -55,13 +55,13 @@ def check_unit(unit, shapes, seed=0, max_points=40, tol=TOL, reseed=None, inputs
         gx = unit.backward(*[eg.tensor(r) for r in rs])
         grads_in = [g.numpy() if g is not None else None for g in gx]
         params = list(unit.param_map().values())
-        grads_p = [p._grad for p in params]
+        grads_p = [p.grad_data for p in params]
     else:
-        from alpha_py.autograd import run_backward
+        from alpha_py.engine.autograd import run_backward
         for x in xs:
-            x._grad = None
+            x.zero_grad()
         run_backward(outs, [eg.tensor(r).data for r in rs])
-        grads_in = [x._grad for x in xs]
+        grads_in = [x.grad_data for x in xs]
         params, grads_p = [], []
 
     def scalar():

@@ -9,12 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-from test_java_jpype import REPO, _env, classes  # noqa: F401  (module-scoped javac fixture)
-
 from alpha_py.distributed.checkpoint import Checkpointer
 from alpha_py.stat.ckpt import save_checkpoint
+from java_support import NEEDS_JDK, REPO, env
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, NEEDS_JDK]
+pytest.importorskip("jpype")
 
 LOADS = r'''
 import json, sys
@@ -39,7 +39,7 @@ print("RESULT " + json.dumps(out))
 '''
 
 
-def test_java_stat_load_reads_every_checkpoint(classes, tmp_path):  # noqa: F811
+def test_java_stat_load_reads_every_checkpoint(classes, tmp_path):
     w = np.arange(6, dtype=np.float32).reshape(3, 2) / 7
     b = np.array([0.5, -1.5], np.float32)
     state = {"fc.weight": w, "fc.bias": b}
@@ -52,7 +52,7 @@ def test_java_stat_load_reads_every_checkpoint(classes, tmp_path):  # noqa: F811
     cut = tmp_path / "cut.ckpt"
     cut.write_bytes(open(v2, "rb").read()[:300])
     r = subprocess.run([sys.executable, "-c", LOADS, classes, v2, spark, legacy, str(cut)], capture_output=True,
-                       text=True, timeout=300, cwd=REPO, env=_env())
+                       text=True, timeout=300, cwd=REPO, env=env())
     assert r.returncode == 0, r.stdout + r.stderr
     res = json.loads(re.search(r"^RESULT (.*)$", r.stdout, re.M).group(1))
     for name in (v2, spark, legacy):

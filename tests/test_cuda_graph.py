@@ -131,7 +131,7 @@ def test_replay_equals_op_by_op_bit_for_bit(optim, pool):
     assert got == eager, (f"per-step loss/accuracy differ: replayed {got[:7]} vs op by op {eager[:7]} "
                           "(step 1 is op by op in both; a difference from step 2 on is the graph's)")
     assert_same(state(net, opt), ref, f"{optim} on pool {pool}")
-    assert opt.steps() == 7 and all(p._grad is None for p in net.params())
+    assert opt.steps() == 7 and all(p.grad_data is None for p in net.params())
 
 
 def test_one_capture_per_shape_none_for_lr_schedule_or_seed():
@@ -177,7 +177,7 @@ def test_uncapturable_step_clear_error_and_usable_net(how):
         step(*batches[1])
     assert "as before this step" in str(err.value)
     assert_same(state(net, opt), before, "state after a failed capture (must be untouched)")
-    assert opt.steps() == 1 and all(p._grad is None for p in net.params())
+    assert opt.steps() == 1 and all(p.grad_data is None for p in net.params())
     plain = alpha.train_step(net, ce, opt, graph=False)   # the net trains on, op by op
     rest = [plain(x, y).get() for x, y in batches[1:]]
     assert [first] + rest == ref_losses, "after the failed capture the net does not continue as op by op"

@@ -12,6 +12,7 @@ from alpha_py import alpha
 from alpha_py.backend import kernel_loader as kl
 from alpha_py.engine.mempool import ALIGN, SEGMENT, Memp1, Memp2, Memp3
 from alpha_py.errors import DeviceError, MemoryCapError
+from alpha_py.ops import ACTIVATIONS, OPTIM_RULES
 
 FAMILIES = sorted(f[:-3] for f in os.listdir(kl.kernel_dir()) if f.endswith(".cu"))
 
@@ -33,7 +34,7 @@ def test_kernel_source_has_line_directive_and_table(family):
     for inst in kl.parse_instances(src):
         name = inst.split("<")[0]
         assert re.search(r"__global__ void (__launch_bounds__\([\w, ]+\) )?" + name + r"\(", body), inst
-        assert re.fullmatch(r"\w+<[-\d,]+>", inst), inst
+        assert re.fullmatch(r"\w+<[-\w,]+>", inst), inst
 
 
 def test_parse_instances_and_defines():
@@ -56,8 +57,10 @@ def test_python_side_kernel_names_are_listed():
     inst = {f: set(kl.parse_instances(kl.module_source(f)[0])) for f in FAMILIES}
     for fam, name in re.findall(r'"(\w+)", f?"(\w+)<', code):
         assert fam in inst and any(i.startswith(name + "<") for i in inst[fam]), (fam, name)
-    for code_act in range(9):
-        assert f"act_fwd<{code_act}>" in inst["elementwise"] and f"bn_apply<{code_act}>" in inst["batchnorm"]
+    for spec in ACTIVATIONS.values():
+        assert f"act_fwd<{spec.kernel}>" in inst["elementwise"] and f"bn_apply<{spec.kernel}>" in inst["batchnorm"]
+    for spec in OPTIM_RULES.values():
+        assert f"optim_step<{spec.kernel}>" in inst["optim"]
     for bm in (64, 128):
         for bn in (64, 128):
             for v in (0, 1):

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from alpha_py import alpha, nn
-from alpha_py.backend.optim_ops import OPTIM_RULES, state_names
+from alpha_py.backend.optim_ops import state_names
+from alpha_py.ops import ACTIVATIONS, OPTIM_RULES
 from alpha_py.errors import MemoryCapError
 from cuda_parity import check, cpu, gpu, host, require_gpu
 
@@ -25,8 +26,7 @@ def rand(*shape, scale=1.0):
     return (RNG.randn(*shape) * scale).astype(np.float32)
 
 
-@pytest.mark.parametrize("name", ["relu", "relu6", "leakyRelu", "elu", "softplus", "gelu", "sigmoid",
-                                  "hard_sigmoid", "tanh"])
+@pytest.mark.parametrize("name", list(ACTIVATIONS))
 def test_act_and_add_act(name):
     bc, bg = both()
     x, y2, gy = rand(1000, 37, scale=4), rand(1000, 37), rand(1000, 37)
@@ -282,7 +282,7 @@ def test_mempool_cap_on_device(kind):
         del y
         net.gc()
         for p in net.params():
-            p._grad = None
+            p.zero_grad()
         assert pool.stats()["used"] < used_graph
     finally:
         cp.cuda.set_allocator(cp.get_default_memory_pool().malloc)

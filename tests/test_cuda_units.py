@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from alpha_py import alpha, nn
-from cuda_parity import ERRORS, check, cpu, gpu, require_gpu, unit_parity
-from test_nn_grad import (ACTS, COMBINE_CASES, CONV_CASES, FUSED_CASES, NORM_CASES, POOL_CASES,
-                          SHAPE_CASES)
+from cuda_parity import check, cpu, gpu, require_gpu, unit_parity
+from cases import (ACTS, ADD_ACTS, COMBINE_CASES, CONV_CASES, FUSED_CASES, NORM_CASES, POOL_CASES,
+                   SHAPE_CASES)
 
 pytestmark = pytest.mark.gpu
 
@@ -88,7 +88,7 @@ def test_fused_parity(make, shape):
     unit_parity(f"fused{shape}", make, [shape])
 
 
-@pytest.mark.parametrize("act", ["relu", "leakyRelu", "elu", "gelu", "sigmoid", "tanh"])
+@pytest.mark.parametrize("act", ADD_ACTS)
 def test_add_act_parity(act):
     unit_parity(f"add_{act}", lambda: getattr(nn, f"add_{act}")(), [(3, 4, 5), (3, 4, 5)])
 
@@ -140,11 +140,3 @@ def test_loss_parity(name, make, shape):
     check(name, "gradient", lg.gradient(eg.tensor(yh), eg.tensor(y)).numpy(),
           lc.gradient(ec.tensor(yh), ec.tensor(y)).numpy())
 
-
-def test_zz_print_worst_errors():
-    """Not a check: prints the largest relative errors seen above (for the closing note)."""
-    require_gpu()
-    worst = sorted(ERRORS, key=lambda e: -e[2])[:15]
-    for case, what, e in worst:
-        print(f"PARITY {e:.3e}  {case}  {what}")
-    assert ERRORS

@@ -192,12 +192,12 @@ def test_grad_buffer_roundtrip_and_missing_grads():
     eg = alpha.engine.cpu_float32()
     net = nn.sequence(nn.fullconnect(3, 4), nn.relu(), nn.fullconnect(4, 2)).init(eg)
     params = list(net.param_map().values())
-    params[0]._grad = np.arange(12, dtype=np.float32).reshape(3, 4)
+    params[0].accumulate_grad(np.arange(12, dtype=np.float32).reshape(3, 4))
     buf = GradBuffer(net)
     flat = buf.pack(eg.backend)
     assert flat.shape == (3 * 4 + 4 + 4 * 2 + 2,) and not flat[12:].any()
     buf.unpack(eg.backend, flat * 2)
-    np.testing.assert_array_equal(params[0]._grad, 2 * np.arange(12).reshape(3, 4))
+    np.testing.assert_array_equal(params[0].grad_data, 2 * np.arange(12).reshape(3, 4))
 
 
 def test_batch_order_covers_each_shard_once_per_epoch():

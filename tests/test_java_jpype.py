@@ -1,8 +1,6 @@
 """Java facade driven through JPype (and the parity check across Python, JPype and Py4J).
-The Java sources are compiled here with javac (no Maven needed); skipped without java/javac."""
-import os
+The Java sources are compiled with javac (conftest `classes`, no Maven needed); skipped without java/javac."""
 import re
-import shutil
 import subprocess
 import sys
 
@@ -10,54 +8,10 @@ import numpy as np
 import pytest
 
 from alpha_py import F, alpha, nn
+from java_support import NEEDS_JDK, REPO, env, run_jpype, run_py4j
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-JAVA = os.path.join(REPO, "java")
-pytestmark = pytest.mark.skipif(not (shutil.which("javac") and shutil.which("java")), reason="needs a JDK")
+pytestmark = NEEDS_JDK
 pytest.importorskip("jpype")
-
-
-def _py4j_jar():
-    from py4j.java_gateway import find_jar_path
-    jar = find_jar_path()
-    if not jar or not os.path.isfile(jar):
-        pytest.skip("py4j's jar is not installed with the py4j Python package")
-    return jar
-
-
-@pytest.fixture(scope="module")
-def classes(tmp_path_factory):
-    """alpha-java + examples compiled into a temporary directory; returns the class path."""
-    out = str(tmp_path_factory.mktemp("alpha-java-classes"))
-    srcs = []
-    for root in (os.path.join(JAVA, "src", "main", "java"), os.path.join(JAVA, "examples")):
-        for d, _, files in os.walk(root):
-            srcs += [os.path.join(d, f) for f in files if f.endswith(".java")]
-    jar = _py4j_jar()
-    r = subprocess.run(["javac", "-nowarn", "-d", out, "-cp", jar] + srcs, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return out + os.pathsep + jar
-
-
-def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
-    return env
-
-
-def run_jpype(cp, *main_and_args, timeout=300):
-    """python -m alpha_py.java --cp cp [-Dk=v ...] Main args..."""
-    r = subprocess.run([sys.executable, "-m", "alpha_py.java", "--cp", cp, *map(str, main_and_args)],
-                       capture_output=True, text=True, timeout=timeout, cwd=REPO, env=_env())
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout
-
-
-def run_py4j(cp, main, *args, timeout=300):
-    r = subprocess.run(["java", f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={REPO}", "-cp", cp,
-                        main, *map(str, args)], capture_output=True, text=True, timeout=timeout, cwd=REPO, env=_env())
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout
 
 
 # ---------------------------------------------------------------------------- parity
@@ -282,7 +236,7 @@ print("RESULT " + json.dumps(out))
 
 def test_jpype_in_process(classes):
     r = subprocess.run([sys.executable, "-c", CHECKS, classes], capture_output=True, text=True, timeout=300,
-                       cwd=REPO, env=_env())
+                       cwd=REPO, env=env())
     assert r.returncode == 0, r.stdout + r.stderr
     res = __import__("json").loads(re.search(r"^RESULT (.*)$", r.stdout, re.M).group(1))
     assert res["bridge"] == "jpype"
@@ -295,7 +249,7 @@ def test_jpype_in_process(classes):
 def test_cli_java_run(classes):
     """`alpha java run --cp <jars> <MainClass> [args]` runs Java in-process (JPype)."""
     r = subprocess.run([sys.executable, "-m", "alpha_py", "java", "run", "--cp", classes, "alpha.examples.Parity", "1"],
-                       capture_output=True, text=True, timeout=120, cwd=REPO, env=_env())
+                       capture_output=True, text=True, timeout=120, cwd=REPO, env=env())
     assert r.returncode == 0, r.stdout + r.stderr
     assert "bridge jpype" in r.stdout and len(_losses(r.stdout)) == 1
 

@@ -146,12 +146,12 @@ def test_fused_equals_unfused_and_is_one_node(name, mk_a, mk_b, training):
     y = f.forward(x2)[0]
     np.testing.assert_allclose(y.numpy(), y_ref.numpy(), rtol=1e-12, atol=1e-12)
     assert y.node.op is f and y.node.inputs == (x2,)           # one node, straight from the input
-    from alpha_py.autograd import run_backward
+    from alpha_py.engine.autograd import run_backward
     run_backward([y_ref], [ga])
     run_backward([y], [ga])
-    np.testing.assert_allclose(x2._grad, x1._grad, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(x2.grad_data, x1.grad_data, rtol=1e-10, atol=1e-12)
     for (n1, p1), (n2, p2) in zip(a.param_map().items(), f.param_map().items()):
-        np.testing.assert_allclose(p2._grad, p1._grad, rtol=1e-10, atol=1e-12, err_msg=n1)
+        np.testing.assert_allclose(p2.grad_data, p1.grad_data, rtol=1e-10, atol=1e-12, err_msg=n1)
     for n in ("run_mean", "run_var"):
         if n in a._params:
             np.testing.assert_allclose(f._params[n].data, a._params[n].data, rtol=1e-12)

@@ -88,10 +88,12 @@ def run_alpha(eg, make_opt, w0, grads, as_map):
     opt = make_opt(arg)
     for gs in grads:
         for p, g in zip(params, gs):
-            p._grad = None if g is None else eg.backend.from_host(g.copy())
+            p.zero_grad()
+            if g is not None:
+                p.accumulate_grad(eg.backend.from_host(g.copy()))
         assert opt.update() is opt
         assert opt.clear_grads() is opt
-        assert all(p._grad is None for p in params)
+        assert all(p.grad_data is None for p in params)
     return [p.numpy().astype(np.float64) for p in params], opt
 
 

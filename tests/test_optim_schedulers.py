@@ -52,7 +52,7 @@ def test_update_uses_current_lr_then_advances():
     opt, p = sgd(1.0)
     opt.lrSchedular(O.exponentialLr(0.5, 0.0))
     for g in (1.0, 2.0):
-        p._grad = p.engine.backend.full((3,), g)
+        p.zero_grad().accumulate_grad(p.engine.backend.full((3,), g))
         opt.update().clear_grads()
     np.testing.assert_allclose(p.numpy(), -(1.0 * 1.0 + 0.5 * 2.0))
 

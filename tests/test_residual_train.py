@@ -75,8 +75,8 @@ def test_residual_network_loss_falls_10x():
         history.append(loss.loss(yh, Y).get())
         net.backward(loss.gradient(yh, Y))
         for p in net.params():
-            assert p._grad is not None, f"no gradient reached {p.name}"
-            p.data = p.data - np.float32(lr) * p._grad
+            assert p.grad_data is not None, f"no gradient reached {p.name}"
+            p.data = p.data - np.float32(lr) * p.grad_data
         net.clear_grads()
         net.gc()
         if history[-1] < history[0] / 10:

@@ -67,7 +67,7 @@ def test_step_equals_hand_written_loop(optim):
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
     assert step.stats() == {"eager": len(data), "captures": 0, "replays": 0, "graphs": 0, "mode": "eager",
                             "fallback": None}
-    assert opt.steps() == len(data) and all(p._grad is None for p in net.params())
+    assert opt.steps() == len(data) and all(p.grad_data is None for p in net.params())
 
 
 def test_results_keep_their_own_value_when_slots_are_reused(monkeypatch):
@@ -131,7 +131,7 @@ def test_failing_step_changes_nothing_and_the_net_trains_on():
     after = state_of(net, opt)
     for k in before:
         np.testing.assert_array_equal(after[k], before[k], err_msg=k)
-    assert opt.steps() == 1 and all(p._grad is None for p in net.params())
+    assert opt.steps() == 1 and all(p.grad_data is None for p in net.params())
     rest = [step(eg.tensor(x), eg.tensor(y)) for x, y in data[1:]]
     assert [first.get()] + [r.get() for r in rest] == ref_losses     # as if the failed step never ran
     want, got = state_of(ref_net, ref_opt), state_of(net, opt)

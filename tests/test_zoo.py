@@ -20,8 +20,8 @@ def train_step(eg, net, x, num_classes):
     yh = net(x)[0]
     net.backward(alpha.loss.softmax_crossEntropy().gradient(yh, y))
     for k, p in net.param_map().items():
-        assert p._grad is not None, f"{k} got no gradient"
-        assert np.isfinite(p._grad).all(), f"{k} has a non-finite gradient"
+        assert p.grad_data is not None, f"{k} got no gradient"
+        assert np.isfinite(p.grad_data).all(), f"{k} has a non-finite gradient"
     alpha.optim.SGD(net.params(), 0.01).update().clear_grads()
     net.gc()
     changed = sum(not np.array_equal(before[k], p.numpy()) for k, p in net.param_map().items())
@@ -67,7 +67,7 @@ def test_blocks_shapes_and_grads(eg, make, shape, out):
     assert y.shape == out
     gx = block.backward(eg.ones(*out))[0]
     assert gx is not None and gx.shape == shape and np.isfinite(gx.numpy()).all()
-    assert all(p._grad is not None for p in block.params())
+    assert all(p.grad_data is not None for p in block.params())
 
 
 def test_se_channel_scale_gradient():

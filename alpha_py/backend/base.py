@@ -1,17 +1,12 @@
 """Backend layer: the primitive table every engine backend provides, written once over an
-array module `xp` (NumPy or CuPy). Backends override primitives with faster code (cpu_conv.py,
-cuda.py). Imports only numpy-compatible array modules and alpha_py.errors."""
-import math
-
-from ..errors import ArgumentError
+array module `xp` (NumPy or CuPy); activations in act_ops.py, optimizer updates in optim_ops.py.
+Backends override primitives with faster code (cpu.py, cuda.py). Imports numpy-compatible array
+modules (through `xp`) and its sibling mixins only."""
+from .act_ops import ActivationOps
 from .optim_ops import OptimOps
 
-ACTIVATIONS = ("relu", "relu6", "leakyRelu", "elu", "softplus", "gelu", "sigmoid",
-               "hard_sigmoid", "tanh")
-_GELU_C = math.sqrt(2.0 / math.pi)
 
-
-class ArrayBackend(OptimOps):
+class ArrayBackend(ActivationOps, OptimOps):
     """Primitive table over an array module. Arrays are row-major, NHWC for images."""
 
     name = "abstract"
@@ -95,81 +90,11 @@ class ArrayBackend(OptimOps):
     def clip(self, x, lo, hi):
         return self.xp.clip(x, lo, hi)
 
-    def maximum(self, a, b):
-        return self.xp.maximum(a, b)
-
     def where(self, cond, a, b):
         return self.xp.where(cond, a, b)
 
     def greater(self, a, b):
         return a > b
-
-    def isfinite_all(self, x):
-        return bool(self.xp.isfinite(x).all())
-
-    def iadd(self, a, b):
-        """a += b in place (gradient accumulation)."""
-        a += b
-        return a
-
-    # ---------------------------------------------------------------- activations
-    def act_fwd(self, name, x, p1=0.0, p2=0.0):
-        """Activation forward. p1/p2: leakyRelu slope; elu alpha, slope."""
-        xp, t = self.xp, self.dtype.type
-        if name == "relu":
-            return xp.maximum(x, t(0))
-        if name == "relu6":
-            return xp.clip(x, t(0), t(6))
-        if name == "leakyRelu":
-            return xp.where(x > 0, x, x * t(p1))
-        if name == "elu":
-            return xp.where(x > 0, x, t(p1) * (xp.exp(xp.minimum(x, t(0))) - t(1))) * t(p2)
-        if name == "softplus":
-            return xp.logaddexp(t(0), x).astype(self.dtype, copy=False)
-        if name == "gelu":
-            return t(0.5) * x * (t(1) + xp.tanh(t(_GELU_C) * (x + t(0.044715) * x * x * x)))
-        if name == "sigmoid":
-            return self._sigmoid(x)
-        if name == "hard_sigmoid":
-            return xp.clip(x * t(1.0 / 6.0) + t(0.5), t(0), t(1))
-        if name == "tanh":
-            return xp.tanh(x)
-        raise ArgumentError(f"act_fwd: unknown activation {name!r}, expected one of {ACTIVATIONS}")
-
-    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
-        """Activation backward: grad_x given grad_y, the input x and the output y."""
-        xp, t = self.xp, self.dtype.type
-        if name == "relu":
-            return gy * (x > 0)
-        if name == "relu6":
-            return gy * ((x > 0) & (x < 6))
-        if name == "leakyRelu":
-            return gy * xp.where(x > 0, t(1), t(p1))
-        if name == "elu":
-            return gy * xp.where(x > 0, t(p2), t(p2 * p1) * xp.exp(xp.minimum(x, t(0))))
-        if name == "softplus":
-            return gy * self._sigmoid(x)
-        if name == "gelu":
-            u = t(_GELU_C) * (x + t(0.044715) * x * x * x)
-            th = xp.tanh(u)
-            du = t(_GELU_C) * (t(1) + t(3 * 0.044715) * x * x)
-            return gy * (t(0.5) * (t(1) + th) + t(0.5) * x * (t(1) - th * th) * du)
-        if name == "sigmoid":
-            return gy * y * (t(1) - y)
-        if name == "hard_sigmoid":
-            return gy * ((x > -3) & (x < 3)) * t(1.0 / 6.0)
-        if name == "tanh":
-            return gy * (t(1) - y * y)
-        raise ArgumentError(f"act_bwd: unknown activation {name!r}, expected one of {ACTIVATIONS}")
-
-    def add_act(self, name, a, b, p1=0.0, p2=0.0):
-        """act(a + b) (F.add_<act>); one fused kernel on the GPU."""
-        return self.act_fwd(name, a + b, p1, p2)
-
-    def _sigmoid(self, x):
-        xp, t = self.xp, self.dtype.type
-        e = xp.exp(-xp.abs(x))
-        return xp.where(x >= 0, t(1) / (t(1) + e), e / (t(1) + e))
 
     # ---------------------------------------------------------------- softmax family
     def softmax(self, x, axis=-1):

@@ -2,20 +2,21 @@
 inherited from ArrayBackend; activations, batchNorm(+act), softmax(+crossEntropy), Kahan reductions,
 random numbers and image ops run our kernels/*.cu (conv/pool in cuda_conv.py, optimizers in
 cuda_optim.py, CUDA graphs of training steps in cuda_graph.py). Imported only by alpha.engine.cuda_float32;
-imports cupy, numpy and backend/."""
+imports cupy, numpy, alpha_py.ops and backend/."""
 import math
 
 import cupy
 import numpy as np
 
-from .base import ACTIVATIONS, ArrayBackend
+from ..ops import ACT_IDENTITY
+from .act_ops import activation
+from .base import ArrayBackend
 from .cuda_conv import CudaConvOps
 from .cuda_graph import CudaGraphOps
 from .cuda_memory import Counters, DeviceMemory, DeviceTables, PinnedStager
 from .cuda_optim import CudaOptimOps
 from .kernel_loader import get_kernel
 
-ACT_CODES = {name: i for i, name in enumerate(ACTIVATIONS)}   # must match kernels/act.cuh
 THREADS = 256
 MAX_BLOCKS = 8192
 _MASK64 = (1 << 64) - 1
@@ -162,20 +163,20 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         return out
 
     # ---------------------------------------------------------------- activations
-    def _act_code(self, name):
-        if name not in ACT_CODES:
-            return super().act_fwd(name, None)        # raises the ArgumentError naming the choices
-        return ACT_CODES[name]
+    @staticmethod
+    def _act_kernel(name, who):
+        """The kernels/act.cuh enumerator of activation `name` (None: ACT_IDENTITY)."""
+        return ACT_IDENTITY if name is None else activation(name, who).kernel
 
     def act_fwd(self, name, x, p1=0.0, p2=0.0):
-        code = self._act_code(name)
+        code = self._act_kernel(name, "act_fwd")
         x = self.c(x)
         y = cupy.empty_like(x)
         self.launch_flat("elementwise", f"act_fwd<{code}>", x.size, (x, y, i64(x.size), f32(p1), f32(p2)))
         return y
 
     def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
-        code = self._act_code(name)
+        code = self._act_kernel(name, "act_bwd")
         gy = self.c(gy)
         x = self.c(x if x is not None else y)
         y = self.c(y if y is not None else x)
@@ -185,7 +186,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         return gx
 
     def add_act(self, name, a, b, p1=0.0, p2=0.0):
-        code = self._act_code(name)
+        code = self._act_kernel(name, "add_act")
         if a.shape != b.shape:
             return super().add_act(name, a, b, p1, p2)
         a, b = self.c(a), self.c(b)
@@ -198,21 +199,17 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         x = self.c(x)
         return x, x.size // x.shape[-1], x.shape[-1]
 
-    def softmax(self, x, axis=-1):
-        if axis not in (-1, x.ndim - 1):
-            return super().softmax(x, axis)
+    def _softmax_rows(self, x, log):
         x, r, c = self._rows(x)
         y = cupy.empty_like(x)
-        self.kernel("softmax", "softmax_rows<0>")((-(-r // 8),), (THREADS,), (x, y, i64(r), i32(c)))
+        self.kernel("softmax", f"softmax_rows<{int(log)}>")((-(-r // 8),), (THREADS,), (x, y, i64(r), i32(c)))
         return y
 
+    def softmax(self, x, axis=-1):
+        return super().softmax(x, axis) if axis not in (-1, x.ndim - 1) else self._softmax_rows(x, False)
+
     def log_softmax(self, x, axis=-1):
-        if axis not in (-1, x.ndim - 1):
-            return super().log_softmax(x, axis)
-        x, r, c = self._rows(x)
-        y = cupy.empty_like(x)
-        self.kernel("softmax", "softmax_rows<1>")((-(-r // 8),), (THREADS,), (x, y, i64(r), i32(c)))
-        return y
+        return super().log_softmax(x, axis) if axis not in (-1, x.ndim - 1) else self._softmax_rows(x, True)
 
     def softmax_ce(self, logits, y):
         x, r, c = self._rows(logits)
@@ -300,11 +297,11 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         return out1, out2
 
     def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0):
-        act = -1 if name is None else self._act_code(name)
+        act = self._act_kernel(name, "bn_act_fwd")
         c = x.shape[-1]
         x2 = self.c(x).reshape(-1, c)
         if mean is None:                  # batch statistics in one pass: shifted sums, then mean/var/inv together
-            part1, part2, s = self._bn_partial(3, -1, x2, None, None, None, None, None)
+            part1, part2, s = self._bn_partial(3, ACT_IDENTITY, x2, None, None, None, None, None)
             mean, var, inv = (cupy.empty((c,), dtype=self.dtype) for _ in range(3))
             self.kernel("batchnorm", "bn_finish_stats")((-(-c // 32),), (32, 8),
                                                         (part1, part2, i32(s), i32(c), x2, i64(x2.shape[0]),
@@ -322,7 +319,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var)
 
     def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
-        act = -1 if name is None else self._act_code(name)
+        act = self._act_kernel(name, "bn_act_bwd")
         c = x.shape[-1]
         x2, gy2 = self.c(x).reshape(-1, c), self.c(gy).reshape(-1, c)
         mean, inv_std = self.c(mean), self.c(inv_std)

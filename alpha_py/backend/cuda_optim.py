@@ -2,15 +2,14 @@
 following the contract in backend/optim_ops.py. The step's scalars live in a small device buffer written
 by optim_set_scalars (never captured into a CUDA graph: replays rewrite it), and the pointer table comes
 from the backend's cache of device tables, so an update never waits for the device. Mixed into
-CudaBackend; imports cupy, numpy, backend/optim_ops and errors."""
+CudaBackend; the kernel instance is named by the rule's alpha_py.ops.OPTIM_RULES row (optim_step<OPTIM_ADAM>).
+Imports cupy, numpy, backend/optim_ops and errors."""
 import cupy
 import numpy as np
 
-from ..errors import ArgumentError, GraphError
-from .optim_ops import OPTIM_RULES, kernel_scalars, state_names
+from ..errors import GraphError
+from .optim_ops import kernel_scalars, rule_spec, state_names
 
-RULE_CODES = {"sgd": 0, "momentum": 1, "sgdmn": 2, "rmsprop": 3, "adam": 4, "adamw": 5, "adamax": 6,
-              "radam": 7, "adamod": 8}
 f32 = np.float32
 
 
@@ -34,8 +33,7 @@ class CudaOptimOps:
         self.kernel("optim", "optim_set_scalars")((1,), (32,), (scalars,) + tuple(f32(v) for v in vals))
 
     def optim_step(self, rule, weights, grads, states, hp, scalars=None):
-        if rule not in OPTIM_RULES:
-            raise ArgumentError(f"optim_step: unknown rule {rule!r}, expected one of {sorted(OPTIM_RULES)}")
+        spec = rule_spec(rule)
         amsgrad = bool(hp.get("amsgrad", False))
         names = state_names(rule, amsgrad)
         k = len(weights)
@@ -74,6 +72,6 @@ class CudaOptimOps:
             self.optim_write_scalars(rule, hp, scalars)
         else:
             capture.scalars.append(scalars)      # the step runner rewrites it before every replay
-        self.launch_flat("optim", f"optim_step<{RULE_CODES[rule]}>", total,
+        self.launch_flat("optim", f"optim_step<{spec.kernel}>", total,
                          (dtab, np.int32(k), np.int64(total), scalars), per_thread=4)
         return None

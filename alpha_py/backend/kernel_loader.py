@@ -10,8 +10,13 @@ _modules = {}       # (device_id, family, defines) -> cupy.RawModule
 
 
 def kernel_dir():
-    """Directory holding the .cu sources: the installed `alpha_py.kernels` package, else the
-    source checkout's top-level kernels/ folder."""
+    """Directory holding the .cu sources: the kernels/ folder beside this alpha_py package in a source
+    checkout (so a checkout or git worktree compiles its own kernels, even where an editable install of
+    another checkout maps `alpha_py.kernels`), else the installed `alpha_py.kernels` package."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    beside = os.path.normpath(os.path.join(here, "..", "..", "kernels"))
+    if os.path.exists(os.path.join(beside, "elementwise.cu")):
+        return beside
     try:
         import alpha_py.kernels as pkg          # installed wheel / editable install mapping
         d = os.path.dirname(pkg.__file__)
@@ -19,8 +24,7 @@ def kernel_dir():
             return d
     except ImportError:
         pass
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.normpath(os.path.join(here, "..", "..", "kernels"))
+    return beside
 
 
 def module_source(family):

@@ -1,19 +1,20 @@
 """Backend layer: the optimizer primitive `optim_step` (one update of many parameters), written once
 over the array module `xp`; mixed into ArrayBackend. A CUDA backend overrides `optim_step` with one
-fused kernel launch over all parameters. Imports math and alpha_py.errors only.
+fused kernel launch over all parameters. The rules are the rows of alpha_py.ops.OPTIM_RULES; each has a
+`_step_<rule>` method here. Imports math, alpha_py.ops and alpha_py.errors only.
 
 Contract (what a fused implementation must do)
 ----------------------------------------------
     optim_step(rule, weights, grads, states, hp, scalars=None) -> None
 
-rule     one of the names in OPTIM_RULES below.
+rule     one of the names in alpha_py.ops.OPTIM_RULES.
 weights  list of K float arrays (the parameters' `.data`), UPDATED IN PLACE (same array objects).
 grads    list of K arrays, grads[i].shape == weights[i].shape, read only.
 states   dict state name -> list of K arrays shaped like weights, UPDATED IN PLACE. The names
-         present are OPTIM_RULES[rule][0], plus "max_exp_avg_sq" for adam/adamw with amsgrad.
+         present are OPTIM_RULES[rule].states, plus "max_exp_avg_sq" for adam/adamw with amsgrad.
          All states start at zero (the optimizer allocates them).
 hp       dict of Python scalars: "step" (int t >= 1: this update is the t-th), "lr", "L1", "L2"
-         and the rule's own keys (OPTIM_RULES[rule][1]). Host-side per-step scalars (bias
+         and the rule's own keys (OPTIM_RULES[rule].hp). Host-side per-step scalars (bias
          corrections, RAdam rectification) come from `optim_scalars(rule, hp)`, which fused
          implementations should call too so both backends agree to the last bit of the scalars.
 scalars  None, or the optimizer's buffer from `optim_scalar_buffer()` (None on the CPU). A device
@@ -51,83 +52,76 @@ and c1 = 1 - beta1^t, c2 = 1 - beta2^t:
 import math
 
 from ..errors import ArgumentError
+from ..ops import AMSGRAD_STATE, OPTIM_RULES
 
-# rule -> (state names in order, hyper-parameter keys read besides step/lr/L1/L2)
-OPTIM_RULES = {
-    "sgd": ((), ()),
-    "momentum": (("velocity",), ("beta",)),
-    "sgdmn": (("velocity",), ("momentum", "dampen", "nesterov")),
-    "rmsprop": (("exp_avg_sq",), ("beta", "eps")),
-    "adam": (("exp_avg", "exp_avg_sq"), ("beta1", "beta2", "eps", "amsgrad")),
-    "adamw": (("exp_avg", "exp_avg_sq"), ("beta1", "beta2", "eps", "amsgrad")),
-    "adamax": (("exp_avg", "exp_inf"), ("beta1", "beta2", "eps")),
-    "radam": (("exp_avg", "exp_avg_sq"), ("beta1", "beta2", "eps")),
-    "adamod": (("exp_avg", "exp_avg_sq", "exp_avg_lr"), ("beta1", "beta2", "beta3", "eps")),
-}
+
+def rule_spec(rule):
+    """The OPTIM_RULES row of `rule`; an unknown name is an ArgumentError listing the rules."""
+    spec = OPTIM_RULES.get(rule)
+    if spec is None:
+        raise ArgumentError(f"optim_step: unknown rule {rule!r}, expected one of {sorted(OPTIM_RULES)}")
+    return spec
 
 
 def state_names(rule, amsgrad=False):
     """The state arrays `optim_step` expects for `rule` (adam/adamw add max_exp_avg_sq)."""
-    names = OPTIM_RULES[rule][0]
-    if amsgrad and rule in ("adam", "adamw"):
-        names = names + ("max_exp_avg_sq",)
-    return names
+    spec = rule_spec(rule)
+    if amsgrad and "amsgrad" in spec.hp:
+        return spec.states + (AMSGRAD_STATE,)
+    return spec.states
+
+
+def _adam_scalars(t, lr, eps, b2, c1, c2):
+    return {"lr_t": lr * math.sqrt(c2) / c1, "eps_t": eps * math.sqrt(c2)}
+
+
+def _adamod_scalars(t, lr, eps, b2, c1, c2):
+    return {"lr_t": lr * math.sqrt(c2) / c1, "eps_t": eps}
+
+
+def _adamax_scalars(t, lr, eps, b2, c1, c2):
+    return {"lr_t": lr / c1}
+
+
+def _radam_scalars(t, lr, eps, b2, c1, c2):
+    rho_inf = 2.0 / (1.0 - b2) - 1.0
+    rho_t = rho_inf - 2.0 * t * b2 ** t / c2
+    if not rho_t > 5.0:
+        return {"rectified": False, "lr_t": lr / c1}
+    r = math.sqrt((rho_t - 4.0) * (rho_t - 2.0) * rho_inf / ((rho_inf - 4.0) * (rho_inf - 2.0) * rho_t))
+    return {"rectified": True, "lr_t": lr * r * math.sqrt(c2) / c1, "eps_t": eps * math.sqrt(c2)}
+
+
+# OptimRule.scalars -> f(t, lr, eps, beta2, c1, c2) -> the step's host scalars
+STEP_SCALARS = {"adam": _adam_scalars, "adamod": _adamod_scalars, "adamax": _adamax_scalars,
+                "radam": _radam_scalars}
 
 
 def optim_scalars(rule, hp):
-    """Per-step host scalars of `rule` at step hp['step'] (float64 Python floats):
-    lr_t, eps_t for adam/adamw/adamod/radam(rectified); lr_t for adamax; `rectified` for radam."""
-    if rule not in OPTIM_RULES:
-        raise ArgumentError(f"optim_step: unknown rule {rule!r}, expected one of {sorted(OPTIM_RULES)}")
+    """Per-step host scalars of `rule` at step hp['step'] (float64 Python floats): lr_t, eps_t for
+    adam/adamw/adamod/radam(rectified); lr_t for adamax; `rectified` for radam."""
+    spec = rule_spec(rule)
     t, lr = int(hp["step"]), float(hp["lr"])
     if t < 1:
         raise ArgumentError(f"optim_step: step must be >= 1, got {t}")
-    out = {}
-    if rule in ("adam", "adamw", "adamax", "radam", "adamod"):
-        b1, b2 = float(hp["beta1"]), float(hp["beta2"])
-        c1, c2 = 1.0 - b1 ** t, 1.0 - b2 ** t
-        if rule == "adamax":
-            out["lr_t"] = lr / c1
-        elif rule == "radam":
-            rho_inf = 2.0 / (1.0 - b2) - 1.0
-            rho_t = rho_inf - 2.0 * t * b2 ** t / c2
-            out["rectified"] = rho_t > 5.0
-            if out["rectified"]:
-                r = math.sqrt((rho_t - 4.0) * (rho_t - 2.0) * rho_inf /
-                              ((rho_inf - 4.0) * (rho_inf - 2.0) * rho_t))
-                out["lr_t"], out["eps_t"] = lr * r * math.sqrt(c2) / c1, float(hp["eps"]) * math.sqrt(c2)
-            else:
-                out["lr_t"] = lr / c1
-        elif rule == "adamod":
-            out["lr_t"], out["eps_t"] = lr * math.sqrt(c2) / c1, float(hp["eps"])
-        else:
-            out["lr_t"], out["eps_t"] = lr * math.sqrt(c2) / c1, float(hp["eps"]) * math.sqrt(c2)
-    return out
+    if spec.scalars is None:
+        return {}
+    b1, b2 = float(hp["beta1"]), float(hp["beta2"])
+    return STEP_SCALARS[spec.scalars](t, lr, float(hp["eps"]), b2, 1.0 - b1 ** t, 1.0 - b2 ** t)
 
 
 def kernel_scalars(rule, hp):
     """The 13 scalars of one fused update, in kernels/optim.cu's order: lr, lr_t, eps_t, h1, h2, h3,
-    k1, k2, k3, L1, L2, eps, flag (float64; k = 1 - h; adamw's L1/L2 pre-multiplied by lr)."""
-    sc = optim_scalars(rule, hp)
+    k1, k2, k3, L1, L2, eps, flag (float64), packed as the rule's OPTIM_RULES row says."""
+    spec, sc = rule_spec(rule), optim_scalars(rule, hp)
     lr, eps = float(hp["lr"]), float(hp.get("eps", 0.0))
     l1, l2 = float(hp.get("L1", 0.0)), float(hp.get("L2", 0.0))
-    h1 = h2 = h3 = k1 = k2 = k3 = 0.0
-    flag = 0
-    if rule in ("momentum", "rmsprop"):
-        h1 = float(hp["beta"])
-        k1 = 1.0 - h1
-    elif rule == "sgdmn":
-        h1, k2, flag = float(hp["momentum"]), 1.0 - float(hp["dampen"]), int(bool(hp["nesterov"]))
-    elif rule in ("adam", "adamw", "adamax", "radam", "adamod"):
-        h1, h2 = float(hp["beta1"]), float(hp["beta2"])
-        k1, k2 = 1.0 - h1, 1.0 - h2
-        if rule == "adamod":
-            h3 = float(hp["beta3"])
-            k3 = 1.0 - h3
-        flag = int(bool(hp.get("amsgrad", False))) if rule in ("adam", "adamw") else int(bool(sc.get("rectified")))
-    if rule == "adamw":
+    h = [float(hp[key]) for key in spec.h] + [0.0] * (3 - len(spec.h))
+    k = [0.0 if key is None else 1.0 - float(hp[key]) for key in spec.k] + [0.0] * (3 - len(spec.k))
+    flag = spec.flag is not None and bool(sc[spec.flag] if spec.flag in sc else hp.get(spec.flag, False))
+    if spec.decoupled:
         l1, l2 = lr * l1, lr * l2
-    return (lr, sc.get("lr_t", lr), sc.get("eps_t", eps), h1, h2, h3, k1, k2, k3, l1, l2, eps, float(flag))
+    return (lr, sc.get("lr_t", lr), sc.get("eps_t", eps), *h, *k, l1, l2, eps, float(flag))
 
 
 class OptimOps:

@@ -1,7 +1,7 @@
 """Bridge layer: helper functions Java calls by name (op "fn") — Java-module mirrors, their
 backward/gc, releasing a step's handles, bulk tensor data (JPype buffers / Py4J shared file),
-iterator batches and Java-side learning-rate functions. `d` is the Dispatcher. Imports numpy and
-alpha_py only."""
+iterator batches and Java-side learning-rate functions. `d` is the Dispatcher. Units are reached through
+their public seams only (attach, record_forward, backward, gc). Imports numpy and alpha_py only."""
 import numpy as np
 
 from ..errors import ArgumentError
@@ -33,20 +33,20 @@ def module_new(d, java_class, fields):
 
 def module_attach(d, mirror, engine, name):
     """Java initialised the children itself (in field order, same draws as Module.init)."""
-    mirror.engine, mirror._name = engine, name
+    mirror.attach(engine, name)
     return None
 
 
 def module_backward(d, mirror, xs, outs, grads):
-    mirror._last_in, mirror._last_out = list(xs), list(outs)
-    return mirror.backward(*grads)
+    """Back-propagate through the graph a Java forward recorded (xs -> outs)."""
+    return mirror.record_forward(outs, xs).backward(*grads)
 
 
 def unit_gc(d, unit, outs, ids):
     """Free the unit's graph below `outs` (Java's record of its last outputs) and release the
     handles of this step's tensors (ids) at once."""
     if outs:
-        unit._last_out = list(outs)
+        unit.record_forward(outs)
     unit.gc()
     release(d, ids)
     return None

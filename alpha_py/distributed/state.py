@@ -78,12 +78,12 @@ class GradBuffer:
 
     def pack(self, backend):
         """Flat device array (backend's array type) of all gradients."""
-        parts = [backend.reshape(p._grad, (-1,)) if p._grad is not None
+        parts = [backend.reshape(p.grad_data, (-1,)) if p.grad_data is not None
                  else backend.full((n,), 0.0) for p, n in zip(self.params, self.sizes)]
         return backend.concat(parts, 0)
 
     def unpack(self, backend, flat):
         off = 0
         for p, n in zip(self.params, self.sizes):
-            p._grad = backend.reshape(flat[off:off + n], p.shape)
+            p.zero_grad().accumulate_grad(backend.reshape(flat[off:off + n], p.shape))
             off += n

@@ -1,5 +1,5 @@
 """Engine layer: wraps one backend's primitive table with tensor factories, initialisers,
-sync/async and argument checking. Imports backend/, tensor.py and errors only."""
+sync/async and argument checking. Imports engine/tensor and errors only (engine/factory.py hands it the backend)."""
 import contextlib
 import math
 import threading
@@ -32,7 +32,6 @@ class Engine:
         self._type_name = type_name
         self.is_sync = True
         self.is_check = True
-        self._seed = None
         self._local = threading.local()          # .stepping: inside a train step on this thread
 
     # ------------------------------------------------------------------ switches
@@ -52,8 +51,7 @@ class Engine:
         return self
 
     def set_seed(self, seed):
-        self._seed = int(seed)
-        self.backend.seed(self._seed)
+        self.backend.seed(int(seed))
         return self
 
     def dataType(self):

@@ -117,6 +117,23 @@ class Tensor:
         """The gradient accumulated into this tensor (a Tensor), or None."""
         return None if self._grad is None else Tensor(self.engine, self._grad)
 
+    @property
+    def grad_data(self):
+        """The gradient as a device array (None when none has flowed); read-only: gradients are
+        written through accumulate_grad / zero_grad only."""
+        return self._grad
+
+    def accumulate_grad(self, g):
+        """Add the device array `g` (shaped like this tensor) into its gradient: the one place a
+        gradient is written (autograd, units' parameter grads, all-reduce, tests)."""
+        self._grad = g if self._grad is None else self.engine.backend.add(self._grad, g)
+        return self
+
+    def zero_grad(self):
+        """Forget the gradient (the next accumulate_grad starts afresh)."""
+        self._grad = None
+        return self
+
     def __repr__(self):
         if self._data is None:
             return "Tensor(deleted)"

@@ -1,29 +1,41 @@
-"""nn layer: activation units (relu, relu6, leakyRelu, elu, softplus, gelu, sigmoid, hard_sigmoid,
-tanh) over the backend's act_fwd/act_bwd primitives, plus softmax / log_softmax."""
+"""nn layer: activation units — one class per row of alpha_py.ops.ACTIVATIONS (Relu, Relu6, LeakyRelu, Elu,
+Softplus, Gelu, Sigmoid, HardSigmoid, Tanh), made from that row over the backend's act_fwd/act_bwd primitives —
+plus softmax / log_softmax. Imports alpha_py.ops, nn.unit and errors."""
 import math
 
 from ..errors import ArgumentError, fmt_shape
+from ..ops import ACTIVATIONS
 from .unit import Unit
 
 
-def _check_range(who, name, v, lo, lo_open=False):
-    """A finite number >= lo (> lo when lo_open); anything else would make NaN or nonsense."""
+def _check_param(who, param, v):
+    """A finite number >= param.minimum (> when param.open); anything else would make NaN or nonsense."""
     ok = (not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v)
-          and (v > lo if lo_open else v >= lo))
+          and (v > param.minimum if param.open else v >= param.minimum))
     if not ok:
-        raise ArgumentError(f"{who}: {name} must be a finite number {'>' if lo_open else '>='} {lo}, "
-                            f"got {v!r}")
+        raise ArgumentError(f"{who}: {param.what or param.name} must be a finite number "
+                            f"{'>' if param.open else '>='} {param.minimum}, got {v!r}")
+    return float(v)
 
 
 class Activation(Unit):
-    """Elementwise activation; `act` names the backend primitive, p1/p2 its parameters."""
+    """Elementwise activation `act` (an ops.ACTIVATIONS name): Unit(inplace=False, *params) with the row's
+    parameters, positional or by name, defaults from the row; they reach the primitives as p1, p2."""
 
     act = None
-    keeps_input = True     # backward needs x (else only y)
 
-    def __init__(self, inplace=False, p1=0.0, p2=0.0):
+    def __init__(self, inplace=False, *params, **named):
         super().__init__()
-        self.inplace, self.p1, self.p2 = bool(inplace), float(p1), float(p2)
+        who, spec = type(self).__name__, ACTIVATIONS[self.act]
+        names = [p.name for p in spec.params]
+        if len(params) > len(names) or any(k not in names for k in named) or any(
+                names.index(k) < len(params) for k in named):
+            raise ArgumentError(f"{who}: expected ([inplace,] {', '.join(names) or 'no parameters'}), got "
+                                f"{list(params)}{' ' + str(named) if named else ''}")
+        given = dict(zip(names, params), **named)
+        values = [_check_param(who, p, given.get(p.name, p.default)) for p in spec.params]
+        self.inplace = bool(inplace)
+        self.p1, self.p2 = (values + [0.0, 0.0])[:2]
 
     def _fwd(self, eg, x):
         y = eg.backend.act_fwd(self.act, x, self.p1, self.p2)
@@ -34,57 +46,12 @@ class Activation(Unit):
         return (eg.backend.act_bwd(self.act, gys[0], x, y, self.p1, self.p2),)
 
 
-class Relu(Activation):
-    act = "relu"
+def _unit_class(spec):
+    return type(spec.unit, (Activation,), {"act": spec.name, "__doc__": spec.doc, "__module__": __name__})
 
 
-class Relu6(Activation):
-    act = "relu6"
-
-
-class LeakyRelu(Activation):
-    """y = x if x > 0 else slope * x (slope default 0.01)."""
-    act = "leakyRelu"
-
-    def __init__(self, inplace=False, slope=0.01):
-        _check_range("LeakyRelu", "negative slope", slope, 0.0)
-        super().__init__(inplace, slope)
-
-
-class Elu(Activation):
-    """y = slope * (x if x > 0 else alpha * (exp(x) - 1)); alpha=1, slope=1 by default."""
-    act = "elu"
-
-    def __init__(self, inplace=False, alpha=1.0, slope=1.0):
-        _check_range("Elu", "alpha", alpha, 0.0)
-        _check_range("Elu", "slope", slope, 0.0, lo_open=True)
-        super().__init__(inplace, alpha, slope)
-
-
-class Softplus(Activation):
-    act = "softplus"
-
-
-class Gelu(Activation):
-    """tanh approximation of GELU."""
-    act = "gelu"
-
-
-class Sigmoid(Activation):
-    act = "sigmoid"
-
-
-class HardSigmoid(Activation):
-    """clip(x/6 + 1/2, 0, 1)."""
-    act = "hard_sigmoid"
-
-
-class Tanh(Activation):
-    act = "tanh"
-
-
-ACTIVATION_CLASSES = {c.act: c for c in (Relu, Relu6, LeakyRelu, Elu, Softplus, Gelu, Sigmoid,
-                                         HardSigmoid, Tanh)}
+ACTIVATION_CLASSES = {name: _unit_class(spec) for name, spec in ACTIVATIONS.items()}
+globals().update({cls.__name__: cls for cls in ACTIVATION_CLASSES.values()})     # Relu, LeakyRelu, ...
 
 
 class _SoftmaxBase(Unit):

@@ -1,5 +1,5 @@
 """nn layer: binary and combining units — add, sub, mul, div, linear2 (alpha*X1 + beta*X2 + gamma)
-over same-shape inputs, concat, split/chunk and the sum/mean reducers. Imports unit.py only."""
+over same-shape inputs, concat, split/chunk and the sum/mean reducers. Imports unit.py and errors only."""
 import math
 
 from ..errors import ArgumentError, fmt_shape

@@ -64,7 +64,7 @@ class _ConvBase(Unit):
 
     def _bias_grad(self, eg, gy):
         if self.biased:
-            self.bias().accumulate(eg.backend.sum(gy.reshape(-1, gy.shape[-1]), axis=0))
+            self.bias().accumulate_grad(eg.backend.sum(gy.reshape(-1, gy.shape[-1]), axis=0))
 
 
 class Conv3D(_ConvBase):
@@ -83,7 +83,7 @@ class Conv3D(_ConvBase):
 
     def _bwd(self, eg, x, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()
-        w.accumulate(b.conv_bwd_filter(x, gy, w.shape, self.stride, self.padding))
+        w.accumulate_grad(b.conv_bwd_filter(x, gy, w.shape, self.stride, self.padding))
         self._bias_grad(eg, gy)
         return (b.conv_bwd_data(gy, w.data, x.shape, self.stride, self.padding) if needs[0] else None,)
 
@@ -115,7 +115,7 @@ class Deconv3D(_ConvBase):
 
     def _bwd(self, eg, x, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()
-        w.accumulate(b.conv_bwd_filter(gy, x, w.shape, self.stride, self.padding))
+        w.accumulate_grad(b.conv_bwd_filter(gy, x, w.shape, self.stride, self.padding))
         self._bias_grad(eg, gy)
         return (b.conv_fwd(gy, w.data, self.stride, self.padding) if needs[0] else None,)
 
@@ -139,7 +139,7 @@ class DepthwiseConv3D(_ConvBase):
 
     def _bwd(self, eg, x, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()
-        w.accumulate(b.dwconv_bwd_filter(x, gy, w.shape, self.stride, self.padding))
+        w.accumulate_grad(b.dwconv_bwd_filter(x, gy, w.shape, self.stride, self.padding))
         self._bias_grad(eg, gy)
         return (b.dwconv_bwd_data(gy, w.data, x.shape, self.stride, self.padding) if needs[0] else None,)
 

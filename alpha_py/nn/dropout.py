@@ -1,5 +1,5 @@
 """nn layer: dropout with Dragon-Alpha's keep-probability semantics, over the backend's
-dropout_mask primitive. Imports unit.py only."""
+dropout_mask primitive. Imports unit.py and errors only."""
 import math
 
 from ..errors import ArgumentError

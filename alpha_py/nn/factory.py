@@ -1,6 +1,8 @@
 """nn layer: the `alpha.nn` factory — Dragon-Alpha constructor names and overloads mapped onto
-unit classes. Zoo nets/blocks (alpha_py.zoo) are reachable here too (nn.ResNet18(...))."""
+unit classes. The facade, above nn and zoo, adds the zoo's nets and blocks (nn.ResNet18(...)) through
+NN.extend. Imports the nn unit modules, alpha_py.ops and alpha_py.errors."""
 from ..errors import ArgumentError
+from ..ops import ACTIVATIONS
 from . import activation as act
 from . import combine, conv, dropout, fused, linear, norm, pool, shape
 from .unit import Module, Sequence, Unit
@@ -13,14 +15,20 @@ def _lead_bool(args, default):
     return default, args
 
 
+def _inplace_first(cls, default=False, doc=None):
+    """A factory method nn.<name>([inplace,] args...) -> cls(inplace, *args) (inplace also by keyword)."""
+    def make(self, *args, **named):
+        inplace, a = _lead_bool(args, bool(named.pop("inplace", default)))
+        return cls(inplace, *a, **named)
+    make.__doc__ = doc or f"([inplace,] args...) -> {cls.__name__}(inplace, args...)"
+    return make
+
+
 def _is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-# fused-unit families: factory name -> activation class
-_FUSED_ACTS = {"relu": act.Relu, "leakyRelu": act.LeakyRelu, "elu": act.Elu, "gelu": act.Gelu,
-               "sigmoid": act.Sigmoid, "tanh": act.Tanh, "relu6": act.Relu6,
-               "softplus": act.Softplus, "hard_sigmoid": act.HardSigmoid}
+ACTS = act.ACTIVATION_CLASSES     # ops.ACTIVATIONS name -> unit class: nn.<name>() and every fused family
 
 
 class NN:
@@ -129,42 +137,9 @@ class NN:
         return norm.Affine(dims)
 
     # ------------------------------------------------------------------ activations
-    def relu(self, inplace=False):
-        return act.Relu(inplace)
-
-    def relu6(self, inplace=False):
-        return act.Relu6(inplace)
-
-    def leakyRelu(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.LeakyRelu(inplace, *a)
-
-    def elu(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.Elu(inplace, *a)
-
-    def softplus(self, inplace=False):
-        return act.Softplus(inplace)
-
-    def gelu(self, inplace=False):
-        return act.Gelu(inplace)
-
-    def sigmoid(self, inplace=False):
-        return act.Sigmoid(inplace)
-
-    def hard_sigmoid(self, inplace=False):
-        return act.HardSigmoid(inplace)
-
-    def tanh(self, inplace=False):
-        return act.Tanh(inplace)
-
-    def softmax(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.Softmax(inplace, *a)
-
-    def log_softmax(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return act.LogSoftmax(inplace, *a)
+    # relu, relu6, leakyRelu, elu, ...: one method per ops.ACTIVATIONS row, added below the class
+    softmax = _inplace_first(act.Softmax, doc="softmax([inplace,] [features]) over the last dim.")
+    log_softmax = _inplace_first(act.LogSoftmax, doc="log_softmax([inplace,] [features]) over the last dim.")
 
     def dropout(self, *args):
         """dropout(keep_p) / dropout(inplace, keep_p): keep_p is the KEEP probability."""
@@ -201,13 +176,8 @@ class NN:
 
     flaten = flatten
 
-    def view(self, *args):
-        inplace, a = _lead_bool(args, True)
-        return shape.View(inplace, *a)
-
-    def reshape(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return shape.Reshape(inplace, *a)
+    view = _inplace_first(shape.View, True, "view([inplace=True,] dims...): a view of the same data.")
+    reshape = _inplace_first(shape.Reshape, False, "reshape([inplace,] dims...).")
 
     def transpose(self, *args):
         """transpose([inplace,] d1, d2): swap two dims."""
@@ -284,9 +254,7 @@ class NN:
     def div(self, inplace=False):
         return combine.Div(inplace)
 
-    def linear2(self, *args):
-        inplace, a = _lead_bool(args, False)
-        return combine.Linear2(inplace, *a)
+    linear2 = _inplace_first(combine.Linear2, doc="linear2([inplace,] alpha, beta, gamma): alpha*X1 + beta*X2 + gamma.")
 
     def concat(self, dim=-1):
         return combine.Concat(dim)
@@ -322,18 +290,18 @@ class NN:
         first_types = {"batchNorm": (norm.BatchNorm, norm.LayerNorm), "affine": (norm.Affine,)}[kind]
         if args and isinstance(args[0], Unit):
             first = args[0]
-            second = args[1] if len(args) > 1 else _FUSED_ACTS[act_name]()
+            second = args[1] if len(args) > 1 else ACTS[act_name]()
             if len(args) > 2:
                 raise ArgumentError(f"{who}: expected ({kind}, activation), got {len(args)} arguments")
         else:
             first = self.batchNorm(*args) if kind == "batchNorm" else self.affine(*args)
-            second = _FUSED_ACTS[act_name]()
-        return fused.check_fusable(who, first, second, first_types, (_FUSED_ACTS[act_name],))
+            second = ACTS[act_name]()
+        return fused.check_fusable(who, first, second, first_types, (ACTS[act_name],))
 
     def _act_dropout(self, act_name, args):
         """<act>_dropout(act, dropout) from units, or ([inplace,] [act params...,] keep_p)."""
         who = f"{act_name}_dropout"
-        act_cls = _FUSED_ACTS[act_name]
+        act_cls = ACTS[act_name]
         if args and isinstance(args[0], Unit):
             if len(args) != 2:
                 raise ArgumentError(f"{who}: expected (activation, dropout), got {len(args)} arguments")
@@ -348,22 +316,34 @@ class NN:
     def _add_act(self, act_name, args):
         """add_<act>([inplace,] [act params...]): one node computing act(X1 + X2)."""
         inplace, a = _lead_bool(args, False)
-        return fused.fuse(combine.Add(inplace), _FUSED_ACTS[act_name](inplace, *a))
+        return fused.fuse(combine.Add(inplace), ACTS[act_name](inplace, *a))
 
     def __getattr__(self, name):
         head, _, tail = name.partition("_")
-        if head in ("batchNorm", "affine") and tail in _FUSED_ACTS:
+        if head in ("batchNorm", "affine") and tail in ACTS:
             return lambda *args: self._norm_act(head, tail, args)
-        if name.endswith("_dropout") and name[:-8] in _FUSED_ACTS:
+        if name.endswith("_dropout") and name[:-8] in ACTS:
             return lambda *args: self._act_dropout(name[:-8], args)
-        if head == "add" and tail in _FUSED_ACTS:
+        if head == "add" and tail in ACTS:
             return lambda *args: self._add_act(tail, args)
         if name.startswith("_"):
             raise AttributeError(name)
-        from .. import zoo
-        if hasattr(zoo, name):
-            return getattr(zoo, name)
         raise AttributeError(f"alpha.nn has no unit or zoo net named {name!r}")
 
+    def extend(self, constructors):
+        """Add constructors from a layer above nn (the facade adds alpha_py.zoo's nets and blocks, so
+        nn.ResNet18(...) works); a name this factory already has is refused. Returns self."""
+        for name, make in dict(constructors).items():
+            if name.startswith("_") or hasattr(self, name):
+                raise ArgumentError(f"alpha.nn.extend: {name!r} is private or already names a unit")
+            setattr(self, name, make)
+        return self
+
+
+for _name, _cls in ACTS.items():           # nn.relu(), nn.leakyRelu([inplace,] [slope]), ...: one per ops row
+    _params = "".join(f", {p.name}={p.default}" for p in ACTIVATIONS[_name].params)
+    _make = _inplace_first(_cls, doc=f"{_name}([inplace{_params}]) -> {_cls.__name__}: {_cls.__doc__}")
+    _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
+    setattr(NN, _name, _make)
 
 nn = NN()

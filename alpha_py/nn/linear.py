@@ -41,9 +41,9 @@ class FullConnect(Unit):
     def _bwd(self, eg, x2, gys, needs):
         b, w = eg.backend, self._params["weight"]
         gy = gys[0].reshape(-1, self.out_features)
-        w.accumulate(b.matmul(x2, gy, ta=True))
+        w.accumulate_grad(b.matmul(x2, gy, ta=True))
         if self.biased:
-            self._params["bias"].accumulate(b.sum(gy, axis=0))
+            self._params["bias"].accumulate_grad(b.sum(gy, axis=0))
         if not needs[0]:
             return (None,)
         return (b.matmul(gy, w.data, tb=True).reshape(gys[0].shape[:-1] + (self.in_features,)),)

@@ -48,8 +48,8 @@ class Affine(_FeatureUnit):
     def _bwd(self, eg, x2, gys, needs):
         b, w = eg.backend, self._params["weight"]
         gy = gys[0].reshape(-1, self.features)
-        w.accumulate(b.sum(b.mul(gy, x2), axis=0))
-        self._params["bias"].accumulate(b.sum(gy, axis=0))
+        w.accumulate_grad(b.sum(b.mul(gy, x2), axis=0))
+        self._params["bias"].accumulate_grad(b.sum(gy, axis=0))
         return (b.mul(gy, w.data).reshape(gys[0].shape) if needs[0] else None,)
 
 
@@ -148,8 +148,8 @@ class BatchNorm(_FeatureUnit):
         else:
             gx, gg, gb = eg.backend.bn_act_bwd(act[0], gy2, x2, mean, inv, g, be, batch_stats, act[1], act[2])
         if self._affine:
-            self._params["weight"].accumulate(gg)
-            self._params["bias"].accumulate(gb)
+            self._params["weight"].accumulate_grad(gg)
+            self._params["bias"].accumulate_grad(gb)
         return (gx.reshape(gys[0].shape) if needs[0] else None,)
 
 
@@ -189,8 +189,8 @@ class LayerNorm(_FeatureUnit):
         gy = gys[0].reshape(xhat.shape)
         if self._affine:
             w = self._params["weight"]
-            w.accumulate(b.sum(b.mul(gy, xhat), axis=0))
-            self._params["bias"].accumulate(b.sum(gy, axis=0))
+            w.accumulate_grad(b.sum(b.mul(gy, xhat), axis=0))
+            self._params["bias"].accumulate_grad(b.sum(gy, axis=0))
         if not needs[0]:
             return (None,)
         gxh = b.mul(gy, w.data) if self._affine else gy

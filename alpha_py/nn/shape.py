@@ -1,5 +1,5 @@
 """nn layer: shape units — flatten (keeps dim 0), view/reshape, transpose, and the Dragon-Alpha
-window units pad/trim/expand/crop over the trailing dims. Parameter-free; imports unit.py only."""
+window units pad/trim/expand/crop over the trailing dims. Parameter-free; imports unit.py and errors only."""
 import math
 
 from ..errors import ArgumentError, fmt_shape

@@ -1,25 +1,23 @@
 """nn layer: Parameter, Unit (an op with optional parameters, forward/backward written in engine
-primitives), Module (user graphs over Unit fields) and Sequence. Imports engine/ and autograd."""
+primitives), Module (user graphs over Unit fields) and Sequence. Imports engine/ (tensor, autograd)."""
 from collections import OrderedDict
 
-from ..autograd import Node, free_graph, run_backward
+from ..engine.autograd import Node, free_graph, run_backward
 from ..engine.tensor import Tensor
 from ..errors import ArgumentError, ShapeError, StateError, fmt_shape
 
 
 class Parameter(Tensor):
-    """A named tensor owned by a unit; trainable ones receive gradients in `_grad`."""
+    """A named tensor owned by a unit; only trainable ones receive gradients."""
 
     def __init__(self, engine, data, name, trainable=True):
         super().__init__(engine, data)
         self.name, self.trainable = name, trainable
 
-    def accumulate(self, g):
+    def accumulate_grad(self, g):
         if self.trainable:
-            self._grad = g if self._grad is None else self.engine.backend.add(self._grad, g)
-
-    def grad(self):
-        return None if self._grad is None else Tensor(self.engine, self._grad)
+            super().accumulate_grad(g)
+        return self
 
     def ts(self):
         return self
@@ -88,6 +86,12 @@ class Unit:
                 p.data = old[short].data
         return self
 
+    def attach(self, engine, name):
+        """Take an engine and a name without creating parameters: for a container whose children were
+        init-ed elsewhere (the mirror of a Java Module, whose Java side init-s each child). Returns self."""
+        self.engine, self._name = engine, name
+        return self
+
     def _create_params(self, eg):
         """Allocate and initialise parameters with self._param(...)."""
 
@@ -143,7 +147,7 @@ class Unit:
 
     def clear_grads(self):
         for p in self.state_map().values():
-            p._grad = None
+            p.zero_grad()
         return self
 
     # ------------------------------------------------------------------ forward / backward
@@ -180,7 +184,7 @@ class Unit:
             self._check_count(xs)
             self.check_inputs(xs)
         outs, ctx = self._fwd(eg, *[x.data for x in xs])
-        record = any(x.node is not None or x._need_grad for x in xs) or (
+        record = any(x.node is not None or x.need_grad() for x in xs) or (
             self._need_grads and any(p.trainable for p in self._params.values()))
         node = Node(self, xs, ctx, len(outs)) if record else None
         return [eg.wrap(o, node, i) for i, o in enumerate(outs)]
@@ -212,6 +216,14 @@ class Unit:
         eg = self._last_out[0].engine
         res = run_backward(self._last_out, [g.data for g in gs], self._last_in)
         return [None if r is None else eg.wrap(r) for r in res]
+
+    def record_forward(self, outputs, inputs=None):
+        """Take `outputs` (and `inputs`, when given) as this unit's last forward: for a forward driven from
+        elsewhere (a Java Module calls its units one by one), so that backward() and gc() act on it."""
+        self._last_out = list(outputs)
+        if inputs is not None:
+            self._last_in = list(inputs)
+        return self
 
     def gc(self):
         """Free this step's graph (saved intermediates) below the last outputs."""

@@ -177,11 +177,11 @@ class Optimizer:
             raise ArgumentError(f"{type(self).__name__}.update: got update({got}); expected update() "
                                 "or Dragon-Alpha's update(0)")
         hp = self._begin_step()
-        idx = [i for i, p in enumerate(self._params) if p._grad is not None]
+        idx = [i for i, p in enumerate(self._params) if p.grad_data is not None]
         if idx:
             b = self._engine.backend
             b.optim_step(self.rule, [self._params[i].data for i in idx],
-                         [self._params[i]._grad for i in idx],
+                         [self._params[i].grad_data for i in idx],
                          {n: [arrs[i] for i in idx] for n, arrs in self._state.items()}, hp,
                          scalars=self._scalar_buffer())
             self._engine.wait_if_sync()
@@ -222,7 +222,7 @@ class Optimizer:
 
     def clear_grads(self):
         for p in self._params:
-            p._grad = None
+            p.zero_grad()
         return self
 
     # ------------------------------------------------------------------ checkpoint state

@@ -3,8 +3,9 @@ save_zip / load_zip; binary (numpy .npz, faster): save_npz / load_npz; save / lo
 extension ('.npz' -> binary, anything else -> text zip). `alpha.stat.opt` is the same object
 (Figure 2 of the paper writes alpha.stat.opt.load_zip(opt, path)). Every load reads any layout by
 content, training checkpoints of alpha_py.stat.ckpt included (their net or optimizer part).
-Imports stat.checkpoint only."""
+Imports stat.checkpoint (saving) and stat.ckpt (loading any layout)."""
 from . import checkpoint as _ck
+from .ckpt import load as _load
 
 
 class Stat:
@@ -20,13 +21,13 @@ class Stat:
         return _ck.save(stateful, path, "zip")
 
     def load_zip(self, stateful, path, partial=False):
-        return _ck.load(stateful, path, "zip", bool(partial))
+        return _load(stateful, path, "zip", bool(partial))
 
     def save_npz(self, stateful, path):
         return _ck.save(stateful, path, "npz")
 
     def load_npz(self, stateful, path, partial=False):
-        return _ck.load(stateful, path, "npz", bool(partial))
+        return _load(stateful, path, "npz", bool(partial))
 
     @staticmethod
     def _fmt(path):
@@ -36,7 +37,7 @@ class Stat:
         return _ck.save(stateful, path, self._fmt(path))
 
     def load(self, stateful, path, partial=False):
-        return _ck.load(stateful, path, self._fmt(path), bool(partial))
+        return _load(stateful, path, self._fmt(path), bool(partial))
 
     def state(self, stateful):
         """Host copies of the state: ordered dict key -> NumPy array."""

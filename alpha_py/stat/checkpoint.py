@@ -64,16 +64,13 @@ def _describe(stateful):
     return f"{type(stateful).__name__} '{name}'" if name else type(stateful).__name__
 
 
-def load(stateful, path, fmt, partial=False):
-    """Validate the file against stateful.state_map() and load it. Strict: missing keys, unexpected
-    keys and shape mismatches are all errors (listed together). partial=True: load the keys both
-    sides have; shape mismatches are still errors. The file's layout is found from its content
-    (text zip, .npz, or a training checkpoint of stat.ckpt, whose net or optimizer part is taken),
-    so load_zip / load_npz / load each read every format."""
-    from .ckpt_legacy import open_reader
-    fn = f"load_{fmt}"
+def load_reader(stateful, open_reader, path, fn, partial=False):
+    """Validate a file's entries against stateful.state_map() and load them. Strict: missing keys,
+    unexpected keys and shape mismatches are all errors (listed together). partial=True: load the
+    keys both sides have; shape mismatches are still errors. `open_reader(path, fn, is_net)` gives the
+    file's reader (stat.ckpt.open_reader picks it by content); it runs after the stateful is checked."""
     expected = _state_map(stateful, fn)
-    reader = open_reader(os.fspath(path), fn, is_net=hasattr(stateful, "units"))
+    reader = open_reader(os.fspath(path), fn, hasattr(stateful, "units"))
     return _check_and_load(stateful, expected, reader, os.fspath(path), fn, partial)
 
 

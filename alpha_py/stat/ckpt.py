@@ -14,7 +14,6 @@ import json
 import os
 import re
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -22,8 +21,8 @@ import numpy as np
 
 from ..errors import ArgumentError, CheckpointError
 from . import ckpt_legacy
-from .checkpoint import atomic_write, host_state, load_arrays
-from .formats import READ_ERRORS
+from .checkpoint import atomic_write, host_state, load_arrays, load_reader
+from .formats import READ_ERRORS, DictReader, NpzReader, TextZipReader
 
 FORMAT = "alpha-checkpoint"
 VERSION = 2
@@ -171,6 +170,27 @@ def read_checkpoint(path):
         return Checkpoint(path, 0, None, {}, net, optim, meta={"source": "alpha.stat npz"})
 
 
+def open_reader(path, fn, is_net):
+    """alpha.stat's reader (keys / shape / read / close) over any checkpoint file: the net's or the
+    optimizer's state, picked by content, not by extension."""
+    kind = ckpt_legacy.sniff(path, fn)
+    if kind == "text":
+        return TextZipReader(path)
+    if kind == "npz":
+        return NpzReader(path)
+    ck = read_checkpoint(path)
+    state = ck.net_state if is_net else ck.optim_state
+    if state is None:
+        raise CheckpointError(f"{fn} {path!r}: this training checkpoint holds no optimizer state")
+    return DictReader(state)
+
+
+def load(stateful, path, fmt, partial=False):
+    """alpha.stat.load_<fmt>: any layout (text zip, .npz, or a training checkpoint, whose net or
+    optimizer part is taken) into a net or optimizer, validated first (stat.checkpoint.load_reader)."""
+    return load_reader(stateful, open_reader, path, f"load_{fmt}", partial)
+
+
 def read_first_good(paths, warn=print):
     """The first readable checkpoint of `paths` (newest first). Each unreadable one is skipped with
     warn('warning: ...'); CheckpointError lists them all when none can be read."""
@@ -212,12 +232,12 @@ def make_engine(engine):
     """An Engine as it is, or one by name: 'cpu', 'cuda' or 'cuda:N'."""
     if not isinstance(engine, str):
         return engine
-    from ..facade import alpha
+    from ..engine.factory import engine as engines
     if engine == "cpu":
-        return alpha.engine.cpu_float32()
+        return engines.cpu_float32()
     m = re.match(r"^cuda(?::(\d+))?$", engine)
     if m:
-        return alpha.engine.cuda_float32(int(m.group(1) or 0))
+        return engines.cuda_float32(int(m.group(1) or 0))
     raise ArgumentError(f"build_model: engine {engine!r}: expected an Engine, 'cpu', 'cuda' or 'cuda:N'")
 
 

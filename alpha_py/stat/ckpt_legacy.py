@@ -10,7 +10,7 @@ import zipfile
 import numpy as np
 
 from ..errors import CheckpointError
-from .formats import READ_ERRORS, DictReader, NpzReader, TextZipReader
+from .formats import READ_ERRORS, TextZipReader
 
 HEADER_ENTRY = "alpha_checkpoint.npy"
 TRAIN_V1_GEOMETRY = ("in_channels", "num_classes", "input_size")
@@ -118,18 +118,3 @@ def read_text_zip(path):
     finally:
         reader.close()
 
-
-def open_reader(path, fn, is_net):
-    """alpha.stat's loader over any checkpoint file: a reader (keys / shape / read / close) of the
-    net's or the optimizer's state, picked by content, not by extension."""
-    kind = sniff(path, fn)
-    if kind == "text":
-        return TextZipReader(path)
-    if kind == "npz":
-        return NpzReader(path)
-    from .ckpt import read_checkpoint
-    ck = read_checkpoint(path)
-    state = ck.net_state if is_net else ck.optim_state
-    if state is None:
-        raise CheckpointError(f"{fn} {path!r}: this training checkpoint holds no optimizer state")
-    return DictReader(state)

@@ -1,9 +1,9 @@
 """Zoo layer: the residual / attention / multi-branch blocks of API.md — BasicBlock, BottleNeck,
-SEBlock, Inception — as nn.Modules over alpha.nn units and alpha.F. Imports zoo.common only."""
+SEBlock, Inception — as nn.Modules over alpha.nn units and alpha.F. Imports nn, F and zoo.common only."""
 from ..functional import F
 from ..nn.factory import nn
 from ..nn.unit import Module
-from .common import ChannelScale, add_act, bn_act, check_act, conv_bn, conv_bn_act
+from .common import ChannelScale, add_act, check_act, conv_bn, conv_bn_act
 
 
 class BasicBlock(Module):

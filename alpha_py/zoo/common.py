@@ -1,12 +1,13 @@
-"""Zoo layer: shared pieces of the zoo nets — activation by name, batchNorm+activation (the fused
-batchNorm_<act> unit when alpha.nn offers it), conv-BN-act, per-channel scaling (for SE), input
-stems and classifier heads. Imports alpha_py.nn / F only; math goes through engine primitives."""
+"""Zoo layer: shared pieces of the zoo nets — activation by name (any of alpha_py.ops.ACTIVATIONS),
+batchNorm+activation (the fused batchNorm_<act> unit), conv-BN-act, per-channel scaling (for SE), input
+stems and classifier heads. Imports alpha_py.nn / F / ops only; math goes through engine primitives."""
 from ..errors import ArgumentError, fmt_shape
 from ..functional import F
 from ..nn.factory import nn
 from ..nn.unit import Module, Unit
+from ..ops import ACTIVATIONS
 
-ACTS = ("relu", "leakyRelu", "elu", "gelu", "relu6", "tanh", "sigmoid", "softplus")
+ACTS = tuple(ACTIVATIONS)
 
 
 def check_act(act, who):
@@ -20,21 +21,13 @@ def act_unit(act):
 
 
 def bn_act(act, channels):
-    """batchNorm(channels) then act — one fused unit when alpha.nn has batchNorm_<act>."""
-    try:
-        make = getattr(nn, f"batchNorm_{act}")
-    except AttributeError:
-        return nn.sequence(nn.batchNorm(channels), act_unit(act))
-    return make(channels)
+    """batchNorm(channels) then act, as the one fused unit batchNorm_<act>."""
+    return getattr(nn, f"batchNorm_{act}")(channels)
 
 
 def add_act(act, a, b):
-    """act(a + b): F.add_<act> when available, else F.add then the activation."""
-    try:
-        fused = getattr(F, f"add_{act}")
-    except AttributeError:
-        return getattr(F, act)(F.add(a, b))
-    return fused(a, b)
+    """act(a + b) in one node: F.add_<act>."""
+    return getattr(F, f"add_{act}")(a, b)
 
 
 def conv_bn_act(act, in_c, out_c, k, stride=1, pad=None):

@@ -160,16 +160,15 @@ public abstract class Module extends Unit {
     @Override
     public Tensor[] backward(Tensor... grads) {
         if (lastOut == null) throw new AlphaException("StateError", describe() + ": backward() before forward() (or after gc())");
-        Tensor[] gx = Tensor.of(py(null, lastIn, lastOut, grads));
+        Tensor[] gx = Tensor.of(mirrorBackward(grads));
         keep(grads);
         keep(gx);
         return gx;
     }
 
-    @Override
-    protected Object py(String method, Object... args) {
-        if (method == null) return Wrap.wrap(backend().function("module_backward", this, args[0], args[1], args[2]), this);
-        return super.py(method, args);
+    /** The Python mirror walks the graph this Java forward recorded (lastIn -> lastOut) back from grads. */
+    private Object mirrorBackward(Tensor[] grads) {
+        return Wrap.wrap(backend().function("module_backward", this, lastIn, lastOut, grads), this);
     }
 
     @Override

@@ -1,6 +1,7 @@
-"""Autograd layer: nodes recorded by each unit's forward on its output tensors, and the reverse
-topological walk that runs each unit's backward. Imports engine/tensor and errors only."""
-from .errors import StateError
+"""Engine layer: autograd — nodes recorded by each unit's forward on its output tensors, and the
+reverse topological walk that runs each unit's backward. Gradients reach tensors only through
+Tensor.accumulate_grad. Imports alpha_py.errors only (tensors and units arrive as arguments)."""
+from ..errors import StateError
 
 
 class Node:
@@ -52,8 +53,8 @@ def run_backward(outputs, grads, targets=()):
             _accumulate(backend, result, id(t), g)
         elif t.node is not None:
             _accumulate(backend, pending, (id(t.node), t.index), g)
-        elif t._need_grad:
-            t._grad = g if t._grad is None else backend.add(t._grad, g)
+        elif t.need_grad():
+            t.accumulate_grad(g)
 
     for t, g in zip(outputs, grads):
         if g is not None:
@@ -65,7 +66,7 @@ def run_backward(outputs, grads, targets=()):
         if node.done:
             raise StateError(f"backward: the graph through {node.op.describe()} was already "
                              "back-propagated or freed by gc(); run forward again")
-        needs = tuple(id(x) in stop_ids or x.node is not None or x._need_grad for x in node.inputs)
+        needs = tuple(id(x) in stop_ids or x.node is not None or x.need_grad() for x in node.inputs)
         gxs = node.op._bwd(node.op.engine_of(node.inputs), node.ctx, gys, needs)
         node.ctx, node.done = None, True
         for x, g, need in zip(node.inputs, gxs, needs):
@@ -73,8 +74,8 @@ def run_backward(outputs, grads, targets=()):
                 deliver(x, g)
     out = [result.get(id(t)) for t in targets]
     for t, g in zip(targets, out):          # a target that asked for its gradient also keeps it
-        if g is not None and t._need_grad:
-            t._grad = g if t._grad is None else backend.add(t._grad, g)
+        if g is not None and t.need_grad():
+            t.accumulate_grad(g)
     return out
 
 

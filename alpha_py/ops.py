@@ -1,0 +1,79 @@
+"""Vocabulary layer: the op vocabulary — every elementwise activation and every optimizer rule, named once.
+The nn factory methods and unit classes, alpha.F's names, the backends' dispatch, the CUDA kernel instances
+(enumerators of kernels/act.cuh and kernels/optim.cu) and the tests' parameters are derived from these two
+tables. Imports nothing from alpha_py (the bottom layer, beside errors)."""
+from typing import NamedTuple, Optional
+
+
+class Param(NamedTuple):
+    """A hyper-parameter of an activation: a finite number >= minimum (> minimum when `open`)."""
+    name: str
+    default: float
+    minimum: float
+    open: bool = False
+    what: Optional[str] = None          # how messages call it (default: name)
+
+
+class Activation(NamedTuple):
+    """One elementwise activation. nn.<name>([inplace,] params...), F.<name>([params...,] X), and the fused
+    batchNorm_<name>, affine_<name>, add_<name>, <name>_dropout; backend.act_fwd/act_bwd(name, ..., p1, p2)
+    with the params as p1, p2; on the GPU act_fwd<kernel>, act_bwd<kernel>, add_act_fwd<kernel>,
+    bn_apply<kernel>, bn_bwd_apply<kernel>, bn_partial<2,kernel> (kernel: an enumerator of kernels/act.cuh)."""
+    name: str
+    unit: str
+    kernel: str
+    params: tuple
+    doc: str
+
+
+ACTIVATIONS = {a.name: a for a in (
+    Activation("relu", "Relu", "ACT_RELU", (), "y = max(x, 0)."),
+    Activation("relu6", "Relu6", "ACT_RELU6", (), "y = min(max(x, 0), 6)."),
+    Activation("leakyRelu", "LeakyRelu", "ACT_LEAKY_RELU", (Param("slope", 0.01, 0.0, what="negative slope"),),
+               "y = x if x > 0 else slope * x (slope default 0.01)."),
+    Activation("elu", "Elu", "ACT_ELU", (Param("alpha", 1.0, 0.0), Param("slope", 1.0, 0.0, open=True)),
+               "y = slope * (x if x > 0 else alpha * (exp(x) - 1)); alpha=1, slope=1 by default."),
+    Activation("softplus", "Softplus", "ACT_SOFTPLUS", (), "y = log(1 + exp(x))."),
+    Activation("gelu", "Gelu", "ACT_GELU", (), "tanh approximation of GELU."),
+    Activation("sigmoid", "Sigmoid", "ACT_SIGMOID", (), "y = 1 / (1 + exp(-x))."),
+    Activation("hard_sigmoid", "HardSigmoid", "ACT_HARD_SIGMOID", (), "y = clip(x/6 + 1/2, 0, 1)."),
+    Activation("tanh", "Tanh", "ACT_TANH", (), "y = tanh(x)."),
+)}
+ACT_IDENTITY = "ACT_IDENTITY"        # kernels/act.cuh: no activation (plain batchNorm: bn_apply<ACT_IDENTITY>)
+
+
+class OptimRule(NamedTuple):
+    """One optimizer update rule (its math: backend/optim_ops.py). Optimizer.rule names it; on the GPU it
+    runs as optim_step<kernel> (an enumerator of kernels/optim.cu) reading the step's scalars packed from
+    this row: h_i = hp[h[i]], k_i = 1 - hp[k[i]] (0 where a slot is absent or None), flag = the
+    hyper-parameter or per-step scalar `flag`, and L1/L2 times lr when `decoupled` (AdamW: decay applied to
+    the weight, not added to the gradient)."""
+    name: str
+    kernel: str
+    states: tuple                       # state arrays, in the kernel's s0, s1, s2 order
+    hp: tuple                           # hyper-parameters read besides step, lr, L1, L2
+    h: tuple = ()
+    k: tuple = ()
+    flag: Optional[str] = None
+    scalars: Optional[str] = None       # per-step lr_t / eps_t family (backend/optim_ops.STEP_SCALARS)
+    decoupled: bool = False
+
+
+_ADAM = dict(states=("exp_avg", "exp_avg_sq"), hp=("beta1", "beta2", "eps", "amsgrad"), h=("beta1", "beta2"),
+             k=("beta1", "beta2"), flag="amsgrad", scalars="adam")
+OPTIM_RULES = {r.name: r for r in (
+    OptimRule("sgd", "OPTIM_SGD", (), ()),
+    OptimRule("momentum", "OPTIM_MOMENTUM", ("velocity",), ("beta",), h=("beta",), k=("beta",)),
+    OptimRule("sgdmn", "OPTIM_SGDMN", ("velocity",), ("momentum", "dampen", "nesterov"), h=("momentum",),
+              k=(None, "dampen"), flag="nesterov"),
+    OptimRule("rmsprop", "OPTIM_RMSPROP", ("exp_avg_sq",), ("beta", "eps"), h=("beta",), k=("beta",)),
+    OptimRule("adam", "OPTIM_ADAM", **_ADAM),
+    OptimRule("adamw", "OPTIM_ADAMW", **_ADAM, decoupled=True),
+    OptimRule("adamax", "OPTIM_ADAMAX", ("exp_avg", "exp_inf"), ("beta1", "beta2", "eps"), h=("beta1", "beta2"),
+              k=("beta1", "beta2"), scalars="adamax"),
+    OptimRule("radam", "OPTIM_RADAM", ("exp_avg", "exp_avg_sq"), ("beta1", "beta2", "eps"), h=("beta1", "beta2"),
+              k=("beta1", "beta2"), flag="rectified", scalars="radam"),
+    OptimRule("adamod", "OPTIM_ADAMOD", ("exp_avg", "exp_avg_sq", "exp_avg_lr"), ("beta1", "beta2", "beta3", "eps"),
+              h=("beta1", "beta2", "beta3"), k=("beta1", "beta2", "beta3"), scalars="adamod"),
+)}
+AMSGRAD_STATE = "max_exp_avg_sq"     # the extra state of a rule whose hp has "amsgrad", when it is on

@@ -1,0 +1,53 @@
+"""Test helper for the Java facade tests: compile alpha-java (+ examples) with javac, and run a Java main
+through JPype (python -m alpha_py.java) or Py4J (plain java). The `classes` fixture is in conftest.py."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+JAVA = os.path.join(REPO, "java")
+NEEDS_JDK = pytest.mark.skipif(not (shutil.which("javac") and shutil.which("java")), reason="needs a JDK")
+
+
+def py4j_jar():
+    from py4j.java_gateway import find_jar_path
+    jar = find_jar_path()
+    if not jar or not os.path.isfile(jar):
+        pytest.skip("py4j's jar is not installed with the py4j Python package")
+    return jar
+
+
+def compile_classes(out):
+    """alpha-java + examples compiled into `out`; returns the class path (py4j's jar included)."""
+    srcs = []
+    for root in (os.path.join(JAVA, "src", "main", "java"), os.path.join(JAVA, "examples")):
+        for d, _, files in os.walk(root):
+            srcs += [os.path.join(d, f) for f in files if f.endswith(".java")]
+    jar = py4j_jar()
+    r = subprocess.run(["javac", "-nowarn", "-d", out, "-cp", jar] + srcs, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out + os.pathsep + jar
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = REPO + os.pathsep + e.get("PYTHONPATH", "")
+    return e
+
+
+def run_jpype(cp, *main_and_args, timeout=300):
+    """python -m alpha_py.java --cp cp [-Dk=v ...] Main args..."""
+    r = subprocess.run([sys.executable, "-m", "alpha_py.java", "--cp", cp, *map(str, main_and_args)],
+                       capture_output=True, text=True, timeout=timeout, cwd=REPO, env=env())
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def run_py4j(cp, main, *args, timeout=300):
+    r = subprocess.run(["java", f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={REPO}", "-cp", cp,
+                        main, *map(str, args)], capture_output=True, text=True, timeout=timeout, cwd=REPO, env=env())
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
