@@ -5,7 +5,6 @@
 //   Y[m = (n,oh,ow), oc] = sum_k X[n, oh*SH-PH+fh, ow*SW-PW+fw, ic] * W[oc, k],  k = (fh, fw, ic)
 // | kernel              | args                                               | launch                                             |
 // | wg_conv_fwd_n128    | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW   | (ceil(M/128), ceil(OC/128)) x 256, wg_smem(128) bytes |
-// (forward: WG_FSTAGES stages, loads 2 tiles ahead, one wgmma batch in flight; bwd-filter: WG_STAGES, none in flight)
 // | wg_conv_fwd_n64     | (same)                                             | (ceil(M/128), ceil(OC/64)) x 256, wg_smem(64) bytes   |
 // | wg_conv_wgrad_n128  | x, gyT [OC, Rp], ws, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW, Rp, chunk | (ceil(OC/128), ceil(KW/128), S) x 256 |
 // | wg_conv_wgrad_n64   | (same)                                             | (ceil(OC/64), ceil(KW/128), S) x 256                  |
@@ -17,8 +16,7 @@
 //! options: -arch=sm_90a
 #include "conv_tc_tiles.cuh"
 
-#define WG_STAGES 3                      // bwd-filter pipeline (one wgmma batch in flight)
-#define WG_FSTAGES 4                     // forward pipeline: tiles kt+1, kt+2 loading while batches kt-1, kt run
+#define WG_STAGES 3
 #define WG_BM 128
 
 // SWIZZLE_128B K-major matrix descriptor: start address, LBO 16 B (unused), SBO 1024 B (8 rows of 128 B)
@@ -77,33 +75,31 @@ __device__ __forceinline__ void wg_conv_fwd(const float* __restrict__ x, const f
     float d[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
-    // tiles are loaded 2 ahead into WG_FSTAGES = 4 stages and one wgmma batch stays in flight, so the stage a
-    // load overwrites ((kt + 2) % 4) was last read by batch kt - 2, which every warpgroup has waited for
 #pragma unroll
-    for (int s = 0; s < 2; ++s) {
+    for (int s = 0; s < WG_STAGES - 1; ++s) {
         if (s < nk) { la.load(smem + s * SS); lb.load(smem + s * SS + SA); }
         cp_async_commit();
     }
     for (int kt = 0; kt < nk; ++kt) {
-        cp_async_wait<1>();                        // tile kt has landed (tile kt + 1 may still be loading)
+        cp_async_wait<WG_STAGES - 2>();
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");   // cp.async data -> async proxy (wgmma)
-        __syncthreads();                           // tile kt complete for all; batch kt - 2 done by all
-        if (kt + 2 < nk) {
-            float* st = smem + ((kt + 2) % WG_FSTAGES) * SS;
+        __syncthreads();                           // stage kt complete for all; stage (kt-1)'s wgmma done by all
+        const int nxt = kt + WG_STAGES - 1;
+        if (nxt < nk) {
+            float* st = smem + (nxt % WG_STAGES) * SS;
             la.load(st); lb.load(st + SA);
         }
         cp_async_commit();
-        const float* As = smem + (kt % WG_FSTAGES) * SS + wg * 64 * TC_BK;
-        const float* Bs = smem + (kt % WG_FSTAGES) * SS + SA;
+        const float* As = smem + (kt % WG_STAGES) * SS + wg * 64 * TC_BK;
+        const float* Bs = smem + (kt % WG_STAGES) * SS + SA;
         const unsigned long long da = sw128_desc(As), db = sw128_desc(Bs);
         asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
         for (int kk = 0; kk < TC_BK / 8; ++kk)     // k8 steps: +32 bytes inside the swizzle atom = +2 in the descriptor
             wgmma_tile<BN>(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");     // batch kt - 1 done
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     }
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     cp_async_wait<0>();
     // D fragment: warp (w % 4) of the warpgroup holds rows 16*(w%4) + lane/4 (+8); n8 block j: cols 8j + 2*(lane%4) (+1)
     const int M = g.N * g.OH * g.OW, N = g.OC;

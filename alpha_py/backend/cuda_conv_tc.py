@@ -16,11 +16,10 @@ def tc_smem_bytes(bm, bn, mn_major):
 
 
 def wg_smem_bytes(bn, wgrad=False):
-    """kernels/conv_wgmma.cu: stages x (A tile + BN rows of 128 bytes), plus 1 KB to align the swizzle atoms;
-    forward: WG_FSTAGES = 4 stages, A = 128 K-major rows; bwd-filter: WG_STAGES = 3, A = a [32][128 + 8] tile."""
-    if wgrad:
-        return 3 * (TC_BK * (128 + 8) + bn * TC_BK) * 4 + 1024
-    return 4 * (128 + bn) * TC_BK * 4 + 1024
+    """kernels/conv_wgmma.cu: WG_STAGES x (A tile + BN rows of 128 bytes), plus 1 KB to align the swizzle atoms;
+    A is 128 K-major rows (forward) or a [32][128 + 8] MN-major tile (bwd-filter)."""
+    a = TC_BK * (128 + 8) if wgrad else 128 * TC_BK
+    return 3 * (a + bn * TC_BK) * 4 + 1024
 
 
 def _aligned(*arrays):
