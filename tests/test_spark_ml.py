@@ -202,10 +202,11 @@ def test_model_save_refuses_unwritable_and_non_local_paths(spark, tmp_path):
 @pytest.mark.gpu
 def test_classifier_trains_and_scores_on_the_gpu(spark):
     from cuda_parity import require_gpu
-    require_gpu()
+    cupy = require_gpu()
+    workers = min(2, cupy.cuda.runtime.getDeviceCount())     # local mode: rank r trains on GPU r
     train, test = mnist_frame(spark, True, 1000), mnist_frame(spark, False, 300)
     pipe = Pipeline(stages=[StringIndexer(inputCol="digit", outputCol="label"),
                             AlphaClassifier(modelName="mnist_cnn", imageShape=[28, 28, 1], epochs=2, batchSize=32,
-                                            learningRate=2e-3, workers=2, syncEvery=8, engine="cuda")])
+                                            learningRate=2e-3, workers=workers, syncEvery=8, engine="cuda")])
     out = pipe.fit(train).transform(test)
     assert MulticlassClassificationEvaluator(metricName="accuracy").evaluate(out) >= 0.9
