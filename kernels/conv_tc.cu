@@ -60,21 +60,9 @@ __device__ __forceinline__ void tc_gemm(LA& la, LB& lb, int nk, float* __restric
 #pragma unroll
             for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.f;
 
-#pragma unroll
-    for (int s = 0; s < TC_STAGES - 1; ++s) {           // prologue: stages 0 .. S-2 in flight
-        if (s < nk) { la.load(smem + s * SS); lb.load(smem + s * SS + SA); }
-        cp_async_commit();
-    }
+    pipe_prologue<TC_STAGES>(la, lb, smem, SS, SA, nk);
     for (int kt = 0; kt < nk; ++kt) {
-        cp_async_wait<TC_STAGES - 2>();                  // tile kt has landed (for this thread) ...
-        __syncthreads();                                 // ... for all threads; stage (kt-1)%S is free again
-        const int nxt = kt + TC_STAGES - 1;
-        if (nxt < nk) {
-            float* st = smem + (nxt % TC_STAGES) * SS;
-            la.load(st); lb.load(st + SA);
-        }
-        cp_async_commit();
-        const float* As = smem + (kt % TC_STAGES) * SS;
+        const float* As = pipe_next<TC_STAGES, 0>(la, lb, smem, SS, SA, kt, nk);
         const float* Bs = As + SA;
 #pragma unroll
         for (int kb = 0; kb < TC_BK; kb += 8) {

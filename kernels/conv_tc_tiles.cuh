@@ -12,6 +12,33 @@
 
 // float offset of 16-byte chunk kc (0..7) of row r in a K-major tile of 32-float rows: padded (SW=0) or with the
 // 128-byte swizzle of wgmma's SWIZZLE_128B layout (SW=1: chunk kc of row r lands at kc ^ (r % 8))
+// The multi-stage cp.async pipeline every tensor-core kernel runs: stage s of `smem` holds A at s*SS and B at
+// s*SS + SA. pipe_prologue puts tiles 0 .. STAGES-2 in flight; pipe_next(kt) waits until tile kt has landed for
+// all threads (fencing it for the async proxy when wgmma reads it: ASYNC=1), then queues tile kt+STAGES-1 into the
+// stage tile kt-1 used (free: every thread is past it) and returns tile kt's stage.
+template <int STAGES, class LA, class LB>
+__device__ __forceinline__ void pipe_prologue(LA& la, LB& lb, float* smem, int SS, int SA, int nk) {
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < nk) { la.load(smem + s * SS); lb.load(smem + s * SS + SA); }
+        cp_async_commit();
+    }
+}
+
+template <int STAGES, int ASYNC, class LA, class LB>
+__device__ __forceinline__ float* pipe_next(LA& la, LB& lb, float* smem, int SS, int SA, int kt, int nk) {
+    cp_async_wait<STAGES - 2>();
+    if (ASYNC) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");   // cp.async data -> wgmma
+    __syncthreads();
+    const int nxt = kt + STAGES - 1;
+    if (nxt < nk) {
+        float* st = smem + (nxt % STAGES) * SS;
+        la.load(st); lb.load(st + SA);
+    }
+    cp_async_commit();
+    return smem + (kt % STAGES) * SS;
+}
+
 template <int SW>
 __device__ __forceinline__ int kmajor_off(int r, int kc) {
     return SW ? r * TC_BK + ((kc ^ (r & 7)) << 2) : r * TC_KLD + kc * 4;

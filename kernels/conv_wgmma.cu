@@ -75,23 +75,11 @@ __device__ __forceinline__ void wg_conv_fwd(const float* __restrict__ x, const f
     float d[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
-#pragma unroll
-    for (int s = 0; s < WG_STAGES - 1; ++s) {
-        if (s < nk) { la.load(smem + s * SS); lb.load(smem + s * SS + SA); }
-        cp_async_commit();
-    }
+    pipe_prologue<WG_STAGES>(la, lb, smem, SS, SA, nk);
     for (int kt = 0; kt < nk; ++kt) {
-        cp_async_wait<WG_STAGES - 2>();
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");   // cp.async data -> async proxy (wgmma)
-        __syncthreads();                           // stage kt complete for all; stage (kt-1)'s wgmma done by all
-        const int nxt = kt + WG_STAGES - 1;
-        if (nxt < nk) {
-            float* st = smem + (nxt % WG_STAGES) * SS;
-            la.load(st); lb.load(st + SA);
-        }
-        cp_async_commit();
-        const float* As = smem + (kt % WG_STAGES) * SS + wg * 64 * TC_BK;
-        const float* Bs = smem + (kt % WG_STAGES) * SS + SA;
+        const float* st = pipe_next<WG_STAGES, 1>(la, lb, smem, SS, SA, kt, nk);
+        const float* As = st + wg * 64 * TC_BK;
+        const float* Bs = st + SA;
         const unsigned long long da = sw128_desc(As), db = sw128_desc(Bs);
         asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
@@ -170,23 +158,10 @@ __device__ __forceinline__ void wg_conv_wgrad(const float* __restrict__ x, const
     float d[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
-#pragma unroll
-    for (int s = 0; s < WG_STAGES - 1; ++s) {
-        if (s < nk) { la.load(smem + s * SS); lb.load(smem + s * SS + SA); }
-        cp_async_commit();
-    }
+    pipe_prologue<WG_STAGES>(la, lb, smem, SS, SA, nk);
     const int arow = wg * 64 + (warp & 3) * 16 + (lane >> 2), t = lane & 3;
     for (int kt = 0; kt < nk; ++kt) {
-        cp_async_wait<WG_STAGES - 2>();
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-        __syncthreads();
-        const int nxt = kt + WG_STAGES - 1;
-        if (nxt < nk) {
-            float* st = smem + (nxt % WG_STAGES) * SS;
-            la.load(st); lb.load(st + SA);
-        }
-        cp_async_commit();
-        const float* Xs = smem + (kt % WG_STAGES) * SS;
+        const float* Xs = pipe_next<WG_STAGES, 1>(la, lb, smem, SS, SA, kt, nk);
         const unsigned long long db = sw128_desc(Xs + SA);
 #pragma unroll
         for (int kk = 0; kk < TC_BK / 8; ++kk) {
