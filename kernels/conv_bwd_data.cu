@@ -97,8 +97,7 @@ struct BdA {
     }
     template <int CVT = 0>
     __device__ __forceinline__ void store(float* As, int ld) const {
-#pragma unroll
-        for (int e = 0; e < E; ++e) As[(kk + e) * ld + r] = tf32_if<CVT>(v[e]);
+        store_col<E, CVT>(As, ld, kk, r, v);
     }
 };
 
@@ -137,8 +136,7 @@ struct BdB {
     }
     template <int CVT = 0>
     __device__ __forceinline__ void store(float* Bs, int ld) const {
-#pragma unroll
-        for (int e = 0; e < E; ++e) Bs[kr * ld + c + e] = tf32_if<CVT>(v[e]);
+        store_row<E, CVT>(Bs, ld, kr, c, v);
     }
 };
 

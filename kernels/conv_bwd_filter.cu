@@ -43,8 +43,7 @@ struct BfA {
     }
     template <int CVT = 0>
     __device__ __forceinline__ void store(float* As, int ld) const {
-#pragma unroll
-        for (int e = 0; e < E; ++e) As[kr * ld + c + e] = tf32_if<CVT>(v[e]);
+        store_row<E, CVT>(As, ld, kr, c, v);
     }
 };
 
@@ -94,8 +93,7 @@ struct BfB {
     template <int CVT = 0>
     __device__ __forceinline__ void store(float* Bs, int ld) const {
         int c = (threadIdx.x % PER_K) * E;
-#pragma unroll
-        for (int e = 0; e < E; ++e) Bs[kr * ld + c + e] = tf32_if<CVT>(v[e]);
+        store_row<E, CVT>(Bs, ld, kr, c, v);
     }
 };
 

@@ -66,8 +66,7 @@ struct FwdA {
     }
     template <int CVT = 0>
     __device__ __forceinline__ void store(float* As, int ld) const {
-#pragma unroll
-        for (int e = 0; e < E; ++e) As[(kk + e) * ld + r] = tf32_if<CVT>(v[e]);
+        store_col<E, CVT>(As, ld, kk, r, v);
     }
 };
 
@@ -99,8 +98,7 @@ struct FwdB {
     }
     template <int CVT = 0>
     __device__ __forceinline__ void store(float* Bs, int ld) const {
-#pragma unroll
-        for (int e = 0; e < E; ++e) Bs[(kk + e) * ld + c] = tf32_if<CVT>(v[e]);
+        store_col<E, CVT>(Bs, ld, kk, c, v);
     }
 };
 

@@ -10,6 +10,7 @@
 // Shared rows are padded by SPAD(MMA) floats: 4 for FFMA (conflict-free loader stores), 8 for MMA
 // (conflict-free fragment reads). Loaders store with the row stride `ld` they are given.
 #pragma once
+#include "grid.cuh"
 #define GEMM_THREADS 256
 #define GEMM_BK 8
 template <int MMA> struct Pad { static constexpr int V = MMA ? 8 : 4; };
@@ -38,6 +39,20 @@ template <int CVT>
 __device__ __forceinline__ float tf32_if(float x) {
     if (CVT) return __uint_as_float(to_tf32(x));
     return x;
+}
+
+// a loader's E values into a shared tile of row stride ld: down column `col` from row k0 (store_col: the
+// transposing store of a K-run) or along row k from column c0 (store_row); CVT=1 rounds to TF32 on the way
+template <int E, int CVT>
+__device__ __forceinline__ void store_col(float* t, int ld, int k0, int col, const float* v) {
+#pragma unroll
+    for (int e = 0; e < E; ++e) t[(k0 + e) * ld + col] = tf32_if<CVT>(v[e]);
+}
+
+template <int E, int CVT>
+__device__ __forceinline__ void store_row(float* t, int ld, int k, int c0, const float* v) {
+#pragma unroll
+    for (int e = 0; e < E; ++e) t[k * ld + c0 + e] = tf32_if<CVT>(v[e]);
 }
 
 template <int BM, int BN, int MMA>
@@ -218,7 +233,7 @@ struct TileShape {
 
 // sum of S slices of length L (split-K partials) with Kahan compensation: out[i] = sum_s ws[s*L + i]
 __device__ __forceinline__ void sum_slices_impl(const float* __restrict__ ws, int S, long long L, float* __restrict__ out) {
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < L; i += (long long)gridDim.x * blockDim.x) {
+    GRID_LOOP(i, L) {
         float s = 0.f, c = 0.f;
         for (int z = 0; z < S; ++z) {
             float y = ws[(long long)z * L + i] - c;
