@@ -65,10 +65,14 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         self._seed, self._rng_calls = 0, 0
 
     # ---------------------------------------------------------------- kernels
-    def kernel(self, family, name):
+    def kernel(self, family, name, smem=0):
+        """A compiled kernel (memoised); smem: the dynamic shared memory its launches ask for, whose limit is
+        raised on the kernel where it exceeds the default 48 KB."""
         k = self._kernels.get((family, name))
         if k is None:
             k = self._kernels[(family, name)] = get_kernel(family, name)
+        if smem > k.max_dynamic_shared_size_bytes:
+            k.max_dynamic_shared_size_bytes = smem
         return k
 
     def launch_flat(self, family, name, n, args, per_thread=1):

@@ -5,7 +5,7 @@ import cupy
 import numpy as np
 
 from .conv_algo import ConvAlgoCache, default_cache_path
-from .cuda_conv_tc import CudaTensorCoreConvOps
+from .cuda_conv_tc import CudaTensorCoreConvOps, aligned
 from .cuda_winograd import CudaWinogradOps, winograd_applicable
 
 i32, i64 = np.int32, np.int64
@@ -27,10 +27,6 @@ def _time_ms(fn, reps):
 
 def out_size(i, f, s, p):
     return (i + 2 * p - f) // s + 1
-
-
-def _aligned(*arrays):
-    return all(a.data.ptr % 16 == 0 for a in arrays)
 
 
 class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
@@ -77,8 +73,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
     def _run_conv(self, pass_name, key, gemm, tiles, wino, tc=None):
         """Run the chosen algorithm: `gemm(bm, bn)` for each implicit-GEMM tile shape, `wino()` when the
         layer suits Winograd, `tc(bm, bn[, wgmma])` (pipelined TF32 tensor cores; wgmma on Hopper) when TF32 is
-        allowed and the layout suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd where it applies,
-        else the heuristic tiles."""
+        allowed and the layout suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd
+        where it applies, else the heuristic tiles."""
         cands = {f"gemm{bm}x{bn}": (lambda bm=bm, bn=bn: gemm(bm, bn)) for bm, bn in GEMM_TILES}
         default = "gemm%dx%d" % tiles
         if wino is not None:
@@ -111,7 +107,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         oc, fh, fw, _ = w.shape
         y = cupy.empty((n,) + tuple(y_hw) + (oc,), dtype=self.dtype)
         m = n * y_hw[0] * y_hw[1]
-        vec = int(ic % 4 == 0 and _aligned(x, w))
+        vec = int(ic % 4 == 0 and aligned(x, w))
         mma = self._mma() if mma is None else mma
         self.kernel("conv_fwd", f"conv_fwd<{bm},{bn},{vec},{mma}>")(
             (-(-m // bm), -(-oc // bn)), (THREADS,),
@@ -138,7 +134,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         gx = cupy.empty((n, h, wd, ic), dtype=self.dtype)
         sh, sw = stride
         m = n * -(-h // sh) * -(-wd // sw)
-        vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(gy, w))
+        vec = int(ic % 4 == 0 and oc % 4 == 0 and aligned(gy, w))
         mma = self._mma() if mma is None else mma
         self.kernel("conv_bwd_data", f"conv_bwd_data<{bm},{bn},{vec},{mma}>")(
             (-(-m // bm), -(-ic // bn), sh * sw), (THREADS,),
@@ -172,7 +168,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         s, chunk = self._split_k(rows, tiles)
         gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=self.dtype)
-        vec = int(ic % 4 == 0 and oc % 4 == 0 and _aligned(x, gy))
+        vec = int(ic % 4 == 0 and oc % 4 == 0 and aligned(x, gy))
         mma = self._mma() if mma is None else mma
         self.kernel("conv_bwd_filter", f"conv_bwd_filter<{bm},{bn},{vec},{mma}>")(
             (-(-kw // bn), -(-oc // bm), s), (THREADS,),

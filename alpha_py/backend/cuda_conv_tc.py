@@ -22,19 +22,14 @@ def wg_smem_bytes(bn, wgrad=False):
     return 3 * (a + bn * TC_BK) * 4 + 1024
 
 
-def _aligned(*arrays):
+def aligned(*arrays):
+    """Every array's data starts on a 16-byte boundary (vector loads, cp.async chunks)."""
     return all(a.data.ptr % 16 == 0 for a in arrays)
 
 
 class CudaTensorCoreConvOps:
-    def _tc_kernel(self, name, smem):
-        k = self.kernel("conv_tc", name)
-        if k.max_dynamic_shared_size_bytes < smem:
-            k.max_dynamic_shared_size_bytes = smem
-        return k
-
     def tc_fwd_ok(self, x, w):
-        return x.shape[3] % 4 == 0 and _aligned(x, w)
+        return x.shape[3] % 4 == 0 and aligned(x, w)
 
     def wgmma_ok(self):
         """wgmma kernels are built for sm_90a: Hopper (compute capability 9.0) only."""
@@ -42,10 +37,10 @@ class CudaTensorCoreConvOps:
 
     def tc_bwd_data_ok(self, gy, w, stride, pad):
         oc, fh, fw, _ = w.shape
-        return tuple(stride) == (1, 1) and oc % 4 == 0 and pad[0] < fh and pad[1] < fw and _aligned(gy, w)
+        return tuple(stride) == (1, 1) and oc % 4 == 0 and pad[0] < fh and pad[1] < fw and aligned(gy, w)
 
     def tc_bwd_filter_ok(self, x, gy):
-        return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and _aligned(x, gy)
+        return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and aligned(x, gy)
 
     def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False):
         """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64)."""
@@ -58,15 +53,10 @@ class CudaTensorCoreConvOps:
             return y
         args = (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
         if wgmma:
-            smem = wg_smem_bytes(bn)
-            k = self.kernel("conv_wgmma", f"wg_conv_fwd_n{bn}")
-            if k.max_dynamic_shared_size_bytes < smem:
-                k.max_dynamic_shared_size_bytes = smem
-            k((-(-m // 128), -(-oc // bn)), (TC_THREADS,), args, shared_mem=smem)
-            return y
-        smem = tc_smem_bytes(bm, bn, False)
-        self._tc_kernel(f"tc_conv_fwd<{bm},{bn}>", smem)((-(-m // bm), -(-oc // bn)), (TC_THREADS,), args,
-                                                         shared_mem=smem)
+            bm, smem, name = 128, wg_smem_bytes(bn), ("conv_wgmma", f"wg_conv_fwd_n{bn}")
+        else:
+            smem, name = tc_smem_bytes(bm, bn, False), ("conv_tc", f"tc_conv_fwd<{bm},{bn}>")
+        self.kernel(*name, smem)((-(-m // bm), -(-oc // bn)), (TC_THREADS,), args, shared_mem=smem)
         return y
 
     def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False):
@@ -100,14 +90,12 @@ class CudaTensorCoreConvOps:
             self.kernel("conv_wgmma", "transpose_pad")((rp // 32, -(-oc // 32)), (32, 8),
                                                        (gy, gyt, i32(rows), i32(oc), i32(rp)))
             smem = wg_smem_bytes(bn, wgrad=True)
-            k = self.kernel("conv_wgmma", f"wg_conv_wgrad_n{bn}")
-            if k.max_dynamic_shared_size_bytes < smem:
-                k.max_dynamic_shared_size_bytes = smem
-            k((-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
-              shared_mem=smem)
+            self.kernel("conv_wgmma", f"wg_conv_wgrad_n{bn}", smem)(
+                (-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
+                shared_mem=smem)
         else:
             smem = tc_smem_bytes(bm, bn, True)
-            self._tc_kernel(f"tc_conv_wgrad<{bm},{bn}>", smem)(
+            self.kernel("conv_tc", f"tc_conv_wgrad<{bm},{bn}>", smem)(
                 (-(-kw // bn), -(-oc // bm), s), (TC_THREADS,), (x, gy, ws) + geom + (i32(chunk),), shared_mem=smem)
         if s > 1:
             self._sum_slices(ws, s, oc * kw, gw)

@@ -21,12 +21,6 @@ def _round_up(v, m):
 
 
 class CudaWinogradOps:
-    def _wino_kernel(self, name):
-        k = self.kernel("winograd", name)
-        if k.max_dynamic_shared_size_bytes < WG_SMEM:
-            k.max_dynamic_shared_size_bytes = WG_SMEM
-        return k
-
     def _wino_filter(self, w, flip):
         """Transformed filter U [16, Kp, Np]: K = IC (forward) or OC (flip, backward-data), padded with zeros."""
         oc, _, _, ic = w.shape
@@ -45,7 +39,7 @@ class CudaWinogradOps:
         if y.size == 0:
             return y
         _, kp, np_ = u.shape
-        self._wino_kernel("wino_fwd")((-(-tiles // 32), np_ // 32), (WG_THREADS,),
+        self.kernel("winograd", "wino_fwd", WG_SMEM)((-(-tiles // 32), np_ // 32), (WG_THREADS,),
                                       (x, u, y, i32(n), i32(h), i32(w), i32(c), i32(out_c), i32(oh), i32(ow),
                                        i32(pad[0]), i32(pad[1]), i32(kp), i32(np_)), shared_mem=WG_SMEM)
         return y
@@ -67,7 +61,7 @@ class CudaWinogradOps:
         s, chunk = self._split_k(tiles, blocks, min_rows=64)
         gw = cupy.empty(tuple(w_shape), dtype=np.float32)
         ws = gw if s == 1 else cupy.empty((s,) + tuple(w_shape), dtype=np.float32)
-        self._wino_kernel("wino_wgrad")((-(-ic // 32), -(-oc // 32), s), (WG_THREADS,),
+        self.kernel("winograd", "wino_wgrad", WG_SMEM)((-(-ic // 32), -(-oc // 32), s), (WG_THREADS,),
                                         (x, gy, ws, i32(n), i32(x.shape[1]), i32(x.shape[2]), i32(ic), i32(oc),
                                          i32(oh), i32(ow), i32(pad[0]), i32(pad[1]), i32(chunk)), shared_mem=WG_SMEM)
         if s > 1:
