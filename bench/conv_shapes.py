@@ -1,6 +1,6 @@
 """Benchmark: every convolution shape of ResNet18-CIFAR (batch N, NHWC) — forward, backward-data and
-backward-filter time of Alpha's kernels (the per-shape choice among Winograd and implicit-GEMM tiles) vs PyTorch's conv (cuDNN, channels_last) on the
-same GPU in one process, strict fp32 (TF32 off in PyTorch). Also checks our result against PyTorch. --tf32: TF32 in both.
+backward-filter time of Alpha's kernels (the per-shape choice among Winograd, implicit-GEMM tiles and, with
+--tf32, the tensor-core kernels) vs PyTorch's conv (cuDNN, channels_last) on the same GPU in one process, strict fp32 (TF32 off in PyTorch). Also checks our result against PyTorch. --tf32: TF32 in both.
 Usage: python bench/conv_shapes.py [--batch 512] [--reps 10] [--tf32]"""
 import argparse
 import os
