@@ -2,6 +2,7 @@
 step's graph) per call, never waiting for the device; on a CUDA engine recorded once per input shape into a
 CUDA graph and replayed as one launch. Imports engine, nn.unit, loss, optim, step_results and errors; the
 CUDA work goes through the backend (backend/cuda_graph.py)."""
+import contextlib
 import warnings
 from collections import OrderedDict
 
@@ -45,15 +46,25 @@ class TrainStep:
     and checkpoint loads need no new capture: lr and the step's scalars, and the random state, are written
     to device memory before each launch; an array replaced by a new one (e.g. by a unit) is copied back.
     history=True: `step.history()` returns {'loss': [...], 'accuracy': [...]} of every step since its
-    previous call (one wait per call); otherwise of at most the last 4096 steps."""
+    previous call (one wait per call); otherwise of at most the last 4096 steps.
 
-    def __init__(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False):
+    reduce_grads: a callable run on the list of the net's parameters between backward and the update, e.g. an
+    all-reduce of the gradients across data-parallel ranks (alpha_py.distributed); it is captured with the
+    step when it only queues device work (NCCL), and makes the step op by op when it needs the host.
+    Steps run op by op for good on a CUDA engine take their memory from a plan per input shape: once two
+    steps asked for the same sizes, every block comes from one arena at a precomputed offset instead of the
+    pool (engine/step_plan.py; `stats()['memory']`)."""
+
+    def __init__(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None):
         if not isinstance(net, Unit):
             raise ArgumentError(f"train_step: net must be a Unit/Module, got {type(net).__name__}")
         if not isinstance(loss_fn, LossFunction):
             raise ArgumentError(f"train_step: loss_fn must come from alpha.loss, got {type(loss_fn).__name__}")
         if not isinstance(optimizer, Optimizer):
             raise ArgumentError(f"train_step: optimizer must come from alpha.optim, got {type(optimizer).__name__}")
+        if reduce_grads is not None and not callable(reduce_grads):
+            raise ArgumentError(f"train_step: reduce_grads must be a callable (params) -> None, got "
+                                f"{type(reduce_grads).__name__}")
         if graph is not None and not isinstance(graph, bool):
             raise ArgumentError(f"train_step: graph must be None (automatic), True or False, got {graph!r}")
         if net.engine is None:
@@ -82,6 +93,8 @@ class TrainStep:
         self._bound = None                       # [(param, array)]: the arrays the graphs update
         self._layout = optimizer._layout
         self._pool = None
+        self._plans = OrderedDict()              # key -> planned memory of the op-by-op steps (CUDA)
+        self.reduce_grads, self._grad_params = reduce_grads, list(net.param_map().values())
         self.counts = {"eager": 0, "captures": 0, "replays": 0}
 
     # ------------------------------------------------------------------ public
@@ -114,13 +127,19 @@ class TrainStep:
         return {"loss": rows[0], "accuracy": rows[1] if self.accuracy else None}
 
     def stats(self):
-        """Steps run op by op / captured / replayed, graphs held, mode and (if any) why capture gave up."""
+        """Steps run op by op / captured / replayed, graphs held, mode, (if any) why capture gave up, and the
+        planned memory of the op-by-op steps: blocks served from plans / by the pool, arena bytes."""
+        mem = {"planned": 0, "pooled": 0, "arena_bytes": 0}
+        for plan in self._plans.values():
+            for k in mem:
+                mem[k] += plan.stats[k]
         return dict(self.counts, graphs=len(self._entries), mode="graph" if self.graphs else "eager",
-                    fallback=self.fallback)
+                    fallback=self.fallback, memory=mem)
 
     def close(self):
         """Drop the captured graphs and give their private memory back to the engine's pool (waits for
         the queued work). The runner stays usable: later steps capture again."""
+        self._plans.clear()                      # arenas go back to the pool once their blocks are freed
         if self._entries or self._pool is not None:
             self._retire_all()
             self.eg.backend.graph_collect(wait=True)
@@ -159,6 +178,8 @@ class TrainStep:
         if self.accuracy:
             outs.append(self.eg.accuracy(yh, y)._array)
         self.net.backward(self.loss_fn.gradient(yh, y))
+        if self.reduce_grads is not None:
+            self.reduce_grads(self._grad_params)
         self.opt.update()
         self._clear_grads()
         self.net.gc()
@@ -166,7 +187,8 @@ class TrainStep:
 
     def _eager(self, x, y):
         snap = self._snapshot()
-        with self.eg.stepping():
+        self._ring.prepare()                     # may copy an unread old value out: not inside a planned step
+        with self.eg.stepping(), self._planned(x, y):
             try:
                 outs = self._body(x, y)
             except BaseException:
@@ -175,7 +197,25 @@ class TrainStep:
             if self._bound is not None:
                 self._rebind()
             self.counts["eager"] += 1
-            return self._ring.put(outs)
+            res = self._ring.put(outs)
+            del outs                             # freed inside the step: planned like the other temporaries
+        return res
+
+    def _planned(self, x, y):
+        """Steps run op by op for good (graph=False, or capture gave up) take their memory from a plan per
+        input shape on a CUDA engine (backend step_memory: no pool handouts once two steps ran alike)."""
+        make = getattr(self.eg.backend, "step_memory", None)
+        if self.graphs or make is None:
+            return contextlib.nullcontext()
+        key = self._key(x, y)
+        mem = self._plans.get(key)
+        if mem is None:
+            mem = self._plans[key] = make()
+            if len(self._plans) > MAX_GRAPHS:
+                self._plans.popitem(last=False)
+        else:
+            self._plans.move_to_end(key)
+        return self.eg.backend.planned_step(mem)
 
     def _rebind(self):
         """Keep every parameter/buffer on the array the graphs update: an array replaced since (by a unit's
@@ -275,9 +315,9 @@ class TrainStep:
         self._pool = None
 
 
-def train_step(net, loss_fn, optimizer, graph=None, accuracy=False, history=False):
+def train_step(net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None):
     """alpha.train_step: a TrainStep runner (see TrainStep); `step(x, y)` returns the step's lazy loss."""
-    return TrainStep(net, loss_fn, optimizer, graph, accuracy, history)
+    return TrainStep(net, loss_fn, optimizer, graph, accuracy, history, reduce_grads)
 
 
 __all__ = ["TrainStep", "train_step"]

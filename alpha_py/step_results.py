@@ -54,17 +54,25 @@ class ResultRing:
         if res is not None and res._value is None and res._array is view:
             res._array = self.eg.backend.copy(view)
 
+    def prepare(self):
+        """Make the next slots writable: with keep=True move unread values to the host when the ring is full,
+        and give a not-yet-read old value in them an array of its own. put() does it too; a step runner calls
+        it first, so that these rare copies are not made inside a step whose memory is planned."""
+        if self.keep and self.count - self._read >= self.size:
+            self._drain()
+        s = self.count % self.size
+        for r in range(self.rows):
+            self._evict(r, s, self._view(r, s))
+
     def put(self, values):
         """Copy one step's values (0-d arrays, one per row) into the next slots; returns their Results
         (StepResult for row 0, whose .accuracy is row 1's)."""
-        if self.keep and self.count - self._read >= self.size:
-            self._drain()
+        self.prepare()
         s = self.count % self.size
         self.count += 1
         out = []
         for r, value in enumerate(values):
             view = self._view(r, s)
-            self._evict(r, s, view)
             self.eg.copy_into(view, value)
             res = StepResult(self.eg, view, self.count) if r == 0 else SlotResult(self.eg, view)
             self._owners[r][s] = weakref.ref(res)

@@ -2,8 +2,9 @@
 for bit (SGD and Adam, BatchNorm running stats, dropout draws) over several steps; one capture per input shape
 (the last short batch gets its own) and none for lr / scheduler / set_seed changes; a step that cannot be captured
 gives a clear GraphError (graph=True) or falls back with a warning (graph=None) and leaves the net usable;
-memory stays flat over 1000 replays; a step neither waits for the device nor allocates (counters, and a
-busy-GPU timing check). Skipped without CuPy/GPU. Run: python3 -m pytest -q tests/test_cuda_graph.py"""
+memory stays flat over 1000 replays; a step neither waits for the device nor takes pool blocks (counters, and a
+busy-GPU timing check); op-by-op steps served from a planned arena equal the hand-written loop, and an
+intermediate array a user keeps is never overwritten. Skipped without CuPy/GPU. Run: python3 -m pytest -q tests/test_cuda_graph.py"""
 import time
 
 import numpy as np
@@ -255,8 +256,12 @@ def test_steps_never_wait_for_the_device(graph):
     per = {k: (c1[k] - c0[k]) / 12 for k in c0}
     assert per["syncs"] == 0, f"host waits per step: {per}"
     assert per["device_mallocs"] == 0, f"fresh device memory per step: {per}"
+    assert per["mallocs"] == 0, f"a step took blocks from the pool: {per}"
     if graph:
-        assert per["mallocs"] == 0 and per["graph_launches"] == 1, f"a replay allocated or launched twice: {per}"
+        assert per["graph_launches"] == 1, f"a replay launched twice: {per}"
+    else:
+        assert per["planned"] > 0 and step.stats()["memory"]["arena_bytes"] > 0, \
+            f"op-by-op steps are not served from a planned arena: {per}, {step.stats()}"
     spin = _spin(cupy)
     spin(600)                                             # the GPU is busy for 0.6 s from now
     t0 = time.perf_counter()
@@ -295,3 +300,54 @@ def test_trainer_graph_and_no_graph_agree(tmp_path):
         f"--graph should capture the 64-row batches and the 48-row last batch once each: {sg} / {sn}"
     assert hg["step_loss"] == hn["step_loss"] and hg["test_acc"] == hn["test_acc"], \
         "alpha train --graph and --no-graph give different losses"
+
+
+@pytest.mark.parametrize("pool", ["cupy", "memp3"])
+def test_planned_op_by_op_steps_equal_the_loop_and_never_reuse_held_blocks(pool):
+    eg = engine(pool)
+    sizes = [32] * 8 + [20] * 4 + [32] * 10
+    batches = data(eg, sizes, seed=5)
+    ref_net = make_net(eg)
+    ref_opt = alpha.optim.Adam(ref_net.params(), 1e-2)
+    ref_losses = manual(eg, ref_net, ref_opt, batches)
+
+    net = make_net(eg)
+    opt = alpha.optim.Adam(net.params(), 1e-2)
+    ce = alpha.loss.softmax_crossEntropy()
+    grab, kept = {"on": False}, []
+    plain_loss = ce.loss
+
+    def loss(yh, y):                                      # a user keeping the logits of one step
+        if grab["on"]:
+            kept.append((yh.data, yh.data.get()))
+        return plain_loss(yh, y)
+
+    ce.loss = loss
+    step = alpha.train_step(net, ce, opt, graph=False)
+    eg.set_seed(7)
+    losses = []
+    for i, (x, y) in enumerate(batches):
+        grab["on"] = i == 16
+        losses.append(step(x, y).get())
+        if i == 19:
+            held, value = kept.pop()
+            np.testing.assert_array_equal(held.get(), value, err_msg="a block the user held was handed out again")
+            del held
+    assert losses == ref_losses, "planned op-by-op steps differ from the hand-written loop"
+    assert_same(state(net, opt), state(ref_net, ref_opt), f"planned op-by-op steps on pool {pool}")
+    mem = step.stats()["memory"]
+    plans = list(step._plans.values())
+    assert len(plans) == 2 and all(p.state == "serve" for p in plans), [p.state for p in plans]
+    assert mem["planned"] > 0 and mem["arena_bytes"] > 0
+    assert plans[-1].stats["pool_steps"] >= 1, "the step after a held block did not fall back to the pool"
+
+    x, y = batches[0]
+    step(x, y).get()
+    m0, c0 = eg.backend.memory.stats(), eg.counters()
+    for _ in range(200):
+        last = step(x, y)
+    last.get()
+    m1, c1 = eg.backend.memory.stats(), eg.counters()
+    assert c1["mallocs"] == c0["mallocs"] and c1["device_mallocs"] == c0["device_mallocs"], (c0, c1)
+    assert c1["planned"] > c0["planned"]
+    assert (m0["used"], m0["reserved"]) == (m1["used"], m1["reserved"]), (m0, m1)

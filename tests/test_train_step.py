@@ -66,8 +66,42 @@ def test_step_equals_hand_written_loop(optim):
     for k in want:
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
     assert step.stats() == {"eager": len(data), "captures": 0, "replays": 0, "graphs": 0, "mode": "eager",
-                            "fallback": None}
+                            "fallback": None, "memory": {"planned": 0, "pooled": 0, "arena_bytes": 0}}
     assert opt.steps() == len(data) and all(p.grad_data is None for p in net.params())
+
+
+def test_reduce_grads_runs_between_backward_and_update():
+    """The data-parallel hook: it sees every parameter with its fresh gradient before the update; halving
+    the gradients here must equal the hand-written loop at half the learning rate (SGD)."""
+    data = batches(4)
+    eg, ref, ref_opt, ce = make("SGD", dropout=False)
+    ref_opt.learning_rate(5e-3)
+    ref_losses = []
+    for x, y in data:
+        X, Y = eg.tensor(x), eg.tensor(y)
+        yh = ref.forward(X)[0]
+        ref_losses.append(ce.loss(yh, Y).get())
+        ref.backward(ce.gradient(yh, Y))
+        ref_opt.update().clear_grads()
+        ref.gc()
+    eg, net, opt, ce = make("SGD", dropout=False)
+    seen = []
+
+    def halve(params):
+        seen.append([p.grad_data is not None for p in params])
+        for p in params:
+            g = p.grad_data
+            p.zero_grad().accumulate_grad(g * np.float32(0.5))
+
+    step = alpha.train_step(net, ce, opt, reduce_grads=halve)
+    losses = [step(eg.tensor(x), eg.tensor(y)).get() for x, y in data]
+    assert losses == ref_losses and len(seen) == 4 and all(all(row) for row in seen)
+    assert len(seen[0]) == len(net.param_map())
+    for k, v in state_of(ref, ref_opt).items():
+        if not k.startswith("opt."):
+            np.testing.assert_array_equal(state_of(net, opt)[k], v, err_msg=k)
+    with pytest.raises(ArgumentError, match="reduce_grads must be a callable"):
+        alpha.train_step(net, ce, opt, reduce_grads=3)
 
 
 def test_results_keep_their_own_value_when_slots_are_reused(monkeypatch):

@@ -11,6 +11,7 @@ Nothing executes while capturing: every kernel and copy is recorded with the add
   - per-step values live in device memory and are rewritten before each launch: the optimizers' scalar
     buffers (optim_write_scalars) and the random state {seed, calls} read by the rng kernels' D=1 variant
     (kernels/random.cu), so a replay draws what the op-by-op step would draw."""
+import contextlib
 import gc
 import threading
 
@@ -155,6 +156,22 @@ class CudaGraphOps:
             if pool is not None:
                 pool.release()
         self._retired = keep
+
+    # ---------------------------------------------------------------- planned op-by-op steps
+    def step_memory(self):
+        """Planned memory for the op-by-op steps of one input shape (see engine/step_plan.StepMemory)."""
+        return self.memory.step_memory()
+
+    @contextlib.contextmanager
+    def planned_step(self, mem):
+        """Serve this thread's allocations from `mem` (a step_memory()) for one op-by-op step."""
+        fn, ok = mem.begin(), False
+        try:
+            with cupy.cuda.using_allocator(fn):
+                yield
+            ok = True
+        finally:
+            mem.finish(ok)
 
     # ---------------------------------------------------------------- random state, copies
     def rng_state(self):

@@ -10,15 +10,17 @@ import cupy
 import numpy as np
 
 from ..engine.mempool import Memp2
+from ..engine.step_plan import StepMemory
 from ..errors import MemoryCapError
 
 
 class Counters:
     """Running totals (read with eg.counters()): `syncs` = times the host waited for the device,
     `mallocs` = allocator calls (blocks handed out by the pool), `device_mallocs` = fresh device memory
-    (cudaMalloc), `captures` / `graph_launches` = CUDA graphs recorded / launched."""
+    (cudaMalloc), `planned` = blocks served from a planned op-by-op step's arena (engine/step_plan.py),
+    `captures` / `graph_launches` = CUDA graphs recorded / launched."""
 
-    FIELDS = ("syncs", "mallocs", "device_mallocs", "captures", "graph_launches")
+    FIELDS = ("syncs", "mallocs", "device_mallocs", "planned", "captures", "graph_launches")
     __slots__ = FIELDS
 
     def __init__(self):
@@ -84,6 +86,14 @@ class DeviceMemory:
         if pool.total_bytes() != before:
             c.device_mallocs += 1
         return ptr
+
+    def step_memory(self):
+        """A StepMemory for the op-by-op steps of one input shape: its arena comes from this allocator, and
+        the pool's cached blocks are handed back to the device before the arena is taken."""
+        return StepMemory(self.allocator, self._wrap, self.clear, self.counters)
+
+    def _wrap(self, ptr, nbytes, owner):
+        return cupy.cuda.MemoryPointer(cupy.cuda.UnownedMemory(ptr, nbytes, owner, self.device_id), 0)
 
     def private_pool(self):
         """A GraphPool serving the allocations of captured steps, carved out of this memory."""

@@ -6,8 +6,8 @@ segments. Imports pyspark, numpy and this package."""
 import numpy as np
 
 from .collective import make_allreduce
-from .state import GradBuffer, net_state, optim_state
-from .worker import Trainer, batch_rows, maybe_fail, task_gpu
+from .state import net_state, optim_state
+from .worker import Trainer, task_gpu
 
 
 def _buffer_names(net):
@@ -17,18 +17,12 @@ def _buffer_names(net):
 
 def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch):
     """The synchronous data-parallel loop one rank runs (inside a Spark barrier task, or under
-    bench/nccl_launcher.py): global steps [start, end) on its shard, gradients all-reduced every
-    step, then buffers (BatchNorm running stats, seen only on local batches) averaged once.
+    bench/nccl_launcher.py): global steps [start, end) on its shard through the replica's train_step
+    runner, gradients all-reduced inside every step (on GPUs the NCCL call is captured with the step's
+    CUDA graph), then buffers (BatchNorm running stats, seen only on local batches) averaged once.
     Returns the loss averaged over steps and ranks."""
     b = tr.eg.backend
-    grads = GradBuffer(tr.net)
-    losses = []
-    for step in range(start, end):
-        maybe_fail(spec, rank, step)
-        rows = batch_rows(spec, len(labels), rank, step, steps_per_epoch)
-        losses.append(tr.forward_backward(images[rows], labels[rows]))
-        grads.unpack(b, coll.allreduce_mean(b, grads.pack(b)))
-        tr.update()
+    losses = tr.run_steps(images, labels, rank, start, end, steps_per_epoch, coll)
     smap = tr.net.state_map()
     names = _buffer_names(tr.net)
     parts = [b.reshape(smap[n].data, (-1,)) for n in names]

@@ -3,7 +3,7 @@ broadcasts the state, every partition trains k local steps on its shard, and tre
 weights, buffers and optimizer state. Plain (non-barrier) tasks: Spark retries a failed one on its
 own. Imports pyspark, numpy and this package."""
 from .state import add_states, average_states, net_state, optim_state
-from .worker import Trainer, batch_rows, maybe_fail, task_gpu
+from .worker import Trainer, task_gpu
 
 _TRAINERS = {}      # job token -> Trainer, reused across rounds by a reused Python worker
 
@@ -30,12 +30,7 @@ def round_task(spec, state_bc, start, end, steps_per_epoch, token):
         images, labels = list(it)[0]
         tr = _trainer(spec, token)
         tr.load(state_bc.value)
-        losses = []
-        for step in range(start, end):
-            maybe_fail(spec, rank, step)
-            rows = batch_rows(spec, len(labels), rank, step, steps_per_epoch)
-            losses.append(tr.forward_backward(images[rows], labels[rows]))
-            tr.update()
+        losses = tr.run_steps(images, labels, rank, start, end, steps_per_epoch)
         yield {"net": net_state(tr.net), "optim": optim_state(tr.opt),
                "loss": sum(losses) / max(len(losses), 1), "count": 1}
 

@@ -67,23 +67,37 @@ def add_states(a, b):
 
 
 class GradBuffer:
-    """Gathers every trainable parameter's gradient into one flat buffer and scatters the
-    (all-reduced) buffer back. Parameters that got no gradient contribute zeros, so every rank
-    packs the same layout."""
+    """Gathers every trainable parameter's gradient into one flat buffer (made once, reused every step, so a
+    step that all-reduces allocates nothing for it) and scatters the (all-reduced) buffer back as the
+    parameters' gradients. Parameters that got no gradient contribute zeros, so every rank packs the same
+    layout. Only device work: inside a captured step it is recorded with the step."""
 
     def __init__(self, net):
         self.params = list(net.param_map().values())
         self.sizes = [int(np.prod(p.shape)) for p in self.params]
         self.total = int(sum(self.sizes))
+        self.flat = None
 
     def pack(self, backend):
-        """Flat device array (backend's array type) of all gradients."""
-        parts = [backend.reshape(p.grad_data, (-1,)) if p.grad_data is not None
-                 else backend.full((n,), 0.0) for p, n in zip(self.params, self.sizes)]
-        return backend.concat(parts, 0)
+        """The flat buffer (backend's array type) holding all gradients."""
+        if self.flat is None:
+            self.flat = backend.full((self.total,), 0.0)
+        off = 0
+        for p, n in zip(self.params, self.sizes):
+            dst, g = self.flat[off:off + n], p.grad_data
+            if g is None:
+                dst.fill(0)
+            else:
+                dst[...] = backend.reshape(g, (-1,))
+            off += n
+        return self.flat
 
     def unpack(self, backend, flat):
         off = 0
         for p, n in zip(self.params, self.sizes):
             p.zero_grad().accumulate_grad(backend.reshape(flat[off:off + n], p.shape))
             off += n
+
+    def reduce(self, backend, coll):
+        """All-reduce (mean over ranks) every gradient through `coll` (NCCL, or Spark messaging on CPUs)."""
+        self.unpack(backend, coll.allreduce_mean(backend, self.pack(backend)))

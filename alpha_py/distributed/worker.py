@@ -1,11 +1,11 @@
 """Distributed layer: what one Spark task (or one launcher process) does — make its engine (the
 GPU Spark assigned it), build net + optimizer from the job spec, walk its shard in a deterministic
-batch order, and run forward/backward/update steps. Imports alpha_py (facade, zoo, optim), numpy."""
+batch order, and run its training steps through alpha.train_step. Imports alpha_py (facade, zoo, optim), numpy."""
 import numpy as np
 
 from ..errors import ArgumentError
 from ..validation import OPTIMIZERS, check_training_args
-from .state import load_net_state, load_optim_state
+from .state import GradBuffer, load_net_state, load_optim_state
 
 
 class JobSpec:
@@ -77,10 +77,11 @@ class Trainer:
         self.eg = make_engine(spec.engine, device_id)
         self.eg.set_seed(spec.seed)
         if spec.engine == "cuda":
-            self.eg.sync(False)        # ops queue on the stream; loss.get() and NCCL order the step
+            self.eg.sync(False)        # ops queue on the stream; NCCL and the loss reads order the steps
         self.net = build_net(spec, self.eg).train()
         self.opt = build_optim(spec, self.net)
         self.loss = alpha.loss.softmax_crossEntropy()
+        self._runner = self._runner_coll = None
 
     def load(self, state):
         load_net_state(self.net, state["net"])
@@ -89,19 +90,38 @@ class Trainer:
     def batch_tensors(self, images, labels):
         return self.eg.images(images), self.eg.onehot(labels, self.spec.num_classes)
 
-    def forward_backward(self, images, labels):
-        """Gradients of the mean loss over this batch accumulate into the params; returns loss."""
-        x, y = self.batch_tensors(images, labels)
-        self.net.clear_grads()
-        yh = self.net.forward(x)[0]
-        loss = self.loss.loss(yh, y).get()
-        self.net.backward(self.loss.gradient(yh, y))
-        self.net.gc()
-        return float(loss)
+    def steps(self, coll=None):
+        """The alpha.train_step runner of this replica: on a GPU captured into a CUDA graph from its second
+        step (the NCCL all-reduce inside it), op by op on the CPU. With `coll`, the gradients are all-reduced
+        (mean) through one flat buffer between backward and the update. One runner per collective: a
+        captured NCCL call belongs to its communicator."""
+        if self._runner is not None and self._runner_coll is coll:
+            return self._runner
+        if self._runner is not None:
+            self._runner.close()
+        from ..facade import alpha
+        reduce = None
+        if coll is not None:
+            grads, backend = GradBuffer(self.net), self.eg.backend
 
-    def update(self):
-        self.opt.update()
-        self.net.clear_grads()
+            def reduce(_params):
+                grads.reduce(backend, coll)
+        graph = None if self.spec.engine == "cuda" else False
+        self._runner = alpha.train_step(self.net, self.loss, self.opt, graph=graph, history=True,
+                                        reduce_grads=reduce)
+        self._runner_coll = coll
+        return self._runner
+
+    def run_steps(self, images, labels, rank, start, end, steps_per_epoch, coll=None):
+        """Global steps [start, end) on this rank's shard (the deterministic batch order of batch_rows), one
+        train_step call each, no wait per step; returns their losses (one wait)."""
+        run = self.steps(coll)
+        run.history()                          # forget earlier segments' losses
+        for step in range(start, end):
+            maybe_fail(self.spec, rank, step)
+            rows = batch_rows(self.spec, len(labels), rank, step, steps_per_epoch)
+            run(*self.batch_tensors(images[rows], labels[rows]))
+        return run.history()["loss"]
 
     def correct(self, images, labels, batch=256):
         """Number of correctly classified rows (eval mode)."""
