@@ -2,7 +2,7 @@
 (alpha_py.distributed.allreduce.allreduce_steps: forward/backward, NCCL all-reduce of the flat
 gradient through cupy.cuda.nccl, optimizer update) — on 1 GPU vs 2 GPUs, ResNet18 on CIFAR-shaped
 synthetic uint8 batches (fixed batch per GPU). Rendezvous from bench/nccl_launcher.py (no Spark).
-  python3 bench/nccl_scaling.py --gpus 1 2 --batch-per-gpu 256 --steps 20 [--tf32]"""
+  python3 bench/nccl_scaling.py --gpus 1 2 --batch-per-gpu 256 --steps 20 [--tf32] [--graph on|off]"""
 import argparse
 import os
 import sys
@@ -23,6 +23,7 @@ def rank_fn(rank, world, comm, opts, state):
     spec = JobSpec(opts["model"], (32, 32, 3), 10, "adam", 1e-3, "cuda", opts["bpg"] * world, world,
                    seed=0, shuffle=True)
     tr = Trainer(spec, device_id=rank)
+    tr.graph = {"on": None, "off": False}[opts["graph"]]
     tr.eg.backend.tf32 = opts["tf32"]
     tr.load(state)
     rng = np.random.default_rng(rank)
@@ -39,7 +40,8 @@ def rank_fn(rank, world, comm, opts, state):
     dt = time.perf_counter() - t0
     w = tr.net.param_map()
     checksum = float(sum(float(cupy.abs(p.data).sum()) for p in w.values()))
-    return {"seconds": dt, "images": opts["steps"] * spec.batch, "loss": loss, "checksum": checksum}
+    return {"seconds": dt, "images": opts["steps"] * spec.batch, "loss": loss, "checksum": checksum,
+            "steps": tr.steps(comm).stats()}
 
 
 def small_cnn():
@@ -89,6 +91,8 @@ def main():
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--tf32", action="store_true")
+    ap.add_argument("--graph", choices=["on", "off"], default="on",
+                    help="on: each rank's step (with its NCCL all-reduce) captured into a CUDA graph")
     ap.add_argument("--check", action="store_true", help="first verify 2-GPU == 1-GPU on the global batch")
     args = ap.parse_args()
     if args.check and not equivalence_check():
@@ -96,16 +100,20 @@ def main():
     from alpha_py.distributed.fit import initial_state
     from alpha_py.distributed.worker import JobSpec
     state = initial_state(JobSpec(args.model, (32, 32, 3), 10, "adam", 1e-3, "cpu", args.bpg, 1))
-    opts = {"model": args.model, "bpg": args.bpg, "steps": args.steps, "warmup": args.warmup, "tf32": args.tf32}
+    opts = {"model": args.model, "bpg": args.bpg, "steps": args.steps, "warmup": args.warmup, "tf32": args.tf32,
+            "graph": args.graph}
     rows = []
     for g in args.gpus:
         res = launch(rank_fn, g, (opts, state))
         sums = {round(r["checksum"], 2) for r in res}
         ips = res[0]["images"] / max(r["seconds"] for r in res)
         rows.append((g, ips, max(r["seconds"] for r in res) / args.steps * 1e3, res[0]["loss"], len(sums) == 1))
-        print(f"done {g} GPU(s): {ips:.1f} images/s, replicas identical: {len(sums) == 1}", flush=True)
+        st = res[0]["steps"]
+        print(f"done {g} GPU(s): {ips:.1f} images/s, replicas identical: {len(sums) == 1}; rank 0 steps: "
+              f"{st['eager']} op by op, {st['captures']} captured, {st['replays']} replayed", flush=True)
     base = rows[0][1]
     print(f"\n{args.model} CIFAR-shaped, batch {args.bpg}/GPU, {'TF32' if args.tf32 else 'fp32'}, "
+          f"graph {args.graph}, "
           f"{args.steps} timed steps after {args.warmup} warm-up")
     print(f"{'GPUs':>4} {'images/s':>10} {'ms/step':>8} {'speedup':>8} {'loss':>8} {'replicas equal':>15}")
     for g, ips, ms, loss, same in rows:

@@ -2,7 +2,8 @@
 (graph=False) vs PyTorch eager, in one process on one GPU. Nets: the Fashion-MNIST CNN of issue 11 (28x28x1,
 conv 32 / conv 64 + FC128, LeakyReLU, batch 128) and ResNet18-CIFAR (batch 32 and 512); Adam lr 1e-3,
 synthetic batches already on the device (several, cycled). Prints ms/step, the ratios, and per step the host
-waits (syncs), allocator calls (mallocs) and fresh device memory (device mallocs) of both Alpha modes; also
+waits (syncs), pool handouts (mallocs), blocks served from the planned arena of op-by-op steps (planned) and
+fresh device memory (device mallocs) of both Alpha modes; also
 whether both Alpha modes gave bit-identical losses.
 Usage: python3 bench/step_graph.py [--steps 50] [--warmup 5] [--configs fashion:128,resnet18:32,resnet18:512]
        [--pool memp3|cupy] [--tf32]"""
@@ -145,12 +146,13 @@ def main():
               f"losses bit-equal: {same}", flush=True)
     print(f"\n{'net':8s} {'batch':>5s} | {'uncapt ms':>9s} {'capt ms':>8s} {'torch ms':>8s} | {'capt/unc':>8s} "
           f"{'capt/torch':>10s} {'unc/torch':>9s} | {'syncs/step u/c':>14s} {'mallocs/step u/c':>16s} "
-          f"{'dev mallocs u/c':>15s} | bit-equal")
+          f"{'planned/step u':>14s} {'dev mallocs u/c':>15s} | bit-equal")
     for kind, batch, u, c, t, same in rows:
         tm = t["ms"] if t else float("nan")
         print(f"{kind:8s} {batch:5d} | {u['ms']:9.2f} {c['ms']:8.2f} {tm:8.2f} | {c['ms'] / u['ms']:8.2f} "
               f"{c['ms'] / tm:10.2f} {u['ms'] / tm:9.2f} | {u['syncs']:6.2f}/{c['syncs']:<7.2f} "
-              f"{u['mallocs']:8.1f}/{c['mallocs']:<7.1f} {u['device_mallocs']:7.2f}/{c['device_mallocs']:<7.2f} | {same}")
+              f"{u['mallocs']:8.1f}/{c['mallocs']:<7.1f} {u['planned']:14.1f} "
+              f"{u['device_mallocs']:7.2f}/{c['device_mallocs']:<7.2f} | {same}")
 
 
 if __name__ == "__main__":

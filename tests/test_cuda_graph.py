@@ -351,3 +351,36 @@ def test_planned_op_by_op_steps_equal_the_loop_and_never_reuse_held_blocks(pool)
     assert c1["mallocs"] == c0["mallocs"] and c1["device_mallocs"] == c0["device_mallocs"], (c0, c1)
     assert c1["planned"] > c0["planned"]
     assert (m0["used"], m0["reserved"]) == (m1["used"], m1["reserved"]), (m0, m1)
+
+
+def test_nccl_all_reduce_is_captured_with_the_step():
+    """The Spark ranks' loop (allreduce_steps) on one GPU with a one-rank NCCL communicator: the gradient
+    all-reduce is recorded into the step's CUDA graph, and the result equals the op-by-op loop bit for bit."""
+    require_gpu()
+    from alpha_py.distributed.allreduce import allreduce_steps
+    from alpha_py.distributed.nccl import NcclAllReduce, new_unique_id
+    from alpha_py.distributed.state import net_state
+    from alpha_py.distributed.worker import JobSpec, Trainer
+    from alpha_py.distributed.fit import initial_state
+
+    spec = JobSpec("mnist_cnn", (28, 28, 1), 10, "adam", 1e-3, "cuda", 16, 1, seed=0, shuffle=True)
+    state = initial_state(JobSpec("mnist_cnn", (28, 28, 1), 10, "adam", 1e-3, "cpu", 16, 1))
+    rng = np.random.default_rng(1)
+    images, labels = rng.integers(0, 256, (64, 28, 28, 1), dtype=np.uint8), rng.integers(0, 10, 64)
+    out = {}
+    for graph in (False, None):
+        tr = Trainer(spec, 0)
+        tr.graph = graph
+        tr.load(state)
+        comm = NcclAllReduce(new_unique_id(), 0, 1)
+        try:
+            loss = allreduce_steps(tr, comm, spec, images, labels, 0, 0, 8, 4)
+            out[graph] = (loss, net_state(tr.net), tr.steps(comm).stats())
+        finally:
+            comm.close()
+    (l0, s0, st0), (l1, s1, st1) = out[False], out[None]
+    assert (st1["eager"], st1["captures"], st1["replays"], st1["mode"]) == (1, 1, 7, "graph"), st1
+    assert st0["mode"] == "eager" and st0["memory"]["planned"] > 0, st0
+    assert l1 == l0
+    bad = [k for k in s0 if not np.array_equal(s0[k], s1[k])]
+    assert not bad, f"captured NCCL steps differ from op by op in {bad[:5]}"

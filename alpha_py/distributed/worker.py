@@ -82,6 +82,7 @@ class Trainer:
         self.opt = build_optim(spec, self.net)
         self.loss = alpha.loss.softmax_crossEntropy()
         self._runner = self._runner_coll = None
+        self.graph = None              # train_step's graph mode on GPUs (None: capture where possible)
 
     def load(self, state):
         load_net_state(self.net, state["net"])
@@ -106,7 +107,7 @@ class Trainer:
 
             def reduce(_params):
                 grads.reduce(backend, coll)
-        graph = None if self.spec.engine == "cuda" else False
+        graph = self.graph if self.spec.engine == "cuda" else False
         self._runner = alpha.train_step(self.net, self.loss, self.opt, graph=graph, history=True,
                                         reduce_grads=reduce)
         self._runner_coll = coll
