@@ -129,10 +129,11 @@ class TrainStep:
     def stats(self):
         """Steps run op by op / captured / replayed, graphs held, mode, (if any) why capture gave up, and the
         planned memory of the op-by-op steps: blocks served from plans / by the pool, arena bytes."""
-        mem = {"planned": 0, "pooled": 0, "arena_bytes": 0}
+        mem = {"planned": 0, "pooled": 0, "arena_bytes": 0, "replans": 0, "pool_steps": 0}
         for plan in self._plans.values():
             for k in mem:
                 mem[k] += plan.stats[k]
+        mem["states"] = [plan.state for plan in self._plans.values()]
         return dict(self.counts, graphs=len(self._entries), mode="graph" if self.graphs else "eager",
                     fallback=self.fallback, memory=mem)
 

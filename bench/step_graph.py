@@ -143,7 +143,7 @@ def main():
         print(f"{kind:8s} b{batch:<4d} uncaptured {u['ms']:8.2f} ms (host {u['host_ms']:.2f})  captured {c['ms']:8.2f} "
               f"ms (host {c['host_ms']:.2f}, {c['stats']['captures']} capture)  torch "
               f"{t['ms'] if t else float('nan'):8.2f} ms (host {t['host_ms'] if t else float('nan'):.2f})  "
-              f"losses bit-equal: {same}", flush=True)
+              f"losses bit-equal: {same}; op-by-op memory {u['stats']['memory']}", flush=True)
     print(f"\n{'net':8s} {'batch':>5s} | {'uncapt ms':>9s} {'capt ms':>8s} {'torch ms':>8s} | {'capt/unc':>8s} "
           f"{'capt/torch':>10s} {'unc/torch':>9s} | {'syncs/step u/c':>14s} {'mallocs/step u/c':>16s} "
           f"{'planned/step u':>14s} {'dev mallocs u/c':>15s} | bit-equal")

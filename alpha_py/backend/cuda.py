@@ -58,7 +58,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         self.counters = Counters()
         self.memory = DeviceMemory(mempool, self.device_id, self.counters)
         self.stager = PinnedStager(max_trans_buf_bytes, self.counters)
-        self.tables = DeviceTables()
+        self.tables = DeviceTables(self.memory.allocator)
         self._graph_init()
         self.sm_count = self.device.attributes["MultiProcessorCount"]
         self._kernels = {}

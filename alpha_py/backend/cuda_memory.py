@@ -154,10 +154,11 @@ class DeviceTables:
     A table is uploaded once, asynchronously, from a page-locked host copy owned by its entry, so the upload
     never waits; the newest `capacity` tables are kept, and an older one is dropped only once its upload
     has finished. Inside a capture (keep = the capture's keep-alive list) the upload is recorded into the
-    graph, and the entry belongs to the graph instead of the cache."""
+    graph, and the entry belongs to the graph instead of the cache. Cached tables come from the engine's
+    allocator itself, never from a planned step's arena (a cache entry outlives the step)."""
 
-    def __init__(self, capacity=16):
-        self.capacity = int(capacity)
+    def __init__(self, allocator, capacity=16):
+        self.capacity, self._alloc = int(capacity), allocator
         self._cache = collections.OrderedDict()      # bytes -> (pinned host memory, device array, event)
 
     def get(self, tab, keep=None):
@@ -169,7 +170,10 @@ class DeviceTables:
                 return hit[1]
         host_mem = cupy.cuda.alloc_pinned_memory(tab.nbytes)
         np.frombuffer(host_mem, dtype=tab.dtype, count=tab.size)[:] = tab
-        dev = cupy.empty(tab.shape, dtype=tab.dtype)
+        if keep is None:
+            dev = cupy.ndarray(tab.shape, dtype=tab.dtype, memptr=self._alloc(tab.nbytes))
+        else:
+            dev = cupy.empty(tab.shape, dtype=tab.dtype)    # the capture's pool: lives with the graph
         stream = cupy.cuda.get_current_stream()
         # the runtime call, not MemoryPointer.copy_from_host_async: CuPy refuses H2D copies in a capturing
         # stream, CUDA records this one (from page-locked memory the graph keeps alive) as a memcpy node
