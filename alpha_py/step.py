@@ -174,14 +174,15 @@ class TrainStep:
     def _body(self, x, y):
         """The step itself, in engine ops; returns the 0-d loss (and accuracy) arrays."""
         self._clear_grads()
-        yh = self.net.forward(x)[0]
-        outs = [self.loss_fn.loss(yh, y)._array]
-        if self.accuracy:
-            outs.append(self.eg.accuracy(yh, y)._array)
-        self.net.backward(self.loss_fn.gradient(yh, y))
-        if self.reduce_grads is not None:
-            self.reduce_grads(self._grad_params)
-        self.opt.update()
+        with self.eg.deferring():                # buffer updates (BatchNorm running stats) after the update
+            yh = self.net.forward(x)[0]
+            outs = [self.loss_fn.loss(yh, y)._array]
+            if self.accuracy:
+                outs.append(self.eg.accuracy(yh, y)._array)
+            self.net.backward(self.loss_fn.gradient(yh, y))
+            if self.reduce_grads is not None:
+                self.reduce_grads(self._grad_params)
+            self.opt.update()
         self._clear_grads()
         self.net.gc()
         return outs

@@ -9,6 +9,7 @@
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2  y = act(xhat*gamma+beta) | 1 thread/elem, 256        |
 // | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats | 1 thread/elem, 256        |
+// | bn_running          | rm, rv, mean, var, C, b1, 1-b1, b2, 1-b2  (in place: rm = b1*rm + (1-b1)*mean, rv likewise) | 1 thread/col |
 // gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
 //! instances: bn_partial<3,ACT_IDENTITY> bn_partial<2,ACT_IDENTITY>
 //! instances: bn_partial<2,ACT_RELU> bn_partial<2,ACT_RELU6> bn_partial<2,ACT_LEAKY_RELU> bn_partial<2,ACT_ELU>
@@ -83,6 +84,15 @@ extern "C" __global__ void bn_finish_stats(const float* __restrict__ part1, cons
     mean[c] = x[c] + d;
     var[c] = v;
     inv[c] = 1.f / sqrtf(v + eps);
+}
+
+// running statistics in place; the products and the sum are rounded one by one, as NumPy's float32 does
+extern "C" __global__ void bn_running(float* __restrict__ rm, float* __restrict__ rv, const float* __restrict__ mean,
+                                      const float* __restrict__ var, int C, float a1, float c1, float a2, float c2) {
+    GRID_LOOP(c, C) {
+        rm[c] = __fadd_rn(__fmul_rn(rm[c], a1), __fmul_rn(mean[c], c1));
+        rv[c] = __fadd_rn(__fmul_rn(rv[c], a2), __fmul_rn(var[c], c2));
+    }
 }
 
 template <ActId ACT>

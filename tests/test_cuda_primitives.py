@@ -94,6 +94,19 @@ def test_batchnorm_primitives(m, c, act):
     check("bn_noaffine", "gx", gx, bc.bn_bwd(gy, x, rc[1], rc[3], None)[0])
 
 
+def test_batchnorm_running_stats_in_place_bit_equal():
+    bc, bg = both()
+    c = 1000
+    rm, rv, m, v = rand(c), rand(c) ** 2, rand(c), rand(c) ** 2
+    dm, dv = dev(rm), dev(rv)
+    ptr = dm.data.ptr
+    bg.bn_running(dm, dv, dev(m), dev(v), 0.9, 0.99)
+    bc.bn_running(rm, rv, m, v, 0.9, 0.99)
+    assert dm.data.ptr == ptr                             # in place
+    np.testing.assert_array_equal(host(dm), rm)
+    np.testing.assert_array_equal(host(dv), rv)
+
+
 CONV_SHAPES = [  # x shape, w (OC, FH, FW), stride, pad
     ((2, 9, 11, 3), (5, 3, 3), (1, 1), (1, 1)),
     ((1, 8, 8, 8), (12, 1, 1), (2, 2), (0, 0)),

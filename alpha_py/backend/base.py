@@ -148,6 +148,13 @@ class ArrayBackend(ActivationOps, OptimOps):
             y = y * gamma + beta
         return y.reshape(x.shape), mean, var, inv_std
 
+    def bn_running(self, run_mean, run_var, mean, var, beta1, beta2):
+        """In place: run_mean = beta1*run_mean + (1-beta1)*mean, run_var likewise with beta2 (float32 products
+        and sum, rounded one by one)."""
+        t = self.dtype.type
+        run_mean[...] = run_mean * t(beta1) + mean * t(1.0 - beta1)
+        run_var[...] = run_var * t(beta2) + var * t(1.0 - beta2)
+
     def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
         """BatchNorm backward. Returns (grad_x, grad_gamma, grad_beta); grad_gamma/beta None
         when gamma is None. batch_stats=False: stats were constants (global/eval BN)."""

@@ -319,6 +319,11 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
                           f32(p1), f32(p2)))
         return y.reshape(x.shape), mean, var, inv
 
+    def bn_running(self, run_mean, run_var, mean, var, beta1, beta2):
+        c = run_mean.size
+        self.launch_flat("batchnorm", "bn_running", c, (run_mean, run_var, self.c(mean), self.c(var), i32(c),
+                                                         f32(beta1), f32(1.0 - beta1), f32(beta2), f32(1.0 - beta2)))
+
     def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
         return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var)
 

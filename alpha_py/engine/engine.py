@@ -81,6 +81,27 @@ class Engine:
         finally:
             self._local.stepping = prev
 
+    @contextlib.contextmanager
+    def deferring(self):
+        """Buffer updates asked for inside (update_buffer: BatchNorm's running statistics) run at its end, in
+        order, and only if the block finishes: a training step that raises changes no buffer."""
+        prev = getattr(self._local, "pending", None)
+        pending = self._local.pending = []
+        try:
+            yield self
+            for fn in pending:
+                fn()
+        finally:
+            self._local.pending = prev
+
+    def update_buffer(self, fn):
+        """Run fn (an in-place update of a unit's buffer) now, or at the end of the enclosing deferring()."""
+        pending = getattr(self._local, "pending", None)
+        if pending is None:
+            fn()
+        else:
+            pending.append(fn)
+
     def wait_if_sync(self):
         """In sync mode, outside a train step: wait for the queued work."""
         if self.is_sync and not self._stepping():

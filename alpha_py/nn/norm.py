@@ -108,9 +108,23 @@ class BatchNorm(_FeatureUnit):
         return self._params["weight"].data, self._params["bias"].data
 
     def _update_running(self, eg, mean, var):
-        b, rm, rv = eg.backend, self._params["run_mean"], self._params["run_var"]
-        rm.data = b.linear2(rm.data, mean, self._beta1, 1.0 - self._beta1, 0.0)
-        rv.data = b.linear2(rv.data, var, self._beta2, 1.0 - self._beta2, 0.0)
+        """run_mean/run_var updated in place (one kernel), at the end of a training step when inside one
+        (eg.update_buffer: a step that raises leaves them as they were)."""
+        b, rm, rv = eg.backend, self._params["run_mean"].data, self._params["run_var"].data
+        eg.update_buffer(lambda: b.bn_running(rm, rv, mean, var, self._beta1, self._beta2))
+
+    def _updated_running(self, eg, mean, var):
+        """The running statistics after this batch, as new arrays (use_global normalises with them now; the
+        buffers themselves are overwritten like _update_running's)."""
+        b, rm, rv = eg.backend, self._params["run_mean"].data, self._params["run_var"].data
+        nm, nv = b.copy(rm), b.copy(rv)
+        b.bn_running(nm, nv, mean, var, self._beta1, self._beta2)
+
+        def store():
+            eg.copy_into(rm, nm)
+            eg.copy_into(rv, nv)
+        eg.update_buffer(store)
+        return nm, nv
 
     def _fwd(self, eg, x, act=None):
         """act: None, or (name, p1, p2) of an activation fused after the normalisation
@@ -130,8 +144,7 @@ class BatchNorm(_FeatureUnit):
             batch_stats = False
         elif self.use_global:
             _, bm, bv, _ = b.bn_fwd(x2, None, None, self._eps)
-            self._update_running(eg, bm, bv)
-            y, mean, _, inv = norm(rm.data, rv.data)
+            y, mean, _, inv = norm(*self._updated_running(eg, bm, bv))
             batch_stats = False
         else:
             y, mean, var, inv = norm()
