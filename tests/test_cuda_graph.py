@@ -350,7 +350,7 @@ def test_planned_op_by_op_steps_equal_the_loop_and_never_reuse_held_blocks(pool)
     m1, c1 = eg.backend.memory.stats(), eg.counters()
     assert c1["mallocs"] == c0["mallocs"] and c1["device_mallocs"] == c0["device_mallocs"], (c0, c1)
     assert c1["planned"] > c0["planned"]
-    assert (m0["used"], m0["reserved"]) == (m1["used"], m1["reserved"]), (m0, m1)
+    assert m1["used"] <= m0["used"] and m1["reserved"] == m0["reserved"], (m0, m1)
 
 
 def test_nccl_all_reduce_is_captured_with_the_step():

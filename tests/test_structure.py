@@ -13,7 +13,7 @@ MAX_LINES = 400
 # name (below alpha_py); it may import modules of its own layer and of the layers before it.
 LAYERS = [
     ("errors", "ops"),                                        # exceptions; the op vocabulary
-    ("engine.tensor", "engine.autograd", "engine.mempool"),   # Tensor, the gradient walk, memory pools
+    ("engine.tensor", "engine.autograd", "engine.mempool", "engine.step_plan"),   # Tensor, gradients, memory
     ("backend",),                                             # primitive tables (NumPy / CuPy + kernels)
     ("engine",),                                              # Engine and its factory
     ("nn",),                                                  # units, modules, the alpha.nn factory
