@@ -29,6 +29,9 @@ def _parser():
     t = sub.add_parser("train", help="train a zoo model; checkpoint + PNG plot each epoch", formatter_class=fmt)
     common(t)
     t.add_argument("--model", choices=sorted(MODELS), required=True)
+    t.add_argument("--width", type=int, default=None, help="mnist_cnn: channels of the first conv stage (the "
+                   "second has twice as many; default 16)")
+    t.add_argument("--hidden", type=int, default=None, help="mnist_cnn: units of the hidden fullconnect (default 128)")
     t.add_argument("--epochs", type=int, default=5, help="total epochs (with --resume: up to this many)")
     t.add_argument("--optim", choices=sorted(OPTIMIZERS), default="adam", help="alpha.optim optimizer")
     t.add_argument("--lr", type=float, default=2e-3, help="learning rate")
@@ -51,6 +54,8 @@ def _parser():
     t.add_argument("--image-size", dest="image_size", type=int, default=32, help="image_folder resize")
     t.add_argument("--plot", default=None, help="PNG of the curves (default: checkpoint path with .png)")
     t.add_argument("--no-progress", dest="no_progress", action="store_true", help="no tqdm bar")
+    t.add_argument("--tf32", action="store_true", help="--engine cuda: convolutions on TF32 tensor cores "
+                   "(10-bit mantissa products, fp32 sums) instead of strict fp32")
     t.add_argument("--graph", dest="graph", action=argparse.BooleanOptionalAction, default=None,
                    help="capture each training step into a CUDA graph and replay it (default: on with "
                         "--engine cuda when the step can be captured, off on the CPU); --no-graph: op by op")
@@ -79,7 +84,8 @@ def _validate(args):
     if args.command == "train":
         common.update(model=args.model, dataset=args.dataset, data_dir=args.data_dir, epochs=args.epochs,
                       optim=args.optim, lr=args.lr, gamma=args.gamma, seed=args.seed,
-                      test_limit=args.test_limit, checkpoint=args.checkpoint)
+                      test_limit=args.test_limit, checkpoint=args.checkpoint, width=args.width,
+                      hidden=args.hidden, tf32=args.tf32)
     elif args.dataset is not None:
         common.update(dataset=args.dataset, data_dir=args.data_dir)
     try:

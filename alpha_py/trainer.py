@@ -12,20 +12,24 @@ from .errors import ArgumentError, CheckpointError, DataError
 from .facade import alpha
 from .validation import OPTIMIZERS
 from .zoo import MODELS, get_model
+from .zoo.registry import MODEL_OPTIONS
 
 DATASETS = ("mnist", "mnist5k", "fashion_mnist", "cifar10", "cifar100", "image_folder")
 SCHEDULERS = ("none", "cos", "exp")
 READ_EVERY, READ_SECONDS = 64, 2.0     # the training loop reads step losses this often (each read waits once)
 
 
-def make_engine(name):
+def make_engine(name, tf32=False):
+    """The engine `--engine name` names; tf32: TF32 tensor-core convolutions (CUDA only)."""
+    if tf32 and name != "cuda":
+        raise ArgumentError(f"--tf32 needs --engine cuda, got --engine {name!r}")
     if name == "cpu":
         return alpha.engine.cpu_float32()
     if name == "cuda":
         factory = getattr(alpha.engine, "cuda_float32", None)
         if factory is None:
             raise ArgumentError("--engine cuda: this build of Alpha has no CUDA engine")
-        return factory(0)        # raises DeviceError with the reason when no usable GPU/CuPy
+        return factory(0, tf32=bool(tf32))    # raises DeviceError with the reason when no usable GPU/CuPy
     raise ArgumentError(f"--engine {name!r}: expected cpu or cuda")
 
 
@@ -85,9 +89,19 @@ def save_checkpoint(path, net, opt, meta):
     <path>.prev so a resume survives a truncated or corrupt newest file."""
     from .stat.ckpt import keep_previous, save_checkpoint as save
     keep_previous(path)
-    rest = {k: v for k, v in meta.items() if k not in GEOMETRY + ("model", "epoch")}
-    return save(path, net, opt, model=meta["model"], model_args={k: meta[k] for k in GEOMETRY},
+    rest = {k: v for k, v in meta.items() if k not in GEOMETRY + ("model", "epoch", "options")}
+    return save(path, net, opt, model=meta["model"], model_args=model_args(meta),
                 epoch=meta["epoch"], step=len(meta["history"]["step_loss"]), meta=rest)
+
+
+def model_args(meta):
+    """get_model's keyword arguments for the run: its geometry plus the model options given (--width ...)."""
+    return dict({k: meta[k] for k in GEOMETRY}, **meta.get("options", {}))
+
+
+def model_options(args):
+    """The model options (`--width`, `--hidden`, ...) this run sets; the ones left out keep the model's default."""
+    return {k: getattr(args, k) for k in MODEL_OPTIONS.get(args.model, ()) if getattr(args, k, None) is not None}
 
 
 def resume_candidates(path):
@@ -116,7 +130,7 @@ def evaluate(eg, net, dataset, batch):
 def build_net(eg, meta_or_args, seed):
     eg.set_seed(seed)
     net = get_model(meta_or_args["model"], meta_or_args["in_channels"], meta_or_args["num_classes"],
-                    meta_or_args["input_size"])
+                    meta_or_args["input_size"], **meta_or_args.get("options", {}))
     return net.init(eg)
 
 
@@ -133,16 +147,19 @@ class Trainer:
 
     def __init__(self, args, out=print):
         self.args, self.out, self.step_hook = args, out, None
-        self.eg = make_engine(args.engine).sync(False)   # no waits after ops (also on the prefetch thread)
+        # sync(False): no waits after ops (also on the prefetch thread)
+        self.eg = make_engine(args.engine, getattr(args, "tf32", False)).sync(False)
         train = load_dataset(args.dataset, True, args.data_dir, args.image_size)
         self.train_set = sample(train, args.limit, args.seed)
         self.test_set = sample(load_dataset(args.dataset, False, args.data_dir, args.image_size),
                                args.test_limit, args.seed + 1)
-        self.meta = dict(geometry(args.model, self.train_set), dataset=args.dataset, data_dir=args.data_dir,
+        self.meta = dict(geometry(args.model, self.train_set), options=model_options(args),
+                         dataset=args.dataset, data_dir=args.data_dir,
                          image_size=args.image_size, epoch=0, interrupted=False,
                          history={"step_loss": [], "steps_per_epoch": [], "train_acc": [], "train_loss": [],
                                   "test_acc": [], "test_loss": [], "images_per_s": []},
-                         train={k: getattr(args, k) for k in ("optim", "lr", "batch", "scheduler", "seed")})
+                         train=dict({k: getattr(args, k) for k in ("optim", "lr", "batch", "scheduler", "seed")},
+                                    tf32=bool(getattr(args, "tf32", False))))
         self.net = build_net(self.eg, self.meta, args.seed)
         steps = -(-len(self.train_set) // args.batch) * args.epochs
         self.opt = make_optimizer(args.optim, self.net.params(), args.lr)
@@ -171,6 +188,11 @@ class Trainer:
             if k in got and got[k] != self.meta[k]:
                 raise CheckpointError(f"--resume: checkpoint {ck.path!r} has {k}={got[k]!r}, this run has "
                                       f"{self.meta[k]!r}")
+        ours = self.meta["options"]
+        for k in sorted(set(MODEL_OPTIONS.get(self.meta["model"], ())) & (set(got) | set(ours))):
+            if got.get(k) != ours.get(k):
+                raise CheckpointError(f"--resume: checkpoint {ck.path!r} has {k}={got.get(k)!r}, this run has "
+                                      f"{ours.get(k)!r} (None: the model's default): pass its --{k}")
         load_arrays(self.net, ck.net_state, ck.path, "--resume")
         if ck.optim_state:
             missing = set(self.opt.state_map()) - set(ck.optim_state)   # e.g. Spark runs keep no lr schedule

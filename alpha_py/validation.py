@@ -65,9 +65,12 @@ def check_training_args(who, cli=False, datasets=None, data_dir_required=True, *
     data_dir_required: file datasets need data_dir (False where loaders have default folders).
     Keys: model, dataset / data / test_data, data_dir, epochs, batch, lr, workers, sync_every, checkpoint_every,
     engine, optim, mode, max_restarts, seed, fail_at_step, limit, test_limit, gamma, checkpoint (a
-    file) and checkpoint_dir (their directory must be writable)."""
+    file) and checkpoint_dir (their directory must be writable), width / hidden (model options: only for
+    a model that takes them), tf32 (only with engine 'cuda')."""
+    from .zoo.registry import MODEL_OPTIONS
     c = Checker(who, cli)
-    unknown = set(args) - set(_RULES) - {"data_dir", "workers"} - set(DATASET_KEYS)
+    options = sorted({k for opts in MODEL_OPTIONS.values() for k in opts})
+    unknown = set(args) - set(_RULES) - {"data_dir", "workers", "tf32"} - set(DATASET_KEYS) - set(options)
     if unknown:
         raise TypeError(f"check_training_args: unknown argument(s) {sorted(unknown)}")
     for name, rule in _RULES.items():
@@ -80,6 +83,10 @@ def check_training_args(who, cli=False, datasets=None, data_dir_required=True, *
         if batch is not None and batch % workers:
             c.fail("batch", batch, f"the global batch must be a multiple of {spell('workers', cli).rstrip('=')}"
                                    f"={workers} (each worker takes batch/workers rows per step)")
+    _check_model_options(c, args, options, MODEL_OPTIONS)
+    if args.get("tf32") and args.get("engine", "cuda") != "cuda":
+        c.fail("tf32", True, f"TF32 is a mode of the GPU's tensor cores: it needs {spell('engine', cli).rstrip('=')} "
+                             f"cuda, got {args['engine']!r}")
     for key in DATASET_KEYS:
         if key in args and (key != "test_data" or args[key] is not None):
             _check_dataset(c, key, args[key], args.get("data_dir"), datasets, data_dir_required)
@@ -115,6 +122,20 @@ def _writable(c, name, value):
     if problem:
         c.fail(name, os.fspath(value), f"checkpoint directory {folder!r} is not writable ({problem})",
                CheckpointError)
+
+
+def _check_model_options(c, args, names, model_options):
+    """Model options such as width / hidden (None: the model's default): positive ints, and only for the
+    models that take them (the zoo's MODEL_OPTIONS)."""
+    model = args.get("model")
+    for name in names:
+        value = args.get(name)
+        if value is None:
+            continue
+        c.integer(name, value)
+        takers = sorted(m for m, opts in model_options.items() if name in opts)
+        if isinstance(model, str) and model not in takers:
+            c.fail(name, value, f"only model(s) {takers} take it, not {model!r}")
 
 
 def _model(c, name, value):

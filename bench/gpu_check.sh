@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Device run (lent GPU machine): the GPU parity/training suite, then the conv-shape and network
 # benchmarks. Logs go to $OUT (pytest.log, conv_shapes*.txt, resnet18_cifar.txt, env.txt).
-# Usage: bash bench/gpu_check.sh [tests|cli|bench|all]   (time limits: T_TEST, T_CONV, T_NET seconds)
+# Usage: bash bench/gpu_check.sh [tests|cli|bench|all|epoch]   (time limits: T_TEST, T_CONV, T_NET, T_EPOCH seconds)
+# epoch (not in all): bench/epoch_vs_torch.py on .gpudata/fashion and mnist5k (bench/pack_gpudata.sh fills .gpudata/)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -36,4 +37,12 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     timeout "${T_CONV:-100}" python3 bench/conv_shapes.py --batch "${BATCH:-512}" --reps "${REPS:-10}" --tf32 --ks $ks 2>&1 | tee "$OUT/conv_shapes_tf32_ks$ks.txt"
   done
   timeout "${T_NET:-220}" python3 bench/resnet18_cifar.py --batch "${BATCH:-512}" --steps "${STEPS:-20}" ${NET_ARGS:-} 2>&1 | tee "$OUT/resnet18_cifar.txt"
+fi
+if [ "$what" = epoch ]; then
+  # whole epochs of `alpha train --engine cuda` vs PyTorch eager, same recipe, one process (issue 11); EPOCH_ARGS e.g. --tf32
+  for ds in fashion_mnist mnist5k; do
+    dd=(); [ "$ds" = fashion_mnist ] && dd=(--data-dir .gpudata/fashion)
+    PYTHONPATH=$PWD/.gpudata/site:$PYTHONPATH timeout "${T_EPOCH:-280}" python3 bench/epoch_vs_torch.py --dataset "$ds" \
+      ${dd[@]+"${dd[@]}"} ${EPOCH_ARGS:-} 2>&1 | tee "$OUT/epoch_$ds.txt" | grep -v "^  "
+  done
 fi

@@ -237,3 +237,22 @@ def test_export_writes_the_dragon_alpha_zip(tmp_path, capsys):
     bad.write_bytes(b"junk")
     assert main(["export", "--checkpoint", str(bad)]) == 2
     assert "junk.ckpt" in capsys.readouterr().err
+
+
+def test_mnist_cnn_width_and_hidden_travel_with_the_checkpoint(tmp_path, capsys):
+    ck = str(tmp_path / "w.ckpt")
+    opts = ["--width", "8", "--hidden", "24"]
+    assert main(["train", *SMALL, "--epochs", "1", *opts, "--checkpoint", ck]) == 0
+    c = read_checkpoint(ck)
+    assert c.model_args == {"in_channels": 1, "num_classes": 10, "input_size": 28, "width": 8, "hidden": 24}
+    assert c.net_state["MnistCNN.conv2.Conv3D0.weight"].shape == (16, 3, 3, 8)
+    assert c.net_state["MnistCNN.fc1.weight"].shape == (7 * 7 * 16, 24)
+    assert "options" not in c.meta and c.meta["train"]["tf32"] is False
+    capsys.readouterr()
+    assert main(["eval", "--checkpoint", ck, "--limit", "100", "--json"]) == 0     # rebuilt from model_args
+    assert abs(json.loads(capsys.readouterr().out)["accuracy"] - c.meta["history"]["test_acc"][-1]) < 1e-6
+    assert main(["train", *SMALL, "--epochs", "2", "--checkpoint", ck, "--resume"]) == 2
+    assert (f"--resume: checkpoint {ck!r} has hidden=24, this run has None (None: the model's default): "
+            "pass its --hidden") in capsys.readouterr().err
+    assert main(["train", *SMALL, "--epochs", "2", *opts, "--checkpoint", ck, "--resume"]) == 0
+    assert read_checkpoint(ck).epoch == 2

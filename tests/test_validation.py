@@ -137,6 +137,10 @@ def test_spark_job_accepts_good_arguments(job):
     (["--limit", "0"], "train: --limit 0"),
     (["--seed", "-5"], "train: --seed -5"),
     (["--dataset", "mnist", "--data-dir", "/no/such/dir"], "train: --data-dir '/no/such/dir': not a directory"),
+    (["--width", "0"], "train: --width 0: expected a positive integer"),
+    (["--hidden", "-3"], "train: --hidden -3: expected a positive integer"),
+    (["--model", "resnet18", "--width", "32"], "train: --width 32: only model(s) ['mnist_cnn'] take it, not 'resnet18'"),
+    (["--tf32"], "train: --tf32 True: TF32 is a mode of the GPU's tensor cores: it needs --engine cuda, got 'cpu'"),
 ])
 def test_cli_train_uses_the_same_validation(capsys, argv, text):
     with pytest.raises(SystemExit):

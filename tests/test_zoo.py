@@ -88,6 +88,20 @@ def test_zoo_names_and_errors(eg):
     net = get_model("mnist_cnn", 1, 10).init(eg)
     with pytest.raises(ShapeError, match="expected C=1"):
         net(eg.zeros(2, 28, 28, 3))
+    with pytest.raises(ArgumentError, match=r"model 'resnet18' takes no option \['width'\] \(its options: none\)"):
+        get_model("resnet18", 3, 10, width=8)
+    with pytest.raises(ArgumentError, match="MnistCNN: width must be a positive int, got 0"):
+        get_model("mnist_cnn", 1, 10, width=0)
+    with pytest.raises(ArgumentError, match="MnistCNN: hidden must be a positive int, got 2.5"):
+        get_model("mnist_cnn", 1, 10, hidden=2.5)
+
+
+def test_mnist_cnn_width_and_hidden(eg):
+    """get_model passes mnist_cnn's options on: conv 8 / conv 16 channels, a 24-unit hidden layer."""
+    net = get_model("mnist_cnn", 1, 10, 28, width=8, hidden=24).init(eg)
+    assert [tuple(p.shape) for p in net.params()] == [(8, 3, 3, 1), (8,), (8,), (16, 3, 3, 8), (16,), (16,),
+                                                      (7 * 7 * 16, 24), (24,), (24, 10), (10,)]
+    assert net(eg.zeros(2, 28, 28, 1))[0].shape == (2, 10)
 
 
 def test_hairnet_fully_convolutional_variant(eg):

@@ -41,10 +41,15 @@ def conv_bn(in_c, out_c, k, stride=1, pad=None):
                        nn.batchNorm(out_c))
 
 
-def check_geometry(who, in_channels, num_classes, input_size):
-    for k, v in (("in_channels", in_channels), ("num_classes", num_classes), ("input_size", input_size)):
+def check_positive(who, **values):
+    """Each keyword must be a positive int (not a bool); the error names the net and the argument."""
+    for k, v in values.items():
         if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
             raise ArgumentError(f"{who}: {k} must be a positive int, got {v!r}")
+
+
+def check_geometry(who, in_channels, num_classes, input_size):
+    check_positive(who, in_channels=in_channels, num_classes=num_classes, input_size=input_size)
     if input_size < 8:
         raise ArgumentError(f"{who}: input_size {input_size} too small, expected >= 8")
 

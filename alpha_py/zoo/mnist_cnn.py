@@ -1,8 +1,9 @@
 """Zoo layer: MnistCNN (`mnist_cnn`), a small CNN for 28x28x1 digits: two conv3x3-BN-act-maxPool
-stages (16, 32 ch by default: `width`) -> flatten -> fullconnect 128 -> act -> fullconnect num_classes."""
+stages (`width`, 2*`width` channels; 16, 32 by default) -> flatten -> fullconnect `hidden` (128) -> act ->
+fullconnect num_classes."""
 from ..nn.factory import nn
 from ..nn.unit import Module
-from .common import check_act, check_geometry, conv_bn_act
+from .common import check_act, check_geometry, check_positive, conv_bn_act
 
 
 class MnistCNN(Module):
@@ -10,6 +11,7 @@ class MnistCNN(Module):
         super().__init__()
         check_act(act, "MnistCNN")
         check_geometry("MnistCNN", in_channels, num_classes, input_size)
+        check_positive("MnistCNN", width=width, hidden=hidden)
         self.conv1 = conv_bn_act(act, in_channels, width, 3, 1, 1)
         self.pool1 = nn.maxPool2D(2, 2, 0)
         self.conv2 = conv_bn_act(act, width, 2 * width, 3, 1, 1)
