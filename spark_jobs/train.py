@@ -35,6 +35,10 @@ def parser():
                    help="steps between checkpoints (default: every epoch)")
     p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint in --checkpoint-dir")
     p.add_argument("--engine", choices=ENGINES, default="cpu")
+    p.add_argument("--graph", dest="graph", action=argparse.BooleanOptionalAction, default=None,
+                   help="each rank's training step (its NCCL all-reduce included) captured into a CUDA graph and "
+                        "replayed (default: on with --engine cuda where the step can be captured); --no-graph: "
+                        "op by op")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--ship-code", dest="ship_code", action="store_true",
                    help="zip this checkout's alpha_py to the executors (addPyFile) when they lack it")
@@ -77,7 +81,7 @@ def main(argv=None):
                   mode=args.mode, sync_every=args.sync_every, checkpoint_dir=args.checkpoint_dir,
                   checkpoint_every=args.checkpoint_every, resume=args.resume, engine=args.engine,
                   seed=args.seed, max_restarts=args.max_restarts, fail_at_step=args.inject_failure,
-                  spark=spark)
+                  graph=args.graph, spark=spark)
     except AlphaError as e:
         print(f"spark_jobs/train.py: error: {e}", file=sys.stderr)
         return 2

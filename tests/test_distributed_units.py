@@ -224,3 +224,15 @@ def test_nccl_unique_id_survives_json_for_both_cupy_generations():
     assert decode_unique_id(json.loads(json.dumps(encode_unique_id(raw)))) == raw
     old = tuple([-3, 7] + [0] * 126)                    # CuPy <= 13: tuple of signed chars
     assert decode_unique_id(json.loads(json.dumps(encode_unique_id(old)))) == old
+
+
+def test_fit_graph_argument_is_checked_before_spark_starts():
+    from alpha_py.distributed import fit
+    images = np.zeros((8, 28, 28, 1), np.uint8)
+    labels = np.zeros(8, np.int64)
+    from alpha_py.distributed.shards import ArrayDataset
+    with pytest.raises(ArgumentError, match="graph=True .* needs engine 'cuda'"):
+        fit(ArrayDataset(images, labels, 10), "mnist_cnn", batch=4, workers=1, engine="cpu", graph=True,
+            spark=object())
+    with pytest.raises(ArgumentError, match="graph must be None"):
+        fit(ArrayDataset(images, labels, 10), "mnist_cnn", batch=4, workers=1, graph="yes", spark=object())

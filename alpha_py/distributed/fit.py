@@ -86,7 +86,7 @@ def evaluate(sc, spec, state, dataset, workers):
 
 def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim="adam", lr=1e-3,
         workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
-        resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None,
+        resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None, graph=None,
         image_shape=None, num_classes=None, spark=None, log=print):
     """Train `model` data-parallel on `workers` Spark tasks.
 
@@ -97,18 +97,24 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     mode "average": k=sync_every local steps per round, then weights and optimizer state averaged.
     batch is the global batch (each worker takes batch/workers rows per step). checkpoint_every:
     steps between checkpoints (default: one per epoch). fail_at_step injects one task death (tests).
-    Every argument is validated (alpha_py.validation) before Spark is touched.
+    graph: on GPUs each rank's step, its NCCL all-reduce included, is captured into a CUDA graph (None:
+    where possible, True: or fail, False: op by op). Every argument is validated (alpha_py.validation) before Spark is touched.
     """
     check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
                         model=model, epochs=epochs, batch=batch, optim=optim, lr=lr, workers=workers,
                         mode=mode, sync_every=sync_every, checkpoint_every=checkpoint_every,
                         engine=engine, seed=seed, max_restarts=max_restarts, fail_at_step=fail_at_step,
                         checkpoint_dir=checkpoint_dir)
+    if graph is not None and not isinstance(graph, bool):
+        raise ArgumentError(f"fit: graph must be None (capture where possible), True or False, got {graph!r}")
+    if graph and engine != "cuda":
+        raise ArgumentError(f"fit: graph=True (--graph) captures CUDA graphs and needs engine 'cuda', got {engine!r}")
     sc = _spark_context(spark)
     checked = preflight.check(sc, workers, mode, engine)
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)
     spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,
                    shuffle, fail_at_step)
+    spec.graph = graph
     if engine == "cuda" and preflight.local_cores(sc.master) is not None:
         spec.local_gpus = checked["gpus"]
     shard_rdd = ds.shard_rdd(sc, workers).cache()

@@ -22,6 +22,7 @@ class JobSpec:
         self.batch, self.workers, self.seed, self.shuffle = int(batch), int(workers), int(seed), shuffle
         self.fail_at_step = fail_at_step
         self.local_gpus = 0          # set by fit() in local mode: GPUs of this host, rank r -> r % n
+        self.graph = None            # train_step's graph mode on GPUs (fit's graph=)
 
     @property
     def local_batch(self):
@@ -82,7 +83,7 @@ class Trainer:
         self.opt = build_optim(spec, self.net)
         self.loss = alpha.loss.softmax_crossEntropy()
         self._runner = self._runner_coll = None
-        self.graph = None              # train_step's graph mode on GPUs (None: capture where possible)
+        self.graph = getattr(spec, "graph", None)    # train_step's graph mode on GPUs (None: where possible)
 
     def load(self, state):
         load_net_state(self.net, state["net"])
