@@ -53,6 +53,7 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch):
         if plan != mine:
             raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
         mean_loss = allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch)
+        tr.close()                 # captured steps hold NCCL work: destroying the communicator first hangs
         coll.close()
         if rank == 0:
             yield {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,

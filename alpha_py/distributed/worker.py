@@ -114,6 +114,12 @@ class Trainer:
         self._runner_coll = coll
         return self._runner
 
+    def close(self):
+        """Drop the step runner and its CUDA graphs (before the collective they captured is closed)."""
+        if self._runner is not None:
+            self._runner.close()
+        self._runner = self._runner_coll = None
+
     def run_steps(self, images, labels, rank, start, end, steps_per_epoch, coll=None):
         """Global steps [start, end) on this rank's shard (the deterministic batch order of batch_rows), one
         train_step call each, no wait per step; returns their losses (one wait)."""
