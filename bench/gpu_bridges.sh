@@ -5,7 +5,8 @@
 # tree unpacked at $PYSPARK_DIR (default /tmp/pyspark). Logs under $OUT.
 # Usage: bash bench/gpu_bridges.sh [java|spark|spark2|sparktests|all]
 #   spark2 (a 2-GPU machine): NCCL without Spark, then spark-submit local[1]/local[2] and a standalone
-#   master + worker with 2 GPUs; fixed batch per GPU (BPG, default 512), EP epochs in one barrier stage.
+#   master + worker with 2 GPUs; fixed batch per GPU (BPG, default 512), EP epochs in one barrier stage;
+#   RUNS picks among "nccl single local standalone" (default: all four).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -105,21 +106,24 @@ fi
 
 if [ "$what" = spark2 ]; then
   spark_env
-  BPG=${BPG:-512}; EP=${EP:-4}
+  BPG=${BPG:-512}; EP=${EP:-4}; RUNS=${RUNS:-nccl single local standalone}
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
-  echo "== NCCL without Spark (bench/nccl_scaling.py), ranks' steps captured with their all-reduce"
-  timeout 240 python3 bench/nccl_scaling.py --gpus 1 2 --batch-per-gpu 256 --steps 30 2>&1 | tail -5 | tee "$OUT/nccl_scaling.txt"
-  echo "== single process: alpha train --engine cuda, batch $BPG"
-  timeout 200 python3 -m alpha_py train --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda \
+  run() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+  run nccl && echo "== NCCL without Spark (bench/nccl_scaling.py), ranks' steps captured with their all-reduce"
+  run nccl && timeout 240 python3 bench/nccl_scaling.py --gpus 1 2 --batch-per-gpu 256 --steps 30 2>&1 | tail -5 | tee "$OUT/nccl_scaling.txt"
+  run single && echo "== single process: alpha train --engine cuda, batch $BPG"
+  run single && timeout 200 python3 -m alpha_py train --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda \
     --epochs 2 --batch $BPG --no-augment --no-progress --checkpoint /tmp/single.ckpt 2>&1 | tail -3 | tee "$OUT/spark2_single.txt"
   for w in 1 2; do
+    run local || break
     B=$((BPG * w)); SPE=$((50000 / B))
     echo "== spark-submit local[$w]: $w GPU(s), global batch $B, $EP epochs in one stage"
     timeout 300 "$SPARK_HOME/bin/spark-submit" --master "local[$w]" --driver-memory 16g --conf spark.ui.enabled=false \
       spark_jobs/train.py --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda --mode allreduce \
-      --workers $w --batch $B --epochs $EP --checkpoint-every $((SPE * EP)) --checkpoint-dir /tmp/ck2-$w 2>&1 \
-      | grep -E "alpha.distributed|throughput|Error|error" | tail -6 | tee "$OUT/spark2_local$w.txt"
+      --workers $w --batch $B --epochs $EP --checkpoint-every $((SPE * EP)) --checkpoint-dir /tmp/ck2-$w-ep$EP 2>&1 \
+      | grep -E "alpha.distributed|throughput|Error|error" | tail -6 | tee "$OUT/spark2_local${w}_ep$EP.txt"
   done
+  run standalone || exit 0
   echo "== standalone master + worker announcing GPUs 0,1: 2 executors of 1 GPU each"
   cat > /tmp/gpus2.sh <<'GPUS'
 #!/bin/sh

@@ -236,3 +236,10 @@ def test_fit_graph_argument_is_checked_before_spark_starts():
             spark=object())
     with pytest.raises(ArgumentError, match="graph must be None"):
         fit(ArrayDataset(images, labels, 10), "mnist_cnn", batch=4, workers=1, graph="yes", spark=object())
+
+
+def test_stage_profile_accounts_for_the_wall_time():
+    from alpha_py.distributed.fit import stage_profile
+    line = stage_profile({"build": 0.5, "rendezvous": 1.0, "steps": 8.0, "state_out": 0.25, "first_steps": 1.2}, 12.0)
+    assert line == ("wall 12.00 s = engine+net+state in 0.50 s, rendezvous/NCCL 1.00 s, steps 8.00 s "
+                    "(first 2: 1.20 s), state out 0.25 s, outside the task 2.25 s")

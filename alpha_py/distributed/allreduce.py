@@ -3,6 +3,8 @@
 all-reduced (mean) every step and every replica applies the same update — the same arithmetic as
 one process on the global batch. Rank 0 returns the state; the driver checkpoints between
 segments. Imports pyspark, numpy and this package."""
+import time
+
 import numpy as np
 
 from .collective import make_allreduce
@@ -41,23 +43,31 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch):
 
     def run(it):
         from pyspark import BarrierTaskContext
+        clock = [("start", time.perf_counter())]
         ctx = BarrierTaskContext.get()
         rank, world = ctx.partitionId(), spec.workers
         images, labels = list(it)[0]
         device = task_gpu(spec) if spec.engine == "cuda" else 0
         tr = Trainer(spec, device)
         tr.load(state_bc.value)
+        clock.append(("build", time.perf_counter()))
         # rendezvous: rank 0 publishes the schedule (and the NCCL id on GPUs) with one allGather
         mine = {"start": start, "end": end, "spe": steps_per_epoch}
         coll, plan = make_allreduce(ctx, rank, world, spec.engine, mine)
         if plan != mine:
             raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
+        clock.append(("rendezvous", time.perf_counter()))
         mean_loss = allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch)
+        clock.append(("steps", time.perf_counter()))
         tr.close()                 # captured steps hold NCCL work: destroying the communicator first hangs
         coll.close()
         if rank == 0:
-            yield {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,
+            out = {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,
                    "steps": end - start, "images": (end - start) * spec.batch}
+            clock.append(("state_out", time.perf_counter()))
+            out["profile"] = {name: t - prev for (_, prev), (name, t) in zip(clock, clock[1:])}
+            out["profile"]["first_steps"] = tr.first_steps_s
+            yield out
 
     return run
 
@@ -70,4 +80,5 @@ def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch):
     finally:
         bc.unpersist()
     res = out[0]
-    return {"net": res["net"], "optim": res["optim"]}, {"loss": res["loss"], "images": res["images"]}
+    return ({"net": res["net"], "optim": res["optim"]},
+            {"loss": res["loss"], "images": res["images"], "profile": res["profile"]})

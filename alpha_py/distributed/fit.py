@@ -33,6 +33,18 @@ _ALPHA_ERRORS = ("ShapeError", "ArgumentError", "StateError", "DataError", "Chec
                  "DeviceError", "MemoryCapError", "AlphaError")
 
 
+def stage_profile(prof, wall):
+    """One line: where a barrier stage's wall time went (rank 0's phases; the rest is Spark's scheduling,
+    the state broadcast and the result's way back to the driver)."""
+    names = {"build": "engine+net+state in", "rendezvous": "rendezvous/NCCL", "steps": "steps",
+             "state_out": "state out"}
+    parts = [f"{label} {prof[k]:.2f} s" for k, label in names.items() if prof.get(k) is not None]
+    if prof.get("first_steps") is not None and prof.get("steps") is not None:
+        parts[list(names).index("steps")] += f" (first 2: {prof['first_steps']:.2f} s)"
+    inside = sum(prof.get(k) or 0.0 for k in names)
+    return f"wall {wall:.2f} s = " + ", ".join(parts) + f", outside the task {wall - inside:.2f} s"
+
+
 def _deterministic(exc):
     """A task failed with one of Alpha's own errors (bad data, shapes, config): retrying cannot help."""
     text = str(exc)
@@ -183,7 +195,10 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
         trained_images += metrics["images"]
         step = end
         history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"], "seconds": dt,
-                        "images": metrics["images"], "images_per_s": metrics["images"] / dt})
+                        "images": metrics["images"], "images_per_s": metrics["images"] / dt,
+                        "profile": metrics.get("profile")})
+        if metrics.get("profile"):
+            log("[alpha.distributed] stage profile: " + stage_profile(metrics["profile"], dt))
         if step % every == 0 or step == total:
             if ckpt is not None:
                 ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))

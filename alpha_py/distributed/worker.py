@@ -1,6 +1,8 @@
 """Distributed layer: what one Spark task (or one launcher process) does — make its engine (the
 GPU Spark assigned it), build net + optimizer from the job spec, walk its shard in a deterministic
 batch order, and run its training steps through alpha.train_step. Imports alpha_py (facade, zoo, optim), numpy."""
+import time
+
 import numpy as np
 
 from ..errors import ArgumentError
@@ -84,6 +86,7 @@ class Trainer:
         self.loss = alpha.loss.softmax_crossEntropy()
         self._runner = self._runner_coll = None
         self.graph = getattr(spec, "graph", None)    # train_step's graph mode on GPUs (None: where possible)
+        self.first_steps_s = None      # host seconds of a segment's first two steps (warm-up and capture)
 
     def load(self, state):
         load_net_state(self.net, state["net"])
@@ -125,10 +128,13 @@ class Trainer:
         train_step call each, no wait per step; returns their losses (one wait)."""
         run = self.steps(coll)
         run.history()                          # forget earlier segments' losses
+        t0 = time.perf_counter()
         for step in range(start, end):
             maybe_fail(self.spec, rank, step)
             rows = batch_rows(self.spec, len(labels), rank, step, steps_per_epoch)
             run(*self.batch_tensors(images[rows], labels[rows]))
+            if step == start + 1:              # host time of the op-by-op first step and the capture
+                self.first_steps_s = time.perf_counter() - t0
         return run.history()["loss"]
 
     def correct(self, images, labels, batch=256):
