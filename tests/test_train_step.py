@@ -31,8 +31,10 @@ def make(optim="Adam", seed=3, dropout=True):
     return eg, net, opt, alpha.loss.softmax_crossEntropy()
 
 
-def manual(data, optim):
-    eg, net, opt, ce = make(optim)
+def manual(data, optim, dropout=True, lr=None):
+    eg, net, opt, ce = make(optim, dropout=dropout)
+    if lr is not None:
+        opt.learning_rate(lr)
     eg.set_seed(11)
     losses = []
     for x, y in data:
@@ -75,16 +77,7 @@ def test_reduce_grads_runs_between_backward_and_update():
     """The data-parallel hook: it sees every parameter with its fresh gradient before the update; halving
     the gradients here must equal the hand-written loop at half the learning rate (SGD)."""
     data = batches(4)
-    eg, ref, ref_opt, ce = make("SGD", dropout=False)
-    ref_opt.learning_rate(5e-3)
-    ref_losses = []
-    for x, y in data:
-        X, Y = eg.tensor(x), eg.tensor(y)
-        yh = ref.forward(X)[0]
-        ref_losses.append(ce.loss(yh, Y).get())
-        ref.backward(ce.gradient(yh, Y))
-        ref_opt.update().clear_grads()
-        ref.gc()
+    ref_losses, ref, ref_opt = manual(data, "SGD", dropout=False, lr=5e-3)
     eg, net, opt, ce = make("SGD", dropout=False)
     seen = []
 
