@@ -243,3 +243,24 @@ def test_stage_profile_accounts_for_the_wall_time():
     line = stage_profile({"build": 0.5, "rendezvous": 1.0, "steps": 8.0, "state_out": 0.25, "first_steps": 1.2}, 12.0)
     assert line == ("wall 12.00 s = engine+net+state in 0.50 s, rendezvous/NCCL 1.00 s, steps 8.00 s "
                     "(first 2: 1.20 s), state out 0.25 s, outside the task 2.25 s")
+
+
+def test_warm_replica_is_reused_only_at_its_step_and_trains_like_a_fresh_one():
+    from alpha_py.distributed import allreduce
+    spec = JobSpec("mnist_cnn", (28, 28, 1), 10, batch=4, workers=1, seed=5)
+    allreduce._REPLICAS.clear()
+    tr, warm = allreduce.warm_replica(spec, "job", 0, 0, 0)
+    assert not warm
+    fresh_rng = tr.eg.backend.rng_state()
+    tr.eg.backend.uniform((3,), 0.0, 1.0)                 # the stage used random numbers
+    tr.done_step = 10
+    again, warm = allreduce.warm_replica(spec, "job", 0, 0, 10)
+    assert again is tr and warm
+    assert tr.eg.backend.rng_state() == fresh_rng         # rewound to a fresh replica's random state
+    tr.done_step = None                                   # a stage that did not complete
+    other, warm = allreduce.warm_replica(spec, "job", 0, 0, 10)
+    assert other is not tr and not warm
+    other.done_step = 10
+    assert not allreduce.warm_replica(spec, "job", 1, 0, 10)[1]         # another rank
+    assert not allreduce.warm_replica(spec, "restarted", 0, 0, 10)[1]   # a new token after a failure
+    allreduce._REPLICAS.clear()

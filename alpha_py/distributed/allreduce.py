@@ -38,7 +38,24 @@ def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_
     return float(b.to_host(flat[off:off + 1])[0])
 
 
-def segment_task(spec, state_bc, start, end, steps_per_epoch):
+_REPLICAS = {}      # (job token, rank, device) -> the Trainer a reused Python worker kept from its last stage
+
+
+def warm_replica(spec, token, rank, device, start):
+    """(Trainer, warm): the replica this Python worker kept when its state is at global step `start` (the
+    driver's state: allreduce replicas are identical after every stage), with the random state of a fresh one;
+    otherwise a new Trainer (the caller loads the state)."""
+    key = (token, rank, device)
+    tr = _REPLICAS.get(key)
+    if tr is not None and tr.done_step == start:
+        tr.rewind_rng()
+        return tr, True
+    _REPLICAS.clear()
+    tr = _REPLICAS[key] = Trainer(spec, device)
+    return tr, False
+
+
+def segment_task(spec, state_bc, start, end, steps_per_epoch, token):
     """The barrier task body: train global steps [start, end) on this rank's shard."""
 
     def run(it):
@@ -48,8 +65,10 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch):
         rank, world = ctx.partitionId(), spec.workers
         images, labels = list(it)[0]
         device = task_gpu(spec) if spec.engine == "cuda" else 0
-        tr = Trainer(spec, device)
-        tr.load(state_bc.value)
+        tr, warm = warm_replica(spec, token, rank, device, start)
+        if not warm:
+            tr.load(state_bc.value)            # a warm replica never fetches the broadcast
+        tr.done_step = None                    # until this stage completes, its state is in between
         clock.append(("build", time.perf_counter()))
         # rendezvous: rank 0 publishes the schedule (and the NCCL id on GPUs) with one allGather
         mine = {"start": start, "end": end, "spe": steps_per_epoch}
@@ -61,22 +80,25 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch):
         clock.append(("steps", time.perf_counter()))
         tr.close()                 # captured steps hold NCCL work: destroying the communicator first hangs
         coll.close()
+        tr.done_step = end
         if rank == 0:
             out = {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,
                    "steps": end - start, "images": (end - start) * spec.batch}
             clock.append(("state_out", time.perf_counter()))
             out["profile"] = {name: t - prev for (_, prev), (name, t) in zip(clock, clock[1:])}
             out["profile"]["first_steps"] = tr.first_steps_s
+            out["profile"]["warm"] = warm
             yield out
 
     return run
 
 
-def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch):
-    """One barrier stage; returns (new_state, metrics)."""
+def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token):
+    """One barrier stage; returns (new_state, metrics). token: the job's (new after a failed stage), under
+    which reused Python workers keep their replica between stages."""
     bc = sc.broadcast(state)
     try:
-        out = shard_rdd.barrier().mapPartitions(segment_task(spec, bc, start, end, steps_per_epoch)).collect()
+        out = shard_rdd.barrier().mapPartitions(segment_task(spec, bc, start, end, steps_per_epoch, token)).collect()
     finally:
         bc.unpersist()
     res = out[0]

@@ -41,6 +41,8 @@ def stage_profile(prof, wall):
     parts = [f"{label} {prof[k]:.2f} s" for k, label in names.items() if prof.get(k) is not None]
     if prof.get("first_steps") is not None and prof.get("steps") is not None:
         parts[list(names).index("steps")] += f" (first 2: {prof['first_steps']:.2f} s)"
+    if prof.get("warm"):
+        parts[0] += " (warm replica)"
     inside = sum(prof.get(k) or 0.0 for k in names)
     return f"wall {wall:.2f} s = " + ", ".join(parts) + f", outside the task {wall - inside:.2f} s"
 
@@ -175,7 +177,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
         t0 = time.perf_counter()
         try:
             if mode == "allreduce":
-                state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe)
+                state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token)
             else:
                 state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
         except Exception as e:          # a task died and Spark gave up on the stage

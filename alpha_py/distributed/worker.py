@@ -84,6 +84,8 @@ class Trainer:
         self.net = build_net(spec, self.eg).train()
         self.opt = build_optim(spec, self.net)
         self.loss = alpha.loss.softmax_crossEntropy()
+        self._rng0 = self.eg.backend.rng_state()     # the random state a freshly built replica trains from
+        self.done_step = None          # global step this replica's state is at (None: unknown / loaded)
         self._runner = self._runner_coll = None
         self.graph = getattr(spec, "graph", None)    # train_step's graph mode on GPUs (None: where possible)
         self.first_steps_s = None      # host seconds of a segment's first two steps (warm-up and capture)
@@ -116,6 +118,10 @@ class Trainer:
                                         reduce_grads=reduce)
         self._runner_coll = coll
         return self._runner
+
+    def rewind_rng(self):
+        """The random state of a freshly built replica (a warm replica then trains as a fresh one would)."""
+        self.eg.backend.set_rng_state(self._rng0)
 
     def close(self):
         """Drop the step runner and its CUDA graphs (before the collective they captured is closed)."""
