@@ -22,8 +22,8 @@ def rank_fn(rank, world, comm, opts, state):
     from alpha_py.distributed.worker import JobSpec, Trainer
     spec = JobSpec(opts["model"], (32, 32, 3), 10, "adam", 1e-3, "cuda", opts["bpg"] * world, world,
                    seed=0, shuffle=True)
+    spec.graph = {"on": None, "off": False}[opts["graph"]]
     tr = Trainer(spec, device_id=rank)
-    tr.graph = {"on": None, "off": False}[opts["graph"]]
     tr.eg.backend.tf32 = opts["tf32"]
     tr.load(state)
     rng = np.random.default_rng(rank)

@@ -369,8 +369,8 @@ def test_nccl_all_reduce_is_captured_with_the_step():
     images, labels = rng.integers(0, 256, (64, 28, 28, 1), dtype=np.uint8), rng.integers(0, 10, 64)
     out = {}
     for graph in (False, None):
+        spec.graph = graph
         tr = Trainer(spec, 0)
-        tr.graph = graph
         tr.load(state)
         comm = NcclAllReduce(new_unique_id(), 0, 1)
         try:

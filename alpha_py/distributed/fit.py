@@ -112,7 +112,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     batch is the global batch (each worker takes batch/workers rows per step). checkpoint_every:
     steps between checkpoints (default: one per epoch). fail_at_step injects one task death (tests).
     graph: on GPUs each rank's step, its NCCL all-reduce included, is captured into a CUDA graph (None:
-    where possible, True: or fail, False: op by op). Every argument is validated (alpha_py.validation) before Spark is touched.
+    where possible, True: or fail, False: op by op). Every argument is validated (alpha_py.validation)
+    before Spark is touched.
     """
     check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
                         model=model, epochs=epochs, batch=batch, optim=optim, lr=lr, workers=workers,
@@ -122,7 +123,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     if graph is not None and not isinstance(graph, bool):
         raise ArgumentError(f"fit: graph must be None (capture where possible), True or False, got {graph!r}")
     if graph and engine != "cuda":
-        raise ArgumentError(f"fit: graph=True (--graph) captures CUDA graphs and needs engine 'cuda', got {engine!r}")
+        raise ArgumentError(f"fit: graph=True (--graph) captures CUDA graphs and needs engine 'cuda', "
+                            f"got {engine!r}")
     sc = _spark_context(spark)
     checked = preflight.check(sc, workers, mode, engine)
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)

@@ -87,7 +87,6 @@ class Trainer:
         self._rng0 = self.eg.backend.rng_state()     # the random state a freshly built replica trains from
         self.done_step = None          # global step this replica's state is at (None: unknown / loaded)
         self._runner = self._runner_coll = None
-        self.graph = getattr(spec, "graph", None)    # train_step's graph mode on GPUs (None: where possible)
         self.first_steps_s = None      # host seconds of a segment's first two steps (warm-up and capture)
 
     def load(self, state):
@@ -113,7 +112,7 @@ class Trainer:
 
             def reduce(_params):
                 grads.reduce(backend, coll)
-        graph = self.graph if self.spec.engine == "cuda" else False
+        graph = self.spec.graph if self.spec.engine == "cuda" else False
         self._runner = alpha.train_step(self.net, self.loss, self.opt, graph=graph, history=True,
                                         reduce_grads=reduce)
         self._runner_coll = coll
@@ -134,7 +133,7 @@ class Trainer:
         train_step call each, no wait per step; returns their losses (one wait)."""
         run = self.steps(coll)
         run.history()                          # forget earlier segments' losses
-        t0 = time.perf_counter()
+        self.first_steps_s, t0 = None, time.perf_counter()
         for step in range(start, end):
             maybe_fail(self.spec, rank, step)
             rows = batch_rows(self.spec, len(labels), rank, step, steps_per_epoch)

@@ -44,10 +44,6 @@ class Plan:
                                 if e2 <= s and lo2 < hi and lo < hi2), default=0)
         self.total = max((hi for _, hi, _, _, _ in placed), default=0)
 
-    @property
-    def served(self):
-        return sum(o is not None for o in self.offsets)
-
 
 class _Trace:
     """One recorded step: request sizes, and the clock ticks of each request and of its block's free."""
@@ -100,8 +96,8 @@ class StepMemory:
     counters.planned (if given) counts the arena handouts.
 
     States: 'record' — every request goes to the pool and is traced; once two consecutive steps traced the
-    same sizes, they are packed into a Plan and its arena taken (after MAX_RECORDS steps without, 'off'). 'serve' — request i gets its planned bytes
-    when its size matches and every earlier holder of those bytes has been freed, else the pool (so a block
+    same sizes, they are packed into a Plan and its arena taken (after MAX_RECORDS steps without, 'off').
+    'serve' — request i gets its planned bytes when its size matches and every earlier holder of those bytes has been freed, else the pool (so a block
     someone still holds is never handed out twice); a step whose sequence differs from the plan goes back to
     'record'; after MAX_REPLANS such steps, 'off' (the pool only). A step that starts while blocks of the
     previous one are still held (e.g. a user kept an intermediate array) runs on the pool."""
@@ -160,8 +156,7 @@ class StepMemory:
         return self._pool(n)
 
     def _record(self, n):
-        ptr = self._pool(n)
-        self.stats["pooled"] += 1
+        ptr = self._pooled(n)
         trace = self._trace
         return self._wrap(ptr.ptr, n, _Watch(trace, trace.add(n), ptr))
 
