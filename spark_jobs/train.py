@@ -7,6 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # repo checkout
 
+from alpha_py.distributed.rendezvous import RENDEZVOUS  # noqa: E402
 from alpha_py.distributed.shards import DATASETS  # noqa: E402
 from alpha_py.errors import AlphaError  # noqa: E402
 from alpha_py.validation import ENGINES, MODES, OPTIMIZERS, check_training_args  # noqa: E402
@@ -39,6 +40,10 @@ def parser():
                    help="each rank's training step (its NCCL all-reduce included) captured into a CUDA graph and "
                         "replayed (default: on with --engine cuda where the step can be captured); --no-graph: "
                         "op by op")
+    p.add_argument("--rendezvous", choices=RENDEZVOUS, default="driver",
+                   help="--mode allreduce: how a stage's ranks all-gather (schedule, NCCL id, CPU gradients): "
+                        "'driver' through a server thread of the driver (executors must reach the driver's "
+                        "host), 'barrier' through Spark's allGather (up to 1 s per call)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--ship-code", dest="ship_code", action="store_true",
                    help="zip this checkout's alpha_py to the executors (addPyFile) when they lack it")
@@ -81,7 +86,7 @@ def main(argv=None):
                   mode=args.mode, sync_every=args.sync_every, checkpoint_dir=args.checkpoint_dir,
                   checkpoint_every=args.checkpoint_every, resume=args.resume, engine=args.engine,
                   seed=args.seed, max_restarts=args.max_restarts, fail_at_step=args.inject_failure,
-                  graph=args.graph, spark=spark)
+                  graph=args.graph, rendezvous=args.rendezvous, spark=spark)
     except AlphaError as e:
         print(f"spark_jobs/train.py: error: {e}", file=sys.stderr)
         return 2

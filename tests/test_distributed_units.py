@@ -236,13 +236,18 @@ def test_fit_graph_argument_is_checked_before_spark_starts():
             spark=object())
     with pytest.raises(ArgumentError, match="graph must be None"):
         fit(ArrayDataset(images, labels, 10), "mnist_cnn", batch=4, workers=1, graph="yes", spark=object())
+    with pytest.raises(ArgumentError, match=r"rendezvous must be one of \['driver', 'barrier'\], got 'rpc'"):
+        fit(ArrayDataset(images, labels, 10), "mnist_cnn", batch=4, workers=1, rendezvous="rpc", spark=object())
 
 
 def test_stage_profile_accounts_for_the_wall_time():
     from alpha_py.distributed.fit import stage_profile
-    line = stage_profile({"build": 0.5, "rendezvous": 1.0, "steps": 8.0, "state_out": 0.25, "first_steps": 1.2}, 12.0)
+    line = stage_profile({"build": 0.5, "rendezvous": 1.0, "steps": 8.0, "release": 0.125, "state_out": 0.25,
+                          "first_steps": 1.2}, 12.0)
     assert line == ("wall 12.00 s = engine+net+state in 0.50 s, rendezvous/NCCL 1.00 s, steps 8.00 s "
-                    "(first 2: 1.20 s), state out 0.25 s, outside the task 2.25 s")
+                    "(first 2: 1.20 s), release 0.12 s, state out 0.25 s, outside the task 2.12 s")
+    kept = stage_profile({"build": 0.0, "rendezvous": 0.001, "steps": 1.0, "warm": True, "reused": True}, 1.5)
+    assert "in 0.00 s (warm replica), rendezvous/NCCL 0.00 s (communicator and captured step kept)" in kept
 
 
 def test_warm_replica_is_reused_only_at_its_step_and_trains_like_a_fresh_one():

@@ -48,12 +48,14 @@ def rel_err(a, b):
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-12))
 
 
-@pytest.mark.parametrize("every", [None, 1])
-def test_allreduce_equals_single_process_on_global_batch(spark, every):
-    """One stage, or one stage per step (later stages may run on the replicas the reused Python workers kept)."""
+@pytest.mark.parametrize("every,rendezvous", [(None, "driver"), (1, "driver"), (1, "barrier")])
+def test_allreduce_equals_single_process_on_global_batch(spark, every, rendezvous):
+    """One stage, or one stage per step (later stages may run on the replicas the reused Python workers kept);
+    gradients all-gathered through the driver's rendezvous or Spark's barrier messaging."""
     images, labels = synthetic(24)
     res = fit(ArrayDataset(images, labels, 10), small_cnn, epochs=1, batch=8, optim="sgd", lr=0.1,
-              workers=2, mode="allreduce", shuffle=False, checkpoint_every=every, spark=spark, log=lambda *a: None)
+              workers=2, mode="allreduce", shuffle=False, checkpoint_every=every, rendezvous=rendezvous,
+              spark=spark, log=lambda *a: None)
     assert res.step == 3 and len(res.history) == (3 if every else 1)
     assert not res.history[0]["profile"]["warm"]          # the first stage always builds its replicas
     # one process, global batch = rank 0's 4 rows + rank 1's 4 rows of each step

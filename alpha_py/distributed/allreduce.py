@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from .collective import make_allreduce
+from .rendezvous import task_gather
 from .state import net_state, optim_state
 from .worker import Trainer, task_gpu
 
@@ -41,6 +42,16 @@ def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_
 _REPLICAS = {}      # (job token, rank, device) -> the Trainer a reused Python worker kept from its last stage
 
 
+def release_replicas():
+    """Drop the kept replicas, their captured steps and communicators first (ncclCommAbort: peers may be gone)."""
+    for tr in _REPLICAS.values():
+        tr.close()
+        if tr.kept_coll is not None:
+            tr.kept_coll.abort()
+            tr.kept_coll = None
+    _REPLICAS.clear()
+
+
 def warm_replica(spec, token, rank, device, start):
     """(Trainer, warm): the replica this Python worker kept when its state is at global step `start` (the
     driver's state: allreduce replicas are identical after every stage), with the random state of a fresh one;
@@ -50,13 +61,28 @@ def warm_replica(spec, token, rank, device, start):
     if tr is not None and tr.done_step == start:
         tr.rewind_rng()
         return tr, True
-    _REPLICAS.clear()
+    release_replicas()
     tr = _REPLICAS[key] = Trainer(spec, device)
     return tr, False
 
 
-def segment_task(spec, state_bc, start, end, steps_per_epoch, token):
-    """The barrier task body: train global steps [start, end) on this rank's shard."""
+def _collective(tr, gather, rank, world, spec, mine):
+    """This stage's collective and rank 0's schedule. A communicator the replica kept (with the step captured
+    around it) is reused when every rank kept the same one; otherwise the old step and communicator go."""
+    kept, tr.kept_coll = tr.kept_coll, None
+    coll, plan, reused = make_allreduce(gather, rank, world, spec.engine, mine, kept)
+    if kept is not None and not reused:
+        tr.close()                 # captured steps hold NCCL work: drop them before the communicator
+        kept.abort()
+    if plan != mine:
+        raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
+    return coll, reused
+
+
+def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=None, keep=False):
+    """The barrier task body: train global steps [start, end) on this rank's shard. rendezvous: the driver
+    server's (address, authkey), or None for Spark's allGather. keep: more stages follow, so a GPU replica
+    keeps its communicator and captured step for the next one."""
 
     def run(it):
         from pyspark import BarrierTaskContext
@@ -70,35 +96,41 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token):
             tr.load(state_bc.value)            # a warm replica never fetches the broadcast
         tr.done_step = None                    # until this stage completes, its state is in between
         clock.append(("build", time.perf_counter()))
-        # rendezvous: rank 0 publishes the schedule (and the NCCL id on GPUs) with one allGather
-        mine = {"start": start, "end": end, "spe": steps_per_epoch}
-        coll, plan = make_allreduce(ctx, rank, world, spec.engine, mine)
-        if plan != mine:
-            raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
-        clock.append(("rendezvous", time.perf_counter()))
-        mean_loss = allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch)
-        clock.append(("steps", time.perf_counter()))
-        tr.close()                 # captured steps hold NCCL work: destroying the communicator first hangs
-        coll.close()
+        # Spark never retries a failed barrier result stage (fit restarts it under a new token): unique keys
+        gather = task_gather(rendezvous, ctx, rank, world, f"{token}/{start}/{ctx.stageId()}")
+        try:
+            mine = {"start": start, "end": end, "spe": steps_per_epoch}
+            coll, reused = _collective(tr, gather, rank, world, spec, mine)
+            clock.append(("rendezvous", time.perf_counter()))
+            mean_loss = allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch)
+            clock.append(("steps", time.perf_counter()))
+            if keep and spec.engine == "cuda":
+                tr.kept_coll = coll
+            else:
+                tr.close()         # captured steps hold NCCL work: destroying the communicator first hangs
+                coll.close()
+            clock.append(("release", time.perf_counter()))
+        finally:
+            gather.close()
         tr.done_step = end
         if rank == 0:
             out = {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,
                    "steps": end - start, "images": (end - start) * spec.batch}
             clock.append(("state_out", time.perf_counter()))
             out["profile"] = {name: t - prev for (_, prev), (name, t) in zip(clock, clock[1:])}
-            out["profile"]["first_steps"] = tr.first_steps_s
-            out["profile"]["warm"] = warm
+            out["profile"].update(first_steps=tr.first_steps_s, warm=warm, reused=reused)
             yield out
 
     return run
 
 
-def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token):
+def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token, rendezvous=None, keep=False):
     """One barrier stage; returns (new_state, metrics). token: the job's (new after a failed stage), under
-    which reused Python workers keep their replica between stages."""
+    which reused Python workers keep their replica between stages; rendezvous and keep: see segment_task."""
     bc = sc.broadcast(state)
     try:
-        out = shard_rdd.barrier().mapPartitions(segment_task(spec, bc, start, end, steps_per_epoch, token)).collect()
+        task = segment_task(spec, bc, start, end, steps_per_epoch, token, rendezvous, keep)
+        out = shard_rdd.barrier().mapPartitions(task).collect()
     finally:
         bc.unpersist()
     res = out[0]

@@ -1,61 +1,54 @@
-"""Distributed layer: gradient all-reduce inside one Spark barrier stage. CPU executors use
-Spark's own barrier messaging (BarrierTaskContext.allGather of serialized gradients: correct,
-but every rank receives every gradient — slow, for small models); GPU executors use NCCL through
-CuPy (nccl.py) after rank 0 publishes the NCCL unique id with allGather. Imports numpy, pyspark."""
-import base64
+"""Distributed layer: gradient all-reduce inside one Spark barrier stage. CPU executors all-gather the
+serialized gradients through the stage's rendezvous (rendezvous.py: the driver's, or Spark's barrier
+messaging; correct, but every rank receives every gradient — for small models); GPU executors use NCCL
+through CuPy (nccl.py) after rank 0 publishes the NCCL unique id. Imports numpy and this package."""
 import json
 
 import numpy as np
 
-# allGather messages travel through Spark's RPC layer (spark.rpc.message.maxSize, 128 MB by
-# default, holds all ranks' messages of one call): gradients go in chunks of this many bytes.
-CHUNK_BYTES = 4 << 20
 
+class GatherAllReduce:
+    """Sum-all-reduce of a flat float32 host buffer over an all-gather (rendezvous.py). Every rank adds the
+    gathered buffers in rank order, so all replicas get bit-identical results."""
 
-class SparkAllReduce:
-    """Sum-all-reduce of a flat float32 host buffer over BarrierTaskContext.allGather. Every rank
-    adds the gathered buffers in rank order, so all replicas get bit-identical results."""
+    name = "allGather"
 
-    name = "spark-allGather"
-
-    def __init__(self, ctx, rank, world):
-        self.ctx, self.rank, self.world = ctx, rank, world
+    def __init__(self, gather, rank, world):
+        self.gather, self.rank, self.world = gather, rank, world
 
     def allreduce_mean(self, backend, flat):
-        if self.world == 1:                       # nothing to exchange (and each barrier call costs ~1 s)
+        if self.world == 1:                       # nothing to exchange
             return flat
-        host = np.ascontiguousarray(backend.to_host(flat), dtype=np.float32)
-        raw = host.tobytes()
-        total = None
-        for lo in range(0, max(len(raw), 1), CHUNK_BYTES):
-            msg = base64.b64encode(raw[lo:lo + CHUNK_BYTES]).decode("ascii")
-            parts = self.ctx.allGather(msg)
-            chunk = None
-            for part in parts:                    # rank order: deterministic sum
-                arr = np.frombuffer(base64.b64decode(part), dtype=np.float32)
-                chunk = arr.copy() if chunk is None else chunk + arr
-            total = chunk if total is None else np.concatenate([total, chunk])
-        total /= np.float32(self.world)
-        return backend.from_host(total)
+        raw = np.ascontiguousarray(backend.to_host(flat), dtype=np.float32).tobytes()
+        step = self.gather.max_bytes or max(len(raw), 1)
+        chunks = []
+        for lo in range(0, max(len(raw), 1), step):
+            total = None
+            for part in self.gather.all_gather(raw[lo:lo + step]):    # rank order: deterministic sum
+                arr = np.frombuffer(part, dtype=np.float32)
+                total = arr.copy() if total is None else total + arr
+            chunks.append(total)
+        total = np.concatenate(chunks) / np.float32(self.world)
+        return backend.from_host(total.astype(np.float32, copy=False))
 
     def close(self):
         pass
 
 
-def publish_from_rank0(ctx, rank, make_info):
-    """Rendezvous: rank 0 computes `make_info()` (JSON-able), every rank receives it through one
-    allGather. Returns the info dict."""
-    msg = json.dumps(make_info()) if rank == 0 else ""
-    gathered = ctx.allGather(msg)
-    return json.loads(gathered[0])
+def exchange(gather, info):
+    """One all-gather of JSON-able dicts; returns every rank's, in rank order."""
+    return [json.loads(p) for p in gather.all_gather(json.dumps(info).encode())]
 
 
-def make_allreduce(ctx, rank, world, engine_kind, plan):
-    """The collective for this task (NCCL on the GPU Spark assigned, else Spark messaging) and rank
-    0's `plan` (a JSON-able dict), both from ONE allGather in which rank 0 publishes its info."""
-    if engine_kind == "cuda":
-        from .nccl import NcclAllReduce, new_unique_id
-        info = publish_from_rank0(ctx, rank, lambda: {"plan": plan, "nccl_id": new_unique_id()})
-        return NcclAllReduce(info["nccl_id"], rank, world), info["plan"]
-    info = publish_from_rank0(ctx, rank, lambda: {"plan": plan})
-    return SparkAllReduce(ctx, rank, world), info["plan"]
+def make_allreduce(gather, rank, world, engine_kind, plan, kept=None):
+    """(collective, rank 0's plan, reused) for this stage. One all-gather carries every rank's plan and the
+    communicator it kept from the previous stage (`kept`, GPUs); when all ranks kept the same one it is
+    reused, otherwise rank 0 publishes a new NCCL id in a second all-gather (the caller releases `kept`)."""
+    infos = exchange(gather, {"plan": plan, "comm": None if kept is None else kept.key})
+    if engine_kind != "cuda":
+        return GatherAllReduce(gather, rank, world), infos[0]["plan"], False
+    from .nccl import NcclAllReduce, new_unique_id
+    if kept is not None and all(i["comm"] == kept.key for i in infos):
+        return kept, infos[0]["plan"], True
+    uid = exchange(gather, new_unique_id() if rank == 0 else None)[0]
+    return NcclAllReduce(uid, rank, world), infos[0]["plan"], False

@@ -12,6 +12,7 @@ from . import preflight
 from .allreduce import run_segment
 from .average import run_round
 from .checkpoint import Checkpointer
+from .rendezvous import RENDEZVOUS, driver_server
 from .shards import DATASETS, as_dataset
 from .state import net_state
 from .worker import JobSpec, Trainer
@@ -37,12 +38,14 @@ def stage_profile(prof, wall):
     """One line: where a barrier stage's wall time went (rank 0's phases; the rest is Spark's scheduling,
     the state broadcast and the result's way back to the driver)."""
     names = {"build": "engine+net+state in", "rendezvous": "rendezvous/NCCL", "steps": "steps",
-             "state_out": "state out"}
+             "release": "release", "state_out": "state out"}
     parts = [f"{label} {prof[k]:.2f} s" for k, label in names.items() if prof.get(k) is not None]
     if prof.get("first_steps") is not None and prof.get("steps") is not None:
         parts[list(names).index("steps")] += f" (first 2: {prof['first_steps']:.2f} s)"
     if prof.get("warm"):
         parts[0] += " (warm replica)"
+    if prof.get("reused"):
+        parts[1] += " (communicator and captured step kept)"
     inside = sum(prof.get(k) or 0.0 for k in names)
     return f"wall {wall:.2f} s = " + ", ".join(parts) + f", outside the task {wall - inside:.2f} s"
 
@@ -101,19 +104,22 @@ def evaluate(sc, spec, state, dataset, workers):
 def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim="adam", lr=1e-3,
         workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
         resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None, graph=None,
-        image_shape=None, num_classes=None, spark=None, log=print):
+        rendezvous="driver", image_shape=None, num_classes=None, spark=None, log=print):
     """Train `model` data-parallel on `workers` Spark tasks.
 
     data / test_data: a dataset name ("mnist", "fashion_mnist", "cifar10", "cifar100" with data_dir;
     "mnist5k"), an alpha.data DataSet, a FileDataset / ArrayDataset, or a DataFrame / RDD of
-    (image bytes, label) rows (then image_shape and num_classes). model: a zoo name or a callable returning an un-initialised
-    Unit. mode "allreduce": gradients all-reduced every step (NCCL on GPUs, Spark messaging on CPUs);
+    (image bytes, label) rows (then image_shape and num_classes). model: a zoo name or a callable returning an
+    un-initialised Unit. mode "allreduce": gradients all-reduced every step (NCCL on GPUs, Spark messaging on CPUs);
     mode "average": k=sync_every local steps per round, then weights and optimizer state averaged.
     batch is the global batch (each worker takes batch/workers rows per step). checkpoint_every:
     steps between checkpoints (default: one per epoch). fail_at_step injects one task death (tests).
     graph: on GPUs each rank's step, its NCCL all-reduce included, is captured into a CUDA graph (None:
-    where possible, True: or fail, False: op by op). Every argument is validated (alpha_py.validation)
-    before Spark is touched.
+    where possible, True: or fail, False: op by op). rendezvous (allreduce): how a stage's ranks all-gather
+    (schedule, NCCL id; gradients on CPUs): "driver" through a server thread of this driver (executors must
+    reach its host), "barrier" through Spark's BarrierTaskContext.allGather (up to 1 s per call). On GPUs,
+    between stages every rank keeps its NCCL communicator and captured step. Every argument is validated
+    (alpha_py.validation) before Spark is touched.
     """
     check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
                         model=model, epochs=epochs, batch=batch, optim=optim, lr=lr, workers=workers,
@@ -122,6 +128,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                         checkpoint_dir=checkpoint_dir)
     if graph is not None and not isinstance(graph, bool):
         raise ArgumentError(f"fit: graph must be None (capture where possible), True or False, got {graph!r}")
+    if rendezvous not in RENDEZVOUS:
+        raise ArgumentError(f"fit: rendezvous must be one of {list(RENDEZVOUS)}, got {rendezvous!r}")
     if graph and engine != "cuda":
         raise ArgumentError(f"fit: graph=True (--graph) captures CUDA graphs and needs engine 'cuda', "
                             f"got {engine!r}")
@@ -172,42 +180,49 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     state, step = restore() if resume else (initial_state(spec), 0)
     history, restarts, trained_images, train_time = [], 0, 0, 0.0
     token = uuid.uuid4().hex
-    while step < total:
-        end = min((step // every + 1) * every, total)
-        if mode == "average":
-            end = min(end, step + sync_every)
-        t0 = time.perf_counter()
-        try:
-            if mode == "allreduce":
-                state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token)
-            else:
-                state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
-        except Exception as e:          # a task died and Spark gave up on the stage
-            restarts += 1
-            if restarts > max_restarts or _deterministic(e):
-                raise
-            log(f"[alpha.distributed] stage for steps [{step},{end}) failed ({type(e).__name__}: "
-                f"{str(e).splitlines()[0][:200]}); restart {restarts}/{max_restarts} from the last "
-                f"{'checkpoint' if ckpt else 'completed stage (no checkpoint_dir)'}")
-            spec.fail_at_step = None
-            token = uuid.uuid4().hex
-            if ckpt is not None:
-                state, step = restore()
-            continue
-        dt = time.perf_counter() - t0
-        train_time += dt
-        trained_images += metrics["images"]
-        step = end
-        history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"], "seconds": dt,
-                        "images": metrics["images"], "images_per_s": metrics["images"] / dt,
-                        "profile": metrics.get("profile")})
-        if metrics.get("profile"):
-            log("[alpha.distributed] stage profile: " + stage_profile(metrics["profile"], dt))
-        if step % every == 0 or step == total:
-            if ckpt is not None:
-                ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
-            log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
-                f"{metrics['images'] / dt:.1f} images/s")
+    server = driver_server(sc) if mode == "allreduce" and rendezvous == "driver" else None
+    how = None if server is None else (server.address, server.authkey)
+    try:
+        while step < total:
+            end = min((step // every + 1) * every, total)
+            if mode == "average":
+                end = min(end, step + sync_every)
+            t0 = time.perf_counter()
+            try:
+                if mode == "allreduce":
+                    state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token, how,
+                                                     keep=end < total)
+                else:
+                    state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
+            except Exception as e:          # a task died and Spark gave up on the stage
+                restarts += 1
+                if restarts > max_restarts or _deterministic(e):
+                    raise
+                log(f"[alpha.distributed] stage for steps [{step},{end}) failed ({type(e).__name__}: "
+                    f"{str(e).splitlines()[0][:200]}); restart {restarts}/{max_restarts} from the last "
+                    f"{'checkpoint' if ckpt else 'completed stage (no checkpoint_dir)'}")
+                spec.fail_at_step = None
+                token = uuid.uuid4().hex
+                if ckpt is not None:
+                    state, step = restore()
+                continue
+            dt = time.perf_counter() - t0
+            train_time += dt
+            trained_images += metrics["images"]
+            step = end
+            history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"], "seconds": dt,
+                            "images": metrics["images"], "images_per_s": metrics["images"] / dt,
+                            "profile": metrics.get("profile")})
+            if metrics.get("profile"):
+                log("[alpha.distributed] stage profile: " + stage_profile(metrics["profile"], dt))
+            if step % every == 0 or step == total:
+                if ckpt is not None:
+                    ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
+                log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
+                    f"{metrics['images'] / dt:.1f} images/s")
+    finally:
+        if server is not None:
+            server.close()
     shard_rdd.unpersist()
     acc = None
     if test_data is not None:

@@ -1,6 +1,8 @@
 """Distributed layer: NCCL all-reduce of flat float32 CuPy buffers through CuPy's bindings
-(cupy.cuda.nccl). The rendezvous (the unique id from rank 0) is supplied by the caller: Spark's
-BarrierTaskContext.allGather in a barrier stage, or bench/nccl_launcher.py without Spark."""
+(cupy.cuda.nccl). The rendezvous (the unique id from rank 0) is supplied by the caller: the barrier stage's
+all-gather (rendezvous.py), or bench/nccl_launcher.py without Spark."""
+import hashlib
+
 from ..errors import DeviceError
 
 
@@ -42,6 +44,8 @@ class NcclAllReduce:
         cupy, nccl = _nccl()
         self.cupy, self.nccl = cupy, nccl
         self.rank, self.world = rank, world
+        # the same on every rank of this communicator and on no other: lets ranks agree to keep it
+        self.key = hashlib.sha1(repr(unique_id["id"]).encode()).hexdigest()[:16] + f"/{world}"
         self.comm = nccl.NcclCommunicator(world, decode_unique_id(unique_id), rank)
 
     def allreduce_mean(self, backend, flat):
@@ -56,4 +60,10 @@ class NcclAllReduce:
     def close(self):
         if self.comm is not None:
             self.comm.destroy()
+            self.comm = None
+
+    def abort(self):
+        """Release without waiting for the peers (they may be gone): ncclCommAbort."""
+        if self.comm is not None:
+            self.comm.abort()
             self.comm = None

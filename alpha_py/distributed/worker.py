@@ -87,6 +87,7 @@ class Trainer:
         self._rng0 = self.eg.backend.rng_state()     # the random state a freshly built replica trains from
         self.done_step = None          # global step this replica's state is at (None: unknown / loaded)
         self._runner = self._runner_coll = None
+        self.kept_coll = None          # the communicator kept (with the step captured around it) for the next stage
         self.first_steps_s = None      # host seconds of a segment's first two steps (warm-up and capture)
 
     def load(self, state):
