@@ -248,6 +248,10 @@ def test_stage_profile_accounts_for_the_wall_time():
                     "(first 2: 1.20 s), release 0.12 s, state out 0.25 s, outside the task 2.12 s")
     kept = stage_profile({"build": 0.0, "rendezvous": 0.001, "steps": 1.0, "warm": True, "reused": True}, 1.5)
     assert "in 0.00 s (warm replica), rendezvous/NCCL 0.00 s (communicator and captured step kept)" in kept
+    new = stage_profile({"build": 1.0, "rendezvous": 0.5, "nccl_init": 0.25, "steps": 2.0, "before": 0.75,
+                         "after": 0.5}, 5.0)
+    assert new.endswith("rendezvous/NCCL 0.50 s (NCCL init 0.25 s), steps 2.00 s, outside the task 1.50 s "
+                        "(before 0.75 s, after 0.50 s)")
 
 
 def test_warm_replica_is_reused_only_at_its_step_and_trains_like_a_fresh_one():

@@ -86,7 +86,7 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
 
     def run(it):
         from pyspark import BarrierTaskContext
-        clock = [("start", time.perf_counter())]
+        clock, began = [("start", time.perf_counter())], time.time()
         ctx = BarrierTaskContext.get()
         rank, world = ctx.partitionId(), spec.workers
         images, labels = list(it)[0]
@@ -118,7 +118,8 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
                    "steps": end - start, "images": (end - start) * spec.batch}
             clock.append(("state_out", time.perf_counter()))
             out["profile"] = {name: t - prev for (_, prev), (name, t) in zip(clock, clock[1:])}
-            out["profile"].update(first_steps=tr.first_steps_s, warm=warm, reused=reused)
+            out["profile"].update(first_steps=tr.first_steps_s, warm=warm, reused=reused,
+                                  nccl_init=getattr(coll, "init_s", None), began=began, ended=time.time())
             yield out
 
     return run
@@ -127,6 +128,7 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
 def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token, rendezvous=None, keep=False):
     """One barrier stage; returns (new_state, metrics). token: the job's (new after a failed stage), under
     which reused Python workers keep their replica between stages; rendezvous and keep: see segment_task."""
+    submitted = time.time()
     bc = sc.broadcast(state)
     try:
         task = segment_task(spec, bc, start, end, steps_per_epoch, token, rendezvous, keep)
@@ -134,5 +136,7 @@ def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token, 
     finally:
         bc.unpersist()
     res = out[0]
+    prof = res["profile"]      # wall clocks of this host and rank 0's: the split is approximate on a cluster
+    prof["before"], prof["after"] = prof.pop("began") - submitted, time.time() - prof.pop("ended")
     return ({"net": res["net"], "optim": res["optim"]},
             {"loss": res["loss"], "images": res["images"], "profile": res["profile"]})

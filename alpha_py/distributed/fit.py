@@ -46,8 +46,13 @@ def stage_profile(prof, wall):
         parts[0] += " (warm replica)"
     if prof.get("reused"):
         parts[1] += " (communicator and captured step kept)"
+    elif prof.get("nccl_init") is not None:
+        parts[1] += f" (NCCL init {prof['nccl_init']:.2f} s)"
     inside = sum(prof.get(k) or 0.0 for k in names)
-    return f"wall {wall:.2f} s = " + ", ".join(parts) + f", outside the task {wall - inside:.2f} s"
+    line = f"wall {wall:.2f} s = " + ", ".join(parts) + f", outside the task {wall - inside:.2f} s"
+    if prof.get("before") is not None and prof.get("after") is not None:
+        line += f" (before {prof['before']:.2f} s, after {prof['after']:.2f} s)"
+    return line
 
 
 def _deterministic(exc):

@@ -2,6 +2,7 @@
 (cupy.cuda.nccl). The rendezvous (the unique id from rank 0) is supplied by the caller: the barrier stage's
 all-gather (rendezvous.py), or bench/nccl_launcher.py without Spark."""
 import hashlib
+import time
 
 from ..errors import DeviceError
 
@@ -46,7 +47,9 @@ class NcclAllReduce:
         self.rank, self.world = rank, world
         # the same on every rank of this communicator and on no other: lets ranks agree to keep it
         self.key = hashlib.sha1(repr(unique_id["id"]).encode()).hexdigest()[:16] + f"/{world}"
+        t = time.perf_counter()
         self.comm = nccl.NcclCommunicator(world, decode_unique_id(unique_id), rank)
+        self.init_s = time.perf_counter() - t
 
     def allreduce_mean(self, backend, flat):
         cupy, nccl = self.cupy, self.nccl
