@@ -5,8 +5,9 @@
 # tree unpacked at $PYSPARK_DIR (default /tmp/pyspark). Logs under $OUT.
 # Usage: bash bench/gpu_bridges.sh [java|spark|spark2|sparktests|all]
 #   spark2 (a 2-GPU machine): NCCL without Spark, then spark-submit local[1]/local[2] and a standalone
-#   master + worker with 2 GPUs; fixed batch per GPU (BPG, default 512), EP epochs in one barrier stage;
-#   RUNS picks among "nccl single local standalone" (default: all four).
+#   master + worker with 2 GPUs; fixed batch per GPU (BPG, default 512), EP epochs in one barrier stage
+#   (STAGES=epoch: one stage per epoch); RUNS picks among "nccl single local standalone" (default: all
+#   four); RDV=barrier rendezvous through Spark's allGather instead of the driver's server.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -106,7 +107,7 @@ fi
 
 if [ "$what" = spark2 ]; then
   spark_env
-  BPG=${BPG:-512}; EP=${EP:-4}; RUNS=${RUNS:-nccl single local standalone}
+  BPG=${BPG:-512}; EP=${EP:-4}; RUNS=${RUNS:-nccl single local standalone}; RDV=${RDV:-driver}
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
   run() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
   run nccl && echo "== NCCL without Spark (bench/nccl_scaling.py), ranks' steps captured with their all-reduce"
@@ -116,12 +117,13 @@ if [ "$what" = spark2 ]; then
     --epochs 2 --batch $BPG --no-augment --no-progress --checkpoint /tmp/single.ckpt 2>&1 | tail -3 | tee "$OUT/spark2_single.txt"
   for w in 1 2; do
     run local || break
-    B=$((BPG * w)); SPE=$((50000 / B))
-    echo "== spark-submit local[$w]: $w GPU(s), global batch $B, $EP epochs in one stage"
+    B=$((BPG * w)); SPE=$((50000 / B)); EVERY=$((SPE * EP)); [ "${STAGES:-}" = epoch ] && EVERY=$SPE
+    echo "== spark-submit local[$w]: $w GPU(s), global batch $B, $EP epochs, a stage every $EVERY steps, rendezvous $RDV"
     timeout 300 "$SPARK_HOME/bin/spark-submit" --master "local[$w]" --driver-memory 16g --conf spark.ui.enabled=false \
       spark_jobs/train.py --model resnet18 --dataset cifar10 --data-dir $DATA --engine cuda --mode allreduce \
-      --workers $w --batch $B --epochs $EP --checkpoint-every $((SPE * EP)) --checkpoint-dir /tmp/ck2-$w-ep$EP 2>&1 \
-      | grep -E "alpha.distributed|throughput|Error|error" | tail -6 | tee "$OUT/spark2_local${w}_ep$EP.txt"
+      --workers $w --batch $B --epochs $EP --checkpoint-every $EVERY --rendezvous $RDV \
+      --checkpoint-dir /tmp/ck2-$w-ep$EP-$EVERY-$RDV 2>&1 | grep -E "alpha.distributed|throughput|Error|error" | tail -14 \
+      | tee "$OUT/spark2_local${w}_ep${EP}_every${EVERY}_$RDV.txt"
   done
   run standalone || exit 0
   echo "== standalone master + worker announcing GPUs 0,1: 2 executors of 1 GPU each"
@@ -142,6 +144,6 @@ GPUS
     --conf spark.executor.resource.gpu.discoveryScript=/tmp/gpus2.sh --conf spark.task.resource.gpu.amount=1 \
     --executor-cores 1 --total-executor-cores 2 --executor-memory 20g spark_jobs/train.py --model resnet18 \
     --dataset cifar10 --data-dir $DATA --engine cuda --mode allreduce --workers 2 --batch $B --epochs $EP \
-    --checkpoint-every $((SPE * EP)) --checkpoint-dir /tmp/ck2-sa 2>&1 \
+    --checkpoint-every $((SPE * EP)) --rendezvous $RDV --checkpoint-dir /tmp/ck2-sa 2>&1 \
     | grep -E "alpha.distributed|throughput|Error|error" | tail -6 | tee "$OUT/spark2_standalone.txt"
 fi
