@@ -242,16 +242,16 @@ def test_fit_graph_argument_is_checked_before_spark_starts():
 
 def test_stage_profile_accounts_for_the_wall_time():
     from alpha_py.distributed.fit import stage_profile
-    line = stage_profile({"build": 0.5, "rendezvous": 1.0, "steps": 8.0, "release": 0.125, "state_out": 0.25,
-                          "first_steps": 1.2}, 12.0)
-    assert line == ("wall 12.00 s = engine+net+state in 0.50 s, rendezvous/NCCL 1.00 s, steps 8.00 s "
-                    "(first 2: 1.20 s), release 0.12 s, state out 0.25 s, outside the task 2.12 s")
-    kept = stage_profile({"build": 0.0, "rendezvous": 0.001, "steps": 1.0, "warm": True, "reused": True}, 1.5)
-    assert "in 0.00 s (warm replica), rendezvous/NCCL 0.00 s (communicator and captured step kept)" in kept
-    new = stage_profile({"build": 1.0, "rendezvous": 0.5, "nccl_init": 0.25, "steps": 2.0, "before": 0.75,
-                         "after": 0.5}, 5.0)
-    assert new.endswith("rendezvous/NCCL 0.50 s (NCCL init 0.25 s), steps 2.00 s, outside the task 1.50 s "
-                        "(before 0.75 s, after 0.50 s)")
+    line = stage_profile({"rendezvous": 0.125, "build": 0.5, "nccl": 0.25, "nccl_init": 0.5, "steps": 8.0,
+                          "first_steps": 1.2, "state_out": 0.25, "release": 0.125, "before": 0.75, "after": 0.5},
+                         12.0)
+    assert line == ("wall 12.00 s = rendezvous 0.12 s, engine+net+state in 0.50 s, NCCL wait 0.25 s (init 0.50 s, "
+                    "the rest hidden by the build), steps 8.00 s (first 2: 1.20 s), state out 0.25 s, release 0.12 s, "
+                    "outside the task 2.75 s (before 0.75 s, after 0.50 s)")
+    kept = stage_profile({"rendezvous": 0.001, "build": 0.0, "nccl": 0.0, "steps": 1.0, "warm": True,
+                          "reused": True, "nccl_init": None}, 1.5)
+    assert kept == ("wall 1.50 s = rendezvous 0.00 s (communicator and captured step kept), engine+net+state in "
+                    "0.00 s (warm replica), NCCL wait 0.00 s, steps 1.00 s, outside the task 0.50 s")
 
 
 def test_warm_replica_is_reused_only_at_its_step_and_trains_like_a_fresh_one():
@@ -273,3 +273,23 @@ def test_warm_replica_is_reused_only_at_its_step_and_trains_like_a_fresh_one():
     assert not allreduce.warm_replica(spec, "job", 1, 0, 10)[1]         # another rank
     assert not allreduce.warm_replica(spec, "restarted", 0, 0, 10)[1]   # a new token after a failure
     allreduce._REPLICAS.clear()
+
+
+def test_a_finished_stage_releases_in_the_background_and_the_next_task_waits_for_it():
+    import threading
+    from alpha_py.distributed import worker
+    spec = JobSpec("mnist_cnn", (28, 28, 1), 10, batch=4, workers=1, seed=5)
+    tr = worker.Trainer(spec)
+    tr.steps()                                            # a step runner to tear down
+    gate, closed = threading.Event(), []
+
+    class SlowComm:
+        def close(self):
+            gate.wait(5)
+            closed.append(True)
+
+    tr.release_later(SlowComm())
+    assert not closed                                     # release_later returned before the teardown ended
+    threading.Timer(0.2, gate.set).start()
+    worker.Trainer(spec)                                   # the next task of this worker waits first
+    assert closed == [True] and tr._runner is None and worker._RELEASING == []

@@ -3,14 +3,15 @@
 all-reduced (mean) every step and every replica applies the same update — the same arithmetic as
 one process on the global batch. Rank 0 returns the state; the driver checkpoints between
 segments. Imports pyspark, numpy and this package."""
+import pickle
 import time
 
 import numpy as np
 
-from .collective import make_allreduce
+from .collective import make_allreduce, settle
 from .rendezvous import task_gather
 from .state import net_state, optim_state
-from .worker import Trainer, task_gpu
+from .worker import Trainer, task_gpu, wait_released
 
 
 def _buffer_names(net):
@@ -44,36 +45,48 @@ _REPLICAS = {}      # (job token, rank, device) -> the Trainer a reused Python w
 
 def release_replicas():
     """Drop the kept replicas, their captured steps and communicators first (ncclCommAbort: peers may be gone)."""
+    wait_released()
     for tr in _REPLICAS.values():
-        tr.close()
-        if tr.kept_coll is not None:
-            tr.kept_coll.abort()
-            tr.kept_coll = None
+        _drop(tr, tr.kept_coll)
     _REPLICAS.clear()
 
 
-def warm_replica(spec, token, rank, device, start):
-    """(Trainer, warm): the replica this Python worker kept when its state is at global step `start` (the
-    driver's state: allreduce replicas are identical after every stage), with the random state of a fresh one;
-    otherwise a new Trainer (the caller loads the state)."""
-    key = (token, rank, device)
-    tr = _REPLICAS.get(key)
+def _drop(tr, kept):
+    tr.close()                     # captured steps hold NCCL work: drop them before the communicator
+    tr.kept_coll = None
+    if kept is not None:
+        kept.abort()
+
+
+def kept_replica(token, rank, device, start):
+    """The replica this Python worker kept when its state is at global step `start` (the driver's state:
+    allreduce replicas are identical after every stage), rewound to a fresh replica's random state; else None
+    (and older replicas are released)."""
+    wait_released()
+    tr = _REPLICAS.get((token, rank, device))
     if tr is not None and tr.done_step == start:
         tr.rewind_rng()
-        return tr, True
+        return tr
     release_replicas()
-    tr = _REPLICAS[key] = Trainer(spec, device)
+    return None
+
+
+def warm_replica(spec, token, rank, device, start):
+    """(Trainer, warm): kept_replica(), or a new Trainer (the caller loads the state)."""
+    tr = kept_replica(token, rank, device, start)
+    if tr is not None:
+        return tr, True
+    tr = _REPLICAS[(token, rank, device)] = Trainer(spec, device)
     return tr, False
 
 
-def _collective(tr, gather, rank, world, spec, mine):
-    """This stage's collective and rank 0's schedule. A communicator the replica kept (with the step captured
-    around it) is reused when every rank kept the same one; otherwise the old step and communicator go."""
-    kept, tr.kept_coll = tr.kept_coll, None
-    coll, plan, reused = make_allreduce(gather, rank, world, spec.engine, mine, kept)
-    if kept is not None and not reused:
-        tr.close()                 # captured steps hold NCCL work: drop them before the communicator
-        kept.abort()
+def _collective(tr, gather, rank, world, spec, mine, device):
+    """This stage's collective (on GPUs a new communicator is made on a helper thread: settle() it) and whether
+    it is the one the replica kept (with the step captured around it): reused when every rank kept the same."""
+    kept = None if tr is None else tr.kept_coll
+    coll, plan, reused = make_allreduce(gather, rank, world, spec.engine, mine, kept,
+                                        device if spec.engine == "cuda" else None,
+                                        drop_kept=lambda k: _drop(tr, k))
     if plan != mine:
         raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
     return coll, reused
@@ -89,34 +102,46 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
         clock, began = [("start", time.perf_counter())], time.time()
         ctx = BarrierTaskContext.get()
         rank, world = ctx.partitionId(), spec.workers
-        images, labels = list(it)[0]
         device = task_gpu(spec) if spec.engine == "cuda" else 0
-        tr, warm = warm_replica(spec, token, rank, device, start)
-        if not warm:
-            tr.load(state_bc.value)            # a warm replica never fetches the broadcast
-        tr.done_step = None                    # until this stage completes, its state is in between
-        clock.append(("build", time.perf_counter()))
+        tr = kept_replica(token, rank, device, start)
+        warm = tr is not None
         # Spark never retries a failed barrier result stage (fit restarts it under a new token): unique keys
         gather = task_gather(rendezvous, ctx, rank, world, f"{token}/{start}/{ctx.stageId()}")
         try:
             mine = {"start": start, "end": end, "spe": steps_per_epoch}
-            coll, reused = _collective(tr, gather, rank, world, spec, mine)
+            coll, reused = _collective(tr, gather, rank, world, spec, mine, device)
             clock.append(("rendezvous", time.perf_counter()))
+            images, labels = list(it)[0]
+            if tr is None:                     # built while a new communicator is being made
+                tr = _REPLICAS[(token, rank, device)] = Trainer(spec, device)
+                tr.load(state_bc.value)        # a warm replica never fetches the broadcast
+            tr.done_step = None                # until this stage completes, its state is in between
+            clock.append(("build", time.perf_counter()))
+            coll = settle(coll)
+            if spec.engine == "cuda":
+                clock.append(("nccl", time.perf_counter()))
             mean_loss = allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch)
             clock.append(("steps", time.perf_counter()))
+            out = None
+            if rank == 0:
+                state = {"net": net_state(tr.net), "optim": optim_state(tr.opt)}
+                if hasattr(gather, "put"):     # straight to the driver, not through Spark's result path
+                    gather.put(f"{token}/{start}/state", pickle.dumps(state, protocol=5))
+                    state = {}
+                out = dict(state, loss=mean_loss, steps=end - start, images=(end - start) * spec.batch)
+                clock.append(("state_out", time.perf_counter()))
             if keep and spec.engine == "cuda":
                 tr.kept_coll = coll
+            elif spec.engine == "cuda":
+                tr.release_later(coll)         # graph and communicator teardown after the task returns
             else:
-                tr.close()         # captured steps hold NCCL work: destroying the communicator first hangs
+                tr.close()
                 coll.close()
             clock.append(("release", time.perf_counter()))
         finally:
             gather.close()
         tr.done_step = end
-        if rank == 0:
-            out = {"net": net_state(tr.net), "optim": optim_state(tr.opt), "loss": mean_loss,
-                   "steps": end - start, "images": (end - start) * spec.batch}
-            clock.append(("state_out", time.perf_counter()))
+        if out is not None:
             out["profile"] = {name: t - prev for (_, prev), (name, t) in zip(clock, clock[1:])}
             out["profile"].update(first_steps=tr.first_steps_s, warm=warm, reused=reused,
                                   nccl_init=getattr(coll, "init_s", None), began=began, ended=time.time())
@@ -125,18 +150,22 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
     return run
 
 
-def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token, rendezvous=None, keep=False):
+def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token, server=None, keep=False):
     """One barrier stage; returns (new_state, metrics). token: the job's (new after a failed stage), under
-    which reused Python workers keep their replica between stages; rendezvous and keep: see segment_task."""
+    which reused Python workers keep their replica between stages; server: the driver's RendezvousServer (None:
+    Spark's allGather, and the state comes back as the task's result); keep: see segment_task."""
     submitted = time.time()
     bc = sc.broadcast(state)
+    how = None if server is None else (server.address, server.authkey)
     try:
-        task = segment_task(spec, bc, start, end, steps_per_epoch, token, rendezvous, keep)
-        out = shard_rdd.barrier().mapPartitions(task).collect()
+        task = segment_task(spec, bc, start, end, steps_per_epoch, token, how, keep)
+        res = shard_rdd.barrier().mapPartitions(task).collect()[0]
     finally:
         bc.unpersist()
-    res = out[0]
+        sent = None if server is None else server.take(f"{token}/{start}/state")
+    if sent is not None:
+        res.update(pickle.loads(sent))
     prof = res["profile"]      # wall clocks of this host and rank 0's: the split is approximate on a cluster
     prof["before"], prof["after"] = prof.pop("began") - submitted, time.time() - prof.pop("ended")
     return ({"net": res["net"], "optim": res["optim"]},
-            {"loss": res["loss"], "images": res["images"], "profile": res["profile"]})
+            {"loss": res["loss"], "images": res["images"], "profile": prof})

@@ -37,17 +37,15 @@ _ALPHA_ERRORS = ("ShapeError", "ArgumentError", "StateError", "DataError", "Chec
 def stage_profile(prof, wall):
     """One line: where a barrier stage's wall time went (rank 0's phases; the rest is Spark's scheduling,
     the state broadcast and the result's way back to the driver)."""
-    names = {"build": "engine+net+state in", "rendezvous": "rendezvous/NCCL", "steps": "steps",
-             "release": "release", "state_out": "state out"}
-    parts = [f"{label} {prof[k]:.2f} s" for k, label in names.items() if prof.get(k) is not None]
-    if prof.get("first_steps") is not None and prof.get("steps") is not None:
-        parts[list(names).index("steps")] += f" (first 2: {prof['first_steps']:.2f} s)"
-    if prof.get("warm"):
-        parts[0] += " (warm replica)"
-    if prof.get("reused"):
-        parts[1] += " (communicator and captured step kept)"
-    elif prof.get("nccl_init") is not None:
-        parts[1] += f" (NCCL init {prof['nccl_init']:.2f} s)"
+    names = {"rendezvous": "rendezvous", "build": "engine+net+state in", "nccl": "NCCL wait", "steps": "steps",
+             "state_out": "state out", "release": "release"}
+    notes = {"steps": prof.get("first_steps") is not None and f"first 2: {prof.get('first_steps', 0):.2f} s",
+             "build": prof.get("warm") and "warm replica",
+             "rendezvous": prof.get("reused") and "communicator and captured step kept",
+             "nccl": (prof.get("nccl_init") is not None and not prof.get("reused")
+                      and f"init {prof.get('nccl_init') or 0:.2f} s, the rest hidden by the build")}
+    parts = [f"{label} {prof[k]:.2f} s" + (f" ({notes[k]})" if notes.get(k) else "")
+             for k, label in names.items() if prof.get(k) is not None]
     inside = sum(prof.get(k) or 0.0 for k in names)
     line = f"wall {wall:.2f} s = " + ", ".join(parts) + f", outside the task {wall - inside:.2f} s"
     if prof.get("before") is not None and prof.get("after") is not None:
@@ -186,7 +184,6 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     history, restarts, trained_images, train_time = [], 0, 0, 0.0
     token = uuid.uuid4().hex
     server = driver_server(sc) if mode == "allreduce" and rendezvous == "driver" else None
-    how = None if server is None else (server.address, server.authkey)
     try:
         while step < total:
             end = min((step // every + 1) * every, total)
@@ -195,7 +192,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
             t0 = time.perf_counter()
             try:
                 if mode == "allreduce":
-                    state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token, how,
+                    state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token, server,
                                                      keep=end < total)
                 else:
                     state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)

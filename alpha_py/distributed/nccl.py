@@ -2,6 +2,7 @@
 (cupy.cuda.nccl). The rendezvous (the unique id from rank 0) is supplied by the caller: the barrier stage's
 all-gather (rendezvous.py), or bench/nccl_launcher.py without Spark."""
 import hashlib
+import threading
 import time
 
 from ..errors import DeviceError
@@ -70,3 +71,28 @@ class NcclAllReduce:
         if self.comm is not None:
             self.comm.abort()
             self.comm = None
+
+
+class PendingComm:
+    """An NcclAllReduce being made on a helper thread on GPU `device` (ncclCommInitRank blocks until every rank
+    has joined), so the rank can build its replica meanwhile; result() waits for it (or raises what init raised)."""
+
+    def __init__(self, unique_id, rank, world, device):
+        self._comm, self._error = None, None
+        self._thread = threading.Thread(target=self._make, args=(unique_id, rank, world, device),
+                                        name="alpha-nccl-init", daemon=True)
+        self._thread.start()
+
+    def _make(self, unique_id, rank, world, device):
+        try:
+            cupy, _ = _nccl()
+            with cupy.cuda.Device(device):
+                self._comm = NcclAllReduce(unique_id, rank, world)
+        except BaseException as e:            # re-raised in the rank's thread by result()
+            self._error = e
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._comm

@@ -1,6 +1,7 @@
 """Distributed layer: the all-gather the ranks of one barrier stage use for their rendezvous (schedule, NCCL
 id) and, on CPUs, for gradients. `driver`: a thread on the Spark driver serves it over one authenticated TCP
-connection per task and answers when the last rank arrives. `barrier`: Spark's BarrierTaskContext.allGather,
+connection per task and answers when the last rank arrives; it also takes rank 0's state straight from the task.
+`barrier`: Spark's BarrierTaskContext.allGather,
 which polls its RPC once a second (Spark 4: Thread.sleep(1000) in runBarrier), so each call costs up to 1 s.
 Imports only the standard library."""
 import base64
@@ -26,13 +27,23 @@ def _unframe(msg):
     return json.loads(msg[4:4 + n]), memoryview(msg)[4 + n:]
 
 
+def _sock(conn):
+    """A socket object on a duplicate of the connection's descriptor (closing it leaves the connection open)."""
+    return socket.socket(fileno=os.dup(conn.fileno()))
+
+
 def _no_delay(conn):
     """TCP_NODELAY on an accepted connection: an answer must not wait for the peer's delayed ACK."""
-    s = socket.socket(fileno=os.dup(conn.fileno()))
-    try:
+    with _sock(conn) as s:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    finally:
-        s.close()
+
+
+def _shutdown(conn):
+    try:
+        with _sock(conn) as s:
+            s.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 class _Round:
@@ -51,6 +62,7 @@ class RendezvousServer:
         self._listener = Listener((bind or host, 0))          # authentication is done per connection thread
         self.address = (host, self._listener.address[1])
         self._rounds, self._cond, self._stop = {}, threading.Condition(), False
+        self._results = {}                            # key -> bytes a task handed in (put), until take()
         self._conns = []
         threading.Thread(target=self._accept, name="alpha-rendezvous", daemon=True).start()
 
@@ -71,8 +83,14 @@ class RendezvousServer:
         except OSError:
             pass
         self._listener.close()
-        for conn in list(self._conns):
-            conn.close()
+        with self._cond:                              # wake the connection threads; each closes its own
+            for conn in self._conns:
+                _shutdown(conn)
+
+    def take(self, key):
+        """The bytes a task put under `key` (None if none), forgotten here."""
+        with self._cond:
+            return self._results.pop(key, None)
 
     def pending(self):
         """Keys of all-gathers some rank is still waiting in (tests, diagnostics)."""
@@ -91,13 +109,19 @@ class RendezvousServer:
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _serve(self, conn):
-        self._conns.append(conn)
+        with self._cond:
+            self._conns.append(conn)
         try:
             deliver_challenge(conn, self.authkey)
             answer_challenge(conn, self.authkey)
             _no_delay(conn)
             while True:
                 head, payload = _unframe(conn.recv_bytes())
+                if "put" in head:
+                    with self._cond:
+                        self._results[head["put"]] = payload
+                    conn.send_bytes(_frame({"sizes": []}))
+                    continue
                 reply = self._gather(conn, head["key"], int(head["rank"]), int(head["world"]), payload)
                 if isinstance(reply, str):
                     conn.send_bytes(_frame({"error": reply}))
@@ -106,9 +130,9 @@ class RendezvousServer:
         except (EOFError, OSError, ValueError, KeyError, AuthenticationError):
             pass                                   # the task hung up (or failed authentication)
         finally:
-            conn.close()
-            if conn in self._conns:
+            with self._cond:
                 self._conns.remove(conn)
+            conn.close()
 
     def _gather(self, conn, key, rank, world, payload):
         """Every rank's payload for `key` once all `world` ranks gave theirs, or an error text."""
@@ -176,6 +200,13 @@ class DriverGather:
         for n in head["sizes"]:
             offs.append(offs[-1] + n)
         return [bytes(body[a:b]) for a, b in zip(offs, offs[1:])]
+
+    def put(self, key, payload):
+        """Hand `payload` to the driver (RendezvousServer.take(key)): a task's result without Spark's result path."""
+        self.conn.send_bytes(_frame({"put": key}, payload))
+        head, _ = _unframe(self.conn.recv_bytes())
+        if "error" in head:
+            raise ConnectionError(f"rank {self.rank}: {head['error']}")
 
     def close(self):
         self.conn.close()

@@ -1,6 +1,7 @@
 """Distributed layer: what one Spark task (or one launcher process) does — make its engine (the
 GPU Spark assigned it), build net + optimizer from the job spec, walk its shard in a deterministic
 batch order, and run its training steps through alpha.train_step. Imports alpha_py (facade, zoo, optim), numpy."""
+import threading
 import time
 
 import numpy as np
@@ -71,11 +72,21 @@ def build_optim(spec, net):
     return getattr(alpha.optim, OPTIMIZERS[spec.optim.lower()])(net.params(), spec.lr)
 
 
+_RELEASING = []     # helper threads tearing down finished stages' captured steps and communicators
+
+
+def wait_released():
+    """Wait for the teardowns earlier tasks of this Python worker left running (before its GPU is used again)."""
+    while _RELEASING:
+        _RELEASING.pop().join()
+
+
 class Trainer:
     """One replica: engine, net, optimizer and loss, loaded from a host state."""
 
     def __init__(self, spec, device_id=0):
         from ..facade import alpha
+        wait_released()
         self.spec = spec
         self.eg = make_engine(spec.engine, device_id)
         self.eg.set_seed(spec.seed)
@@ -128,6 +139,16 @@ class Trainer:
         if self._runner is not None:
             self._runner.close()
         self._runner = self._runner_coll = None
+
+    def release_later(self, coll):
+        """Close the step runner, then `coll`, on a helper thread: a finished stage's task returns without waiting
+        for graph and communicator teardown (the next task of this Python worker waits: wait_released())."""
+        def release():
+            self.close()
+            coll.close()
+        t = threading.Thread(target=release, name="alpha-release", daemon=True)
+        t.start()
+        _RELEASING.append(t)
 
     def run_steps(self, images, labels, rank, start, end, steps_per_epoch, coll=None):
         """Global steps [start, end) on this rank's shard (the deterministic batch order of batch_rows), one
