@@ -255,24 +255,23 @@ def test_stage_profile_accounts_for_the_wall_time():
 
 
 def test_warm_replica_is_reused_only_at_its_step_and_trains_like_a_fresh_one():
-    from alpha_py.distributed import allreduce
+    from alpha_py.distributed import replicas
     spec = JobSpec("mnist_cnn", (28, 28, 1), 10, batch=4, workers=1, seed=5)
-    allreduce._REPLICAS.clear()
-    tr, warm = allreduce.warm_replica(spec, "job", 0, 0, 0)
-    assert not warm
+    replicas.release_replicas()
+    assert replicas.held_replica("job", 0) == (None, None)
+    tr = replicas.new_replica(spec, "job", 0)
     fresh_rng = tr.eg.backend.rng_state()
     tr.eg.backend.uniform((3,), 0.0, 1.0)                 # the stage used random numbers
     tr.done_step = 10
-    again, warm = allreduce.warm_replica(spec, "job", 0, 0, 10)
-    assert again is tr and warm
+    again, device = replicas.held_replica("job", 10)
+    assert again is tr and device == 0
     assert tr.eg.backend.rng_state() == fresh_rng         # rewound to a fresh replica's random state
     tr.done_step = None                                   # a stage that did not complete
-    other, warm = allreduce.warm_replica(spec, "job", 0, 0, 10)
-    assert other is not tr and not warm
+    assert replicas.held_replica("job", 10) == (None, None)
+    other = replicas.new_replica(spec, "job", 0)
     other.done_step = 10
-    assert not allreduce.warm_replica(spec, "job", 1, 0, 10)[1]         # another rank
-    assert not allreduce.warm_replica(spec, "restarted", 0, 0, 10)[1]   # a new token after a failure
-    allreduce._REPLICAS.clear()
+    assert replicas.held_replica("restarted", 10) == (None, None)   # a new token after a failure
+    assert replicas._KEPT == {}
 
 
 def test_a_finished_stage_releases_in_the_background_and_the_next_task_waits_for_it():

@@ -1,6 +1,7 @@
 """The barrier stage's all-gather (alpha_py.distributed.rendezvous) and what rides on it: the driver-hosted
 server among threads standing in for ranks (order, authentication, a rank that leaves, timeouts, bad
-rounds), the CPU gradient all-reduce over it, and the keep-or-renew vote for a kept NCCL communicator."""
+rounds, a state handed to the driver), the CPU gradient all-reduce over it, GPU placement and the
+keep-or-renew agreement for kept replicas and NCCL communicators."""
 import threading
 import time
 
@@ -142,61 +143,58 @@ def test_gather_allreduce_means_in_rank_order_in_chunks(max_bytes):
     assert len(g.sent) == (1 if max_bytes is None else 3)        # 28 bytes in chunks of 12
 
 
-class FakeComm:
-    made = []
+def test_ranks_keep_the_gpus_their_replicas_live_on_and_the_rest_take_free_ones():
+    from alpha_py.distributed.replicas import place_devices
+    infos = lambda *held: [{"holds": h} for h in held]
+    assert place_devices(infos(1, 0), 2) == [1, 0]            # workers swapped ranks: each keeps its GPU
+    assert place_devices(infos(None, None), 2) == [0, 1]
+    assert place_devices(infos(None, 0), 2) == [1, 0]
+    assert place_devices(infos(1, 1), 2) == [1, 0]            # one claim per GPU, the lower rank first
+    assert place_devices(infos(0, None, None), 2) == [0, 1, 0]   # more ranks than GPUs: rank % n
+    assert place_devices([{"gpu": 3, "holds": 0}, {"gpu": 2, "holds": None}], 0) == [3, 2]   # Spark's say
 
-    def __init__(self, uid, rank, world):
-        self.key, self.rank, self.aborted = f"{uid['id']}/{world}", rank, False
-        FakeComm.made.append(self)
 
-    def abort(self):
-        self.aborted = True
+def test_all_ranks_reuse_their_communicator_only_when_all_keep_the_same_one():
+    from alpha_py.distributed.replicas import agree
+    kept = lambda held, comm: {"holds": held, "comm": comm}
+    assert agree([kept(1, "c/2"), kept(0, "c/2")], 2, True) == ([1, 0], [True, True], True)
+    assert agree([kept(1, "c/2"), kept(None, None)], 2, True) == ([1, 0], [True, False], False)   # a cold rank
+    assert agree([kept(0, "c/2"), kept(1, "d/2")], 2, True)[2] is False       # two communicators
+    assert agree([{"gpu": 0, "holds": 1, "comm": "c/2"}, {"gpu": 1, "holds": 1, "comm": "c/2"}], 0, True) \
+        == ([0, 1], [False, True], False)                     # Spark moved rank 0 to another GPU
+    assert agree([kept(0, None), kept(0, None)], 0, False) == ([0, 0], [True, True], False)   # CPUs: no comm
 
 
-def vote(monkeypatch, rank, kept, peer_comms, new_id=7):
+def test_a_new_gpu_communicator_comes_from_rank_0s_id(monkeypatch):
     import json
     import alpha_py.distributed.nccl as nccl
+
+    class FakeComm:
+        def __init__(self, uid, rank, world):
+            self.key, self.rank = f"{uid['id']}/{world}", rank
     monkeypatch.setattr(nccl, "NcclAllReduce", FakeComm)
-    monkeypatch.setattr(nccl, "new_unique_id", lambda: {"bytes": True, "id": [new_id]})
-    plan = {"start": 4, "end": 8, "spe": 4}
-
-    def peer(r, comm):
-        def answer(i, payload):
-            if i == 0:
-                return json.dumps({"plan": plan, "comm": comm}).encode()
-            return json.dumps({"bytes": True, "id": [new_id]} if r == 0 else None).encode()
-        return answer
-
-    peers = [peer(r, c) for r, c in enumerate(peer_comms)]
-    g = ListGather(rank, peers)
-    coll, plan0, reused = collective.make_allreduce(g, rank, len(peers), "cuda", plan, kept)
-    return coll, plan0, reused, g
+    monkeypatch.setattr(nccl, "new_unique_id", lambda: {"bytes": True, "id": [7]})
+    peer0 = lambda i, payload: json.dumps({"bytes": True, "id": [7]}).encode()
+    g = ListGather(1, [peer0, None])
+    coll = collective.new_collective(g, 1, 2, "cuda")
+    assert coll.key == "[7]/2" and coll.rank == 1 and g.sent == [b"null"]
+    g0 = ListGather(0, [None, lambda i, payload: b"null"])
+    assert collective.new_collective(g0, 0, 2, "cuda").key == "[7]/2"
+    assert isinstance(collective.new_collective(g0, 0, 2, "cpu"), collective.GatherAllReduce)
 
 
-def test_a_communicator_every_rank_kept_is_reused_with_one_all_gather(monkeypatch):
-    kept = FakeComm({"id": [3]}, 1, 2)
-    coll, plan, reused, g = vote(monkeypatch, 1, kept, [kept.key, None])     # rank 1 is this rank
-    assert coll is kept and reused and len(g.sent) == 1 and plan["end"] == 8
-
-
-@pytest.mark.parametrize("peer_comm", [None, "[9]/3"])
-def test_a_communicator_one_rank_lacks_is_replaced_from_rank_0s_new_id(monkeypatch, peer_comm):
-    kept = FakeComm({"id": [3]}, 1, 3)
-    coll, _, reused, g = vote(monkeypatch, 1, kept, [kept.key, kept.key, peer_comm])
-    assert not reused and coll is not kept and coll.key == "[7]/3" and len(g.sent) == 2
-    assert not kept.aborted                  # the caller drops its captured step first, then aborts
-
-
-def test_gpu_ranks_without_a_kept_communicator_build_one(monkeypatch):
-    coll, _, reused, g = vote(monkeypatch, 0, None, [None, None])
-    assert isinstance(coll, FakeComm) and not reused and len(g.sent) == 2
-
-
-def test_a_task_hands_its_result_to_the_driver_once():
+def test_a_task_hands_its_state_to_the_driver_raw_once():
+    from alpha_py.distributed.state import pack_state, unpack_state
+    state = {"net": {"w": np.arange(3 << 20, dtype=np.float32).reshape(3, -1), "b": np.ones(0, np.float32)},
+             "optim": {}, "steps": {"t": np.array([7], np.int64)}}                # 12 MB, an empty array and section
     with RendezvousServer() as srv:
         g = DriverGather(srv.address, srv.authkey, "job/0/0", 0, 1)
-        blob = np.arange(3 << 20, dtype=np.float32).tobytes()       # 12 MB, as a net's state
-        g.put("job/0/state", blob)
-        assert srv.take("job/0/state") == blob
+        g.put("job/0/state", *pack_state(state))
+        got = unpack_state(*srv.take("job/0/state"))
         assert srv.take("job/0/state") is None                      # forgotten once taken
+        assert g.all_gather(b"still in step") == [b"still in step"]   # the connection stays in sync
         g.close()
+    assert set(got) == set(state) and got["optim"] == {}
+    for section in ("net", "steps"):
+        for name, a in state[section].items():
+            assert got[section][name].dtype == a.dtype and np.array_equal(got[section][name], a)

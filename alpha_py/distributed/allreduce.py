@@ -3,15 +3,15 @@
 all-reduced (mean) every step and every replica applies the same update — the same arithmetic as
 one process on the global batch. Rank 0 returns the state; the driver checkpoints between
 segments. Imports pyspark, numpy and this package."""
-import pickle
 import time
 
 import numpy as np
 
-from .collective import make_allreduce, settle
+from .collective import exchange, new_collective, settle
 from .rendezvous import task_gather
-from .state import net_state, optim_state
-from .worker import Trainer, task_gpu, wait_released
+from .replicas import agree, drop_step, held_replica, new_replica, release_replicas
+from .state import net_state, optim_state, pack_state, unpack_state
+from .worker import task_gpu
 
 
 def _buffer_names(net):
@@ -40,56 +40,27 @@ def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_
     return float(b.to_host(flat[off:off + 1])[0])
 
 
-_REPLICAS = {}      # (job token, rank, device) -> the Trainer a reused Python worker kept from its last stage
-
-
-def release_replicas():
-    """Drop the kept replicas, their captured steps and communicators first (ncclCommAbort: peers may be gone)."""
-    wait_released()
-    for tr in _REPLICAS.values():
-        _drop(tr, tr.kept_coll)
-    _REPLICAS.clear()
-
-
-def _drop(tr, kept):
-    tr.close()                     # captured steps hold NCCL work: drop them before the communicator
-    tr.kept_coll = None
-    if kept is not None:
-        kept.abort()
-
-
-def kept_replica(token, rank, device, start):
-    """The replica this Python worker kept when its state is at global step `start` (the driver's state:
-    allreduce replicas are identical after every stage), rewound to a fresh replica's random state; else None
-    (and older replicas are released)."""
-    wait_released()
-    tr = _REPLICAS.get((token, rank, device))
-    if tr is not None and tr.done_step == start:
-        tr.rewind_rng()
-        return tr
-    release_replicas()
-    return None
-
-
-def warm_replica(spec, token, rank, device, start):
-    """(Trainer, warm): kept_replica(), or a new Trainer (the caller loads the state)."""
-    tr = kept_replica(token, rank, device, start)
-    if tr is not None:
-        return tr, True
-    tr = _REPLICAS[(token, rank, device)] = Trainer(spec, device)
-    return tr, False
-
-
-def _collective(tr, gather, rank, world, spec, mine, device):
-    """This stage's collective (on GPUs a new communicator is made on a helper thread: settle() it) and whether
-    it is the one the replica kept (with the step captured around it): reused when every rank kept the same."""
-    kept = None if tr is None else tr.kept_coll
-    coll, plan, reused = make_allreduce(gather, rank, world, spec.engine, mine, kept,
-                                        device if spec.engine == "cuda" else None,
-                                        drop_kept=lambda k: _drop(tr, k))
-    if plan != mine:
-        raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {plan}")
-    return coll, reused
+def stage_setup(spec, gather, rank, world, token, start, mine):
+    """Agree on this stage with the other ranks in one all-gather (rank 0's schedule, GPUs, what each kept);
+    returns (kept replica or None, this rank's GPU, collective — a new communicator may still be pending:
+    settle() it —, reused: the kept communicator and captured step go on)."""
+    cuda = spec.engine == "cuda"
+    tr, held = held_replica(token, start)
+    info = {"plan": mine, "gpu": task_gpu(spec) if cuda and not spec.local_gpus else None,
+            "holds": held, "comm": None if tr is None or tr.kept_coll is None else tr.kept_coll.key}
+    infos = exchange(gather, info)
+    if infos[0]["plan"] != mine:
+        raise RuntimeError(f"rank {rank}: schedule {mine} differs from rank 0's {infos[0]['plan']}")
+    devices, keeps, reuse = agree(infos, spec.local_gpus, cuda)
+    if tr is not None and not keeps[rank]:
+        release_replicas()
+        tr = None
+    if reuse:
+        coll, tr.kept_coll = tr.kept_coll, None
+        return tr, devices[rank], coll, True
+    if tr is not None and tr.kept_coll is not None:
+        drop_step(tr)              # another rank holds no such communicator: a new one, captured anew
+    return tr, devices[rank], new_collective(gather, rank, world, spec.engine, devices[rank] if cuda else None), False
 
 
 def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=None, keep=False):
@@ -102,18 +73,16 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
         clock, began = [("start", time.perf_counter())], time.time()
         ctx = BarrierTaskContext.get()
         rank, world = ctx.partitionId(), spec.workers
-        device = task_gpu(spec) if spec.engine == "cuda" else 0
-        tr = kept_replica(token, rank, device, start)
-        warm = tr is not None
         # Spark never retries a failed barrier result stage (fit restarts it under a new token): unique keys
         gather = task_gather(rendezvous, ctx, rank, world, f"{token}/{start}/{ctx.stageId()}")
         try:
             mine = {"start": start, "end": end, "spe": steps_per_epoch}
-            coll, reused = _collective(tr, gather, rank, world, spec, mine, device)
+            tr, device, coll, reused = stage_setup(spec, gather, rank, world, token, start, mine)
+            warm = tr is not None
             clock.append(("rendezvous", time.perf_counter()))
             images, labels = list(it)[0]
             if tr is None:                     # built while a new communicator is being made
-                tr = _REPLICAS[(token, rank, device)] = Trainer(spec, device)
+                tr = new_replica(spec, token, device)
                 tr.load(state_bc.value)        # a warm replica never fetches the broadcast
             tr.done_step = None                # until this stage completes, its state is in between
             clock.append(("build", time.perf_counter()))
@@ -126,7 +95,7 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
             if rank == 0:
                 state = {"net": net_state(tr.net), "optim": optim_state(tr.opt)}
                 if hasattr(gather, "put"):     # straight to the driver, not through Spark's result path
-                    gather.put(f"{token}/{start}/state", pickle.dumps(state, protocol=5))
+                    gather.put(f"{token}/{start}/state", *pack_state(state))
                     state = {}
                 out = dict(state, loss=mean_loss, steps=end - start, images=(end - start) * spec.batch)
                 clock.append(("state_out", time.perf_counter()))
@@ -164,7 +133,7 @@ def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token, 
         bc.unpersist()
         sent = None if server is None else server.take(f"{token}/{start}/state")
     if sent is not None:
-        res.update(pickle.loads(sent))
+        res.update(unpack_state(*sent))
     prof = res["profile"]      # wall clocks of this host and rank 0's: the split is approximate on a cluster
     prof["before"], prof["after"] = prof.pop("began") - submitted, time.time() - prof.pop("ended")
     return ({"net": res["net"], "optim": res["optim"]},

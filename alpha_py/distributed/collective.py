@@ -40,24 +40,16 @@ def exchange(gather, info):
     return [json.loads(p) for p in gather.all_gather(json.dumps(info).encode())]
 
 
-def make_allreduce(gather, rank, world, engine_kind, plan, kept=None, device=None, drop_kept=None):
-    """(collective, rank 0's plan, reused) for this stage. One all-gather carries every rank's plan and the
-    communicator it kept from the previous stage (`kept`, GPUs); when all ranks kept the same one it is
-    reused, otherwise `drop_kept(kept)` runs and rank 0 publishes a new NCCL id in a second all-gather.
-    With `device`, a new communicator is made on a helper thread: a nccl.PendingComm (see settle())."""
-    infos = exchange(gather, {"plan": plan, "comm": None if kept is None else kept.key})
+def new_collective(gather, rank, world, engine_kind, device=None):
+    """A stage's new collective: on CPUs over the all-gather itself; on GPUs an NCCL communicator from rank 0's
+    unique id (one all-gather), made on a helper thread when `device` is given (a nccl.PendingComm: settle())."""
     if engine_kind != "cuda":
-        return GatherAllReduce(gather, rank, world), infos[0]["plan"], False
+        return GatherAllReduce(gather, rank, world)
     from .nccl import NcclAllReduce, PendingComm, new_unique_id
-    if kept is not None and all(i["comm"] == kept.key for i in infos):
-        return kept, infos[0]["plan"], True
-    if kept is not None and drop_kept is not None:
-        drop_kept(kept)
     uid = exchange(gather, new_unique_id() if rank == 0 else None)[0]
-    coll = NcclAllReduce(uid, rank, world) if device is None else PendingComm(uid, rank, world, device)
-    return coll, infos[0]["plan"], False
+    return NcclAllReduce(uid, rank, world) if device is None else PendingComm(uid, rank, world, device)
 
 
 def settle(coll):
-    """The collective itself, once a PendingComm from make_allreduce(device=...) is made."""
+    """The collective itself, once a PendingComm from new_collective(device=...) is made."""
     return coll.result() if hasattr(coll, "result") else coll

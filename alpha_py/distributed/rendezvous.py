@@ -38,6 +38,22 @@ def _no_delay(conn):
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def _recv_buffers(conn, sizes):
+    """Read sum(sizes) raw bytes from the connection's socket into one buffer; a memoryview per size."""
+    buf = memoryview(bytearray(sum(sizes)))
+    with _sock(conn) as raw:
+        got = 0
+        while got < len(buf):
+            n = raw.recv_into(buf[got:])
+            if n == 0:
+                raise EOFError("the task hung up in the middle of its result")
+            got += n
+    offs = [0]
+    for n in sizes:
+        offs.append(offs[-1] + n)
+    return [buf[a:b] for a, b in zip(offs, offs[1:])]
+
+
 def _shutdown(conn):
     try:
         with _sock(conn) as s:
@@ -62,7 +78,7 @@ class RendezvousServer:
         self._listener = Listener((bind or host, 0))          # authentication is done per connection thread
         self.address = (host, self._listener.address[1])
         self._rounds, self._cond, self._stop = {}, threading.Condition(), False
-        self._results = {}                            # key -> bytes a task handed in (put), until take()
+        self._results = {}                            # key -> (header, buffers) a task handed in (put), until take()
         self._conns = []
         threading.Thread(target=self._accept, name="alpha-rendezvous", daemon=True).start()
 
@@ -88,7 +104,7 @@ class RendezvousServer:
                 _shutdown(conn)
 
     def take(self, key):
-        """The bytes a task put under `key` (None if none), forgotten here."""
+        """(header, [memoryview per buffer]) a task put under `key` (None if none), forgotten here."""
         with self._cond:
             return self._results.pop(key, None)
 
@@ -118,8 +134,9 @@ class RendezvousServer:
             while True:
                 head, payload = _unframe(conn.recv_bytes())
                 if "put" in head:
+                    got = _recv_buffers(conn, head["sizes"])
                     with self._cond:
-                        self._results[head["put"]] = payload
+                        self._results[head["put"]] = (head["head"], got)
                     conn.send_bytes(_frame({"sizes": []}))
                     continue
                 reply = self._gather(conn, head["key"], int(head["rank"]), int(head["world"]), payload)
@@ -201,9 +218,14 @@ class DriverGather:
             offs.append(offs[-1] + n)
         return [bytes(body[a:b]) for a, b in zip(offs, offs[1:])]
 
-    def put(self, key, payload):
-        """Hand `payload` to the driver (RendezvousServer.take(key)): a task's result without Spark's result path."""
-        self.conn.send_bytes(_frame({"put": key}, payload))
+    def put(self, key, header, buffers):
+        """Hand a JSON-able `header` and byte buffers (NumPy arrays: no copy) to the driver, RendezvousServer.take:
+        a task's result without Spark's result path (pickled, copied through the JVM twice)."""
+        views = [memoryview(b).cast("B") for b in buffers]
+        self.conn.send_bytes(_frame({"put": key, "head": header, "sizes": [v.nbytes for v in views]}))
+        with _sock(self.conn) as raw:                 # the payload raw, right behind its control message
+            for v in views:
+                raw.sendall(v)
         head, _ = _unframe(self.conn.recv_bytes())
         if "error" in head:
             raise ConnectionError(f"rank {self.rank}: {head['error']}")

@@ -45,6 +45,25 @@ def load_optim_state(opt, state):
         opt.load_state_map(dict(state))
 
 
+def pack_state(state):
+    """(header, arrays) of a {section: {name: array}} state: what travels raw, without pickling (rendezvous.put)."""
+    arrays, entries = [], []
+    for section, named in state.items():
+        for name, a in named.items():
+            a = np.ascontiguousarray(a)
+            entries.append([section, name, list(a.shape), a.dtype.str])
+            arrays.append(a)
+    return {"sections": list(state), "arrays": entries}, arrays
+
+
+def unpack_state(header, buffers):
+    """The state pack_state() described, as NumPy arrays over the received buffers (no copy)."""
+    state = {section: {} for section in header["sections"]}
+    for (section, name, shape, dtype), buf in zip(header["arrays"], buffers):
+        state[section][name] = np.frombuffer(buf, dtype=np.dtype(dtype)).reshape(shape)
+    return state
+
+
 def average_states(total, count):
     """Element-wise mean of a summed state dict (integer-like counters keep their dtype)."""
     out = {}
