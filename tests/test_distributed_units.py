@@ -46,6 +46,25 @@ def test_idx_shard_reads_only_its_range(tmp_path, gz):
     np.testing.assert_array_equal(np.concatenate([p[1] for p in parts]), labels)
 
 
+def test_shard_refs_are_read_once_per_worker_and_job(tmp_path, monkeypatch):
+    from alpha_py.distributed import shards
+    rng = np.random.default_rng(1)
+    images = rng.integers(0, 256, (10, 28, 28), dtype=np.uint8)
+    write_idx(str(tmp_path), "t10k", images, rng.integers(0, 10, 10).astype(np.uint8), False)
+    ds = FileDataset("mnist", str(tmp_path), train=False)
+    reads = []
+    monkeypatch.setattr(FileDataset, "read", lambda self, lo, hi: reads.append((lo, hi)) or ("rows", lo, hi))
+    shards._READ.clear()
+    a, b = shards.ShardRef(ds, 0, 5, "job"), shards.ShardRef(ds, 5, 10, "job")
+    assert len(a) == 5 and shards.shard_arrays(a) == ("rows", 0, 5)
+    assert [shards.shard_arrays(r) for r in (a, b, a, b)] == [("rows", 0, 5), ("rows", 5, 10)] * 2
+    assert reads == [(0, 5), (5, 10)]                       # a worker that ran either rank keeps both
+    shards.shard_arrays(shards.ShardRef(ds, 0, 5, "next job"))
+    assert reads[-1] == (0, 5) and len(shards._READ) == shards.ShardRef.KEEP   # a new job reads again
+    assert shards.shard_arrays(("images", "labels")) == ("images", "labels")    # shipped shards pass through
+    shards._READ.clear()
+
+
 @pytest.mark.skipif(not os.path.isdir(FASHION), reason="Fashion-MNIST IDX files not installed")
 def test_idx_shard_matches_full_reader_on_real_fashion_mnist():
     ds = FileDataset("fashion_mnist", FASHION, train=False)

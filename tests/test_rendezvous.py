@@ -193,7 +193,13 @@ def test_a_task_hands_its_state_to_the_driver_raw_once():
         got = unpack_state(*srv.take("job/0/state"))
         assert srv.take("job/0/state") is None                      # forgotten once taken
         assert g.all_gather(b"still in step") == [b"still in step"]   # the connection stays in sync
+        srv.offer("job/1/state", *pack_state(state))                # and the other way: a cold replica's start
+        back = unpack_state(*g.get("job/1/state"))
+        srv.withdraw("job/1/state")
+        with pytest.raises(ConnectionError, match="nothing offered under 'job/1/state'"):
+            g.get("job/1/state")
         g.close()
+    assert np.array_equal(back["net"]["w"], state["net"]["w"]) and back["steps"]["t"][0] == 7
     assert set(got) == set(state) and got["optim"] == {}
     for section in ("net", "steps"):
         for name, a in state[section].items():

@@ -9,6 +9,7 @@ import numpy as np
 
 from .collective import exchange, new_collective, settle
 from .rendezvous import task_gather
+from .shards import shard_arrays
 from .replicas import agree, drop_step, held_replica, new_replica, release_replicas
 from .state import net_state, optim_state, pack_state, unpack_state
 from .worker import task_gpu
@@ -65,8 +66,9 @@ def stage_setup(spec, gather, rank, world, token, start, mine):
 
 def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=None, keep=False):
     """The barrier task body: train global steps [start, end) on this rank's shard. rendezvous: the driver
-    server's (address, authkey), or None for Spark's allGather. keep: more stages follow, so a GPU replica
-    keeps its communicator and captured step for the next one."""
+    server's (address, authkey) — the start state is fetched from it —, or None for Spark's allGather and
+    the broadcast `state_bc`. keep: more stages follow, so a GPU replica keeps its communicator and captured
+    step for the next one."""
 
     def run(it):
         from pyspark import BarrierTaskContext
@@ -80,10 +82,11 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
             tr, device, coll, reused = stage_setup(spec, gather, rank, world, token, start, mine)
             warm = tr is not None
             clock.append(("rendezvous", time.perf_counter()))
-            images, labels = list(it)[0]
+            images, labels = shard_arrays(list(it)[0])
             if tr is None:                     # built while a new communicator is being made
                 tr = new_replica(spec, token, device)
-                tr.load(state_bc.value)        # a warm replica never fetches the broadcast
+                # a warm replica never fetches the stage's start state
+                tr.load(state_bc.value if state_bc is not None else unpack_state(*gather.get(f"{token}/{start}/start")))
             tr.done_step = None                # until this stage completes, its state is in between
             clock.append(("build", time.perf_counter()))
             coll = settle(coll)
@@ -123,15 +126,22 @@ def run_segment(sc, shard_rdd, spec, state, start, end, steps_per_epoch, token, 
     """One barrier stage; returns (new_state, metrics). token: the job's (new after a failed stage), under
     which reused Python workers keep their replica between stages; server: the driver's RendezvousServer (None:
     Spark's allGather, and the state comes back as the task's result); keep: see segment_task."""
-    submitted = time.time()
-    bc = sc.broadcast(state)
-    how = None if server is None else (server.address, server.authkey)
+    submitted, key = time.time(), f"{token}/{start}"
+    if server is None:
+        bc, how = sc.broadcast(state), None
+    else:                          # cold replicas fetch the state raw from the driver; warm ones need nothing
+        bc, how = None, (server.address, server.authkey)
+        server.offer(key + "/start", *pack_state(state))
     try:
         task = segment_task(spec, bc, start, end, steps_per_epoch, token, how, keep)
         res = shard_rdd.barrier().mapPartitions(task).collect()[0]
     finally:
-        bc.unpersist()
-        sent = None if server is None else server.take(f"{token}/{start}/state")
+        if bc is not None:
+            bc.unpersist()
+        sent = None
+        if server is not None:
+            server.withdraw(key + "/start")
+            sent = server.take(key + "/state")
     if sent is not None:
         res.update(unpack_state(*sent))
     prof = res["profile"]      # wall clocks of this host and rank 0's: the split is approximate on a cluster

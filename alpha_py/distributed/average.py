@@ -2,6 +2,7 @@
 broadcasts the state, every partition trains k local steps on its shard, and treeAggregate averages
 weights, buffers and optimizer state. Plain (non-barrier) tasks: Spark retries a failed one on its
 own. Imports pyspark, numpy and this package."""
+from .shards import shard_arrays
 from .state import add_states, average_states, net_state, optim_state
 from .worker import Trainer, task_gpu
 
@@ -27,7 +28,7 @@ def _add(a, b):
 
 def round_task(spec, state_bc, start, end, steps_per_epoch, token):
     def run(rank, it):
-        images, labels = list(it)[0]
+        images, labels = shard_arrays(list(it)[0])
         tr = _trainer(spec, token)
         tr.load(state_bc.value)
         losses = tr.run_steps(images, labels, rank, start, end, steps_per_epoch)

@@ -13,7 +13,7 @@ from .allreduce import run_segment
 from .average import run_round
 from .checkpoint import Checkpointer
 from .rendezvous import RENDEZVOUS, driver_server
-from .shards import DATASETS, as_dataset
+from .shards import DATASETS, FileDataset, as_dataset, split_ranges
 from .state import net_state
 from .worker import JobSpec, Trainer
 
@@ -144,8 +144,12 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     spec.graph = graph
     if engine == "cuda" and preflight.local_cores(sc.master) is not None:
         spec.local_gpus = checked["gpus"]
-    shard_rdd = ds.shard_rdd(sc, workers).cache()
-    sizes = shard_rdd.map(lambda s: len(s[1])).collect()
+    if isinstance(ds, FileDataset):       # tasks read their records once per Python worker and keep them
+        shard_rdd = ds.shard_refs(sc, workers, uuid.uuid4().hex)
+        sizes = [hi - lo for lo, hi in split_ranges(ds.count, workers)]
+    else:                                 # data that must travel: Spark keeps the shards
+        shard_rdd = ds.shard_rdd(sc, workers).cache()
+        sizes = shard_rdd.map(lambda s: len(s[1])).collect()
     spe = spec.steps_per_epoch(sizes)
     if spe < 1:
         raise ArgumentError(f"fit: shards of {sizes} images cannot fill one step of {spec.local_batch} "

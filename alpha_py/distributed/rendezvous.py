@@ -1,6 +1,7 @@
 """Distributed layer: the all-gather the ranks of one barrier stage use for their rendezvous (schedule, NCCL
 id) and, on CPUs, for gradients. `driver`: a thread on the Spark driver serves it over one authenticated TCP
-connection per task and answers when the last rank arrives; it also takes rank 0's state straight from the task.
+connection per task and answers when the last rank arrives; states travel over it raw both ways (driver to a
+cold replica, rank 0 to the driver).
 `barrier`: Spark's BarrierTaskContext.allGather,
 which polls its RPC once a second (Spark 4: Thread.sleep(1000) in runBarrier), so each call costs up to 1 s.
 Imports only the standard library."""
@@ -36,6 +37,12 @@ def _no_delay(conn):
     """TCP_NODELAY on an accepted connection: an answer must not wait for the peer's delayed ACK."""
     with _sock(conn) as s:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def _send_buffers(conn, views):
+    with _sock(conn) as raw:
+        for v in views:
+            raw.sendall(v)
 
 
 def _recv_buffers(conn, sizes):
@@ -79,6 +86,7 @@ class RendezvousServer:
         self.address = (host, self._listener.address[1])
         self._rounds, self._cond, self._stop = {}, threading.Condition(), False
         self._results = {}                            # key -> (header, buffers) a task handed in (put), until take()
+        self._offers = {}                             # key -> (header, buffers) tasks may fetch (get), until withdrawn
         self._conns = []
         threading.Thread(target=self._accept, name="alpha-rendezvous", daemon=True).start()
 
@@ -102,6 +110,15 @@ class RendezvousServer:
         with self._cond:                              # wake the connection threads; each closes its own
             for conn in self._conns:
                 _shutdown(conn)
+
+    def offer(self, key, header, buffers):
+        """Let tasks fetch a JSON-able `header` and byte buffers (NumPy arrays, sent without a copy) under `key`."""
+        with self._cond:
+            self._offers[key] = (header, [memoryview(b).cast("B") for b in buffers])
+
+    def withdraw(self, key):
+        with self._cond:
+            self._offers.pop(key, None)
 
     def take(self, key):
         """(header, [memoryview per buffer]) a task put under `key` (None if none), forgotten here."""
@@ -133,6 +150,15 @@ class RendezvousServer:
             _no_delay(conn)
             while True:
                 head, payload = _unframe(conn.recv_bytes())
+                if "get" in head:
+                    with self._cond:
+                        found = self._offers.get(head["get"])
+                    if found is None:
+                        conn.send_bytes(_frame({"error": f"nothing offered under {head['get']!r}"}))
+                        continue
+                    conn.send_bytes(_frame({"head": found[0], "sizes": [v.nbytes for v in found[1]]}))
+                    _send_buffers(conn, found[1])
+                    continue
                 if "put" in head:
                     got = _recv_buffers(conn, head["sizes"])
                     with self._cond:
@@ -223,12 +249,18 @@ class DriverGather:
         a task's result without Spark's result path (pickled, copied through the JVM twice)."""
         views = [memoryview(b).cast("B") for b in buffers]
         self.conn.send_bytes(_frame({"put": key, "head": header, "sizes": [v.nbytes for v in views]}))
-        with _sock(self.conn) as raw:                 # the payload raw, right behind its control message
-            for v in views:
-                raw.sendall(v)
+        _send_buffers(self.conn, views)               # the payload raw, right behind its control message
         head, _ = _unframe(self.conn.recv_bytes())
         if "error" in head:
             raise ConnectionError(f"rank {self.rank}: {head['error']}")
+
+    def get(self, key):
+        """(header, [memoryview per buffer]) the driver offered under `key` (RendezvousServer.offer)."""
+        self.conn.send_bytes(_frame({"get": key}))
+        head, _ = _unframe(self.conn.recv_bytes())
+        if "error" in head:
+            raise ConnectionError(f"rank {self.rank}: {head['error']}")
+        return head["head"], _recv_buffers(self.conn, head["sizes"])
 
     def close(self):
         self.conn.close()

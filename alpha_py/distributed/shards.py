@@ -3,6 +3,7 @@ from IDX / CIFAR-binary files on shared storage (a task reads only its records),
 (image bytes, label) rows packed per partition through Arrow, an RDD of such pairs, or host arrays.
 Every source becomes an RDD of exactly W elements (uint8 images [n,H,W,C], int64 labels [n]).
 Imports numpy, pyspark (inside tasks), alpha_py.data readers."""
+import collections
 import gzip
 import os
 
@@ -126,6 +127,42 @@ class FileDataset:
     def shard_rdd(self, sc, workers):
         ranges = split_ranges(self.count, workers)
         return sc.parallelize(ranges, workers).map(lambda r: self.read(*r))
+
+    def shard_refs(self, sc, workers, job):
+        """The shards by reference (ShardRef), for a training job whose stages revisit them."""
+        return sc.parallelize([ShardRef(self, a, b, job) for a, b in split_ranges(self.count, workers)], workers)
+
+
+_READ = collections.OrderedDict()     # per Python worker: (job, dataset, range) -> (images, labels), the last few
+
+
+class ShardRef:
+    """A FileDataset shard by reference: the task reads records [lo, hi) itself and its Python worker keeps them
+    for the job's later stages (as it keeps its replica), instead of Spark shipping the decoded shard out of its
+    cache through the JVM every stage. `job` scopes the keep to one training run."""
+
+    KEEP = 2
+
+    def __init__(self, ds, lo, hi, job):
+        self.ds, self.lo, self.hi, self.job = ds, lo, hi, job
+
+    def __len__(self):
+        return self.hi - self.lo
+
+    def load(self):
+        key = (self.job, self.ds.name, self.ds.data_dir, self.ds.train, self.lo, self.hi)
+        got = _READ.pop(key, None)
+        if got is None:
+            got = self.ds.read(self.lo, self.hi)
+        _READ[key] = got
+        while len(_READ) > self.KEEP:
+            _READ.popitem(last=False)
+        return got
+
+
+def shard_arrays(item):
+    """(images, labels) of one element of a shard RDD: a ShardRef is read (or found in this worker's keep)."""
+    return item.load() if isinstance(item, ShardRef) else item
 
 
 class ArrayDataset:
