@@ -79,6 +79,9 @@ class PendingComm:
 
     def __init__(self, unique_id, rank, world, device):
         self._comm, self._error = None, None
+        cupy, _ = _nccl()
+        with cupy.cuda.Device(device) as dev:      # the CUDA context first, here: the build needs it too
+            dev.synchronize()
         self._thread = threading.Thread(target=self._make, args=(unique_id, rank, world, device),
                                         name="alpha-nccl-init", daemon=True)
         self._thread.start()
