@@ -13,7 +13,7 @@ from .allreduce import run_segment
 from .average import run_round
 from .checkpoint import Checkpointer
 from .rendezvous import RENDEZVOUS, driver_server
-from .shards import DATASETS, FileDataset, as_dataset, split_ranges
+from .shards import DATASETS, FileDataset, as_dataset, prepare_shard
 from .state import net_state
 from .worker import JobSpec, Trainer
 
@@ -144,12 +144,12 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     spec.graph = graph
     if engine == "cuda" and preflight.local_cores(sc.master) is not None:
         spec.local_gpus = checked["gpus"]
+    t0 = time.perf_counter()
     if isinstance(ds, FileDataset):       # tasks read their records once per Python worker and keep them
         shard_rdd = ds.shard_refs(sc, workers, uuid.uuid4().hex)
-        sizes = [hi - lo for lo, hi in split_ranges(ds.count, workers)]
     else:                                 # data that must travel: Spark keeps the shards
         shard_rdd = ds.shard_rdd(sc, workers).cache()
-        sizes = shard_rdd.map(lambda s: len(s[1])).collect()
+    sizes = shard_rdd.map(prepare_shard(engine)).collect()
     spe = spec.steps_per_epoch(sizes)
     if spe < 1:
         raise ArgumentError(f"fit: shards of {sizes} images cannot fill one step of {spec.local_batch} "
@@ -167,7 +167,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     if isinstance(data, str):
         run_meta.update(dataset=data, data_dir=None if data_dir is None else os.path.abspath(data_dir))
     log(f"[alpha.distributed] mode={mode} workers={workers} engine={engine} shards={sizes} "
-        f"steps/epoch={spe} total steps={total} slots={checked['slots']}")
+        f"steps/epoch={spe} total steps={total} slots={checked['slots']}; executors ready in "
+        f"{time.perf_counter() - t0:.2f} s (Python workers started, shards read)")
 
     def restore():
         found = ckpt.load_latest_good(warn=log) if ckpt is not None else None
