@@ -1,7 +1,8 @@
 """Benchmark: Spark data-parallel training throughput, local[1] vs local[N] (CPU), for the MNIST CNN
 on the real 5k MNIST sample. Each configuration runs in its own process (one SparkContext each);
 images/s counts training rounds after the first (which pays Python-worker start and net build).
-  python3 bench/spark_scaling.py --mode average --epochs 2 --batch 64 --cores 1 2"""
+  python3 bench/spark_scaling.py --mode average --epochs 2 --batch 64 --cores 1 2
+  python3 bench/spark_scaling.py --mode allreduce --epochs 1 --batch 64 --cores 1 2 [--rendezvous barrier]"""
 import argparse
 import json
 import os
@@ -22,7 +23,7 @@ def one(args):
     spark.sparkContext.setLogLevel("ERROR")
     res = fit("mnist5k", args.model, test_data="mnist5k", epochs=args.epochs, batch=args.batch,
               optim="adam", lr=args.lr, workers=args.cores, mode=args.mode, sync_every=args.sync_every,
-              spark=spark, log=lambda *a: None)
+              rendezvous=args.rendezvous, spark=spark, log=lambda *a: None)
     spark.stop()
     steady = res.history[1:] or res.history
     ips = sum(h["images"] for h in steady) / sum(h["seconds"] for h in steady)
@@ -39,6 +40,8 @@ def main():
     p.add_argument("--batch", type=int, default=64, help="global batch")
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--sync-every", dest="sync_every", type=int, default=10)
+    p.add_argument("--rendezvous", choices=("driver", "barrier"), default="driver",
+                   help="allreduce: all-gather through the driver's server or Spark's barrier messaging")
     p.add_argument("--cores", type=int, nargs="+", default=[1, 2])
     p.add_argument("--repeats", type=int, default=1, help="alternate the configurations this many times "
                    "(the machine may be shared: compare the best of each)")
@@ -52,7 +55,7 @@ def main():
     for c in [c for _ in range(args.repeats) for c in args.cores]:
         cmd = [sys.executable, os.path.abspath(__file__), "--child", "--cores", str(c), "--mode", args.mode,
                "--model", args.model, "--epochs", str(args.epochs), "--batch", str(args.batch),
-               "--lr", str(args.lr), "--sync-every", str(args.sync_every)]
+               "--lr", str(args.lr), "--sync-every", str(args.sync_every), "--rendezvous", args.rendezvous]
         out = subprocess.run(cmd, capture_output=True, text=True)
         line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
         if not line:

@@ -1,8 +1,8 @@
 """Distributed layer: synchronous data parallel in one Spark barrier stage per segment
 (rdd.barrier().mapPartitions). Each rank computes gradients on its batch/W rows, the gradients are
 all-reduced (mean) every step and every replica applies the same update — the same arithmetic as
-one process on the global batch. Rank 0 returns the state; the driver checkpoints between
-segments. Imports pyspark, numpy and this package."""
+one process on the global batch. Rank 0 hands the state to the driver (through the rendezvous, or as its
+task result), which checkpoints between segments. Imports pyspark, numpy and this package."""
 import time
 
 import numpy as np
