@@ -13,7 +13,7 @@ from .allreduce import run_segment
 from .average import run_round
 from .checkpoint import Checkpointer
 from .rendezvous import RENDEZVOUS, driver_server
-from .shards import DATASETS, FileDataset, as_dataset, prepare_shard
+from .shards import DATASETS, FileDataset, as_dataset, shard_arrays
 from .state import net_state
 from .worker import JobSpec, Trainer
 
@@ -51,6 +51,20 @@ def stage_profile(prof, wall):
     if prof.get("before") is not None and prof.get("after") is not None:
         line += f" (before {prof['before']:.2f} s, after {prof['after']:.2f} s)"
     return line
+
+
+def prepare_shard(engine):
+    """The set-up job's task, run before training is timed (as Spark's data caching was): starts a Python
+    worker, reads (or caches) its shard, imports what the training tasks import; returns the shard's size."""
+    def ready(item):
+        from . import allreduce  # noqa: F401  (what the training tasks import)
+        if engine == "cuda":
+            try:
+                import cupy  # noqa: F401
+            except ImportError:
+                pass                      # the training task reports it, with its remedy
+        return len(shard_arrays(item)[1])
+    return ready
 
 
 def _deterministic(exc):

@@ -160,20 +160,6 @@ class ShardRef:
         return got
 
 
-def prepare_shard(engine):
-    """The set-up job's task, run before training is timed (as Spark's data caching was): starts a Python
-    worker, reads (or caches) its shard, imports what the training tasks import; returns the shard's size."""
-    def ready(item):
-        from . import allreduce  # noqa: F401
-        if engine == "cuda":
-            try:
-                import cupy  # noqa: F401
-            except ImportError:
-                pass                      # the training task reports it, with its remedy
-        return len(shard_arrays(item)[1])
-    return ready
-
-
 def shard_arrays(item):
     """(images, labels) of one element of a shard RDD: a ShardRef is read (or found in this worker's keep)."""
     return item.load() if isinstance(item, ShardRef) else item
