@@ -9,8 +9,8 @@ import numpy as np
 
 from .collective import exchange, new_collective, settle
 from .rendezvous import task_gather
-from .shards import shard_arrays
 from .replicas import agree, drop_step, held_replica, new_replica, release_replicas
+from .shards import shard_arrays
 from .state import net_state, optim_state, pack_state, unpack_state
 from .worker import task_gpu
 

@@ -35,8 +35,8 @@ _ALPHA_ERRORS = ("ShapeError", "ArgumentError", "StateError", "DataError", "Chec
 
 
 def stage_profile(prof, wall):
-    """One line: where a barrier stage's wall time went (rank 0's phases; the rest is Spark's scheduling,
-    the state broadcast and the result's way back to the driver)."""
+    """One line: where a barrier stage's wall time went (rank 0's phases; the rest is Spark's scheduling and,
+    with the barrier rendezvous, the state broadcast and the task result's way back to the driver)."""
     names = {"rendezvous": "rendezvous", "build": "engine+net+state in", "nccl": "NCCL wait", "steps": "steps",
              "state_out": "state out", "release": "release"}
     notes = {"steps": prof.get("first_steps") is not None and f"first 2: {prof.get('first_steps', 0):.2f} s",
@@ -127,7 +127,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     data / test_data: a dataset name ("mnist", "fashion_mnist", "cifar10", "cifar100" with data_dir;
     "mnist5k"), an alpha.data DataSet, a FileDataset / ArrayDataset, or a DataFrame / RDD of
     (image bytes, label) rows (then image_shape and num_classes). model: a zoo name or a callable returning an
-    un-initialised Unit. mode "allreduce": gradients all-reduced every step (NCCL on GPUs, Spark messaging on CPUs);
+    un-initialised Unit. mode "allreduce": gradients all-reduced every step (NCCL on GPUs, the rendezvous's
+    all-gather on CPUs);
     mode "average": k=sync_every local steps per round, then weights and optimizer state averaged.
     batch is the global batch (each worker takes batch/workers rows per step). checkpoint_every:
     steps between checkpoints (default: one per epoch). fail_at_step injects one task death (tests).

@@ -1,9 +1,8 @@
 """Distributed layer: the all-gather the ranks of one barrier stage use for their rendezvous (schedule, NCCL
 id) and, on CPUs, for gradients. `driver`: a thread on the Spark driver serves it over one authenticated TCP
 connection per task and answers when the last rank arrives; states travel over it raw both ways (driver to a
-cold replica, rank 0 to the driver).
-`barrier`: Spark's BarrierTaskContext.allGather,
-which polls its RPC once a second (Spark 4: Thread.sleep(1000) in runBarrier), so each call costs up to 1 s.
+cold replica, rank 0 to the driver). `barrier`: Spark's BarrierTaskContext.allGather, which polls its RPC once
+a second (Spark 4: Thread.sleep(1000) in runBarrier), so each call costs up to 1 s.
 Imports only the standard library."""
 import base64
 import json
@@ -39,6 +38,19 @@ def _no_delay(conn):
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def _views(buffers):
+    """Flat byte views of byte buffers or NumPy arrays (no copy)."""
+    return [memoryview(b).cast("B") for b in buffers]
+
+
+def _split(buf, sizes):
+    """Consecutive slices of `buf`, one per size."""
+    offs = [0]
+    for n in sizes:
+        offs.append(offs[-1] + n)
+    return [buf[a:b] for a, b in zip(offs, offs[1:])]
+
+
 def _send_buffers(conn, views):
     with _sock(conn) as raw:
         for v in views:
@@ -53,12 +65,9 @@ def _recv_buffers(conn, sizes):
         while got < len(buf):
             n = raw.recv_into(buf[got:])
             if n == 0:
-                raise EOFError("the task hung up in the middle of its result")
+                raise EOFError("the peer hung up in the middle of a transfer")
             got += n
-    offs = [0]
-    for n in sizes:
-        offs.append(offs[-1] + n)
-    return [buf[a:b] for a, b in zip(offs, offs[1:])]
+    return _split(buf, sizes)
 
 
 def _shutdown(conn):
@@ -114,7 +123,7 @@ class RendezvousServer:
     def offer(self, key, header, buffers):
         """Let tasks fetch a JSON-able `header` and byte buffers (NumPy arrays, sent without a copy) under `key`."""
         with self._cond:
-            self._offers[key] = (header, [memoryview(b).cast("B") for b in buffers])
+            self._offers[key] = (header, _views(buffers))
 
     def withdraw(self, key):
         with self._cond:
@@ -236,31 +245,29 @@ class DriverGather:
         if not self.conn.poll(self.timeout):
             raise TimeoutError(f"rank {self.rank}: waited {self.timeout:.0f} s in rendezvous {key} for the "
                                f"other {self.world - 1} rank(s) of the stage")
-        head, body = _unframe(self.conn.recv_bytes())
-        if "error" in head:
-            raise ConnectionError(f"rank {self.rank}: {head['error']}")
-        offs = [0]
-        for n in head["sizes"]:
-            offs.append(offs[-1] + n)
-        return [bytes(body[a:b]) for a, b in zip(offs, offs[1:])]
+        head, body = self._answer()
+        return [bytes(part) for part in _split(body, head["sizes"])]
 
     def put(self, key, header, buffers):
         """Hand a JSON-able `header` and byte buffers (NumPy arrays: no copy) to the driver, RendezvousServer.take:
         a task's result without Spark's result path (pickled, copied through the JVM twice)."""
-        views = [memoryview(b).cast("B") for b in buffers]
+        views = _views(buffers)
         self.conn.send_bytes(_frame({"put": key, "head": header, "sizes": [v.nbytes for v in views]}))
         _send_buffers(self.conn, views)               # the payload raw, right behind its control message
-        head, _ = _unframe(self.conn.recv_bytes())
-        if "error" in head:
-            raise ConnectionError(f"rank {self.rank}: {head['error']}")
+        self._answer()
 
     def get(self, key):
         """(header, [memoryview per buffer]) the driver offered under `key` (RendezvousServer.offer)."""
         self.conn.send_bytes(_frame({"get": key}))
-        head, _ = _unframe(self.conn.recv_bytes())
+        head, _ = self._answer()
+        return head["head"], _recv_buffers(self.conn, head["sizes"])
+
+    def _answer(self):
+        """The driver's reply (header, body), or its error raised."""
+        head, body = _unframe(self.conn.recv_bytes())
         if "error" in head:
             raise ConnectionError(f"rank {self.rank}: {head['error']}")
-        return head["head"], _recv_buffers(self.conn, head["sizes"])
+        return head, body
 
     def close(self):
         self.conn.close()

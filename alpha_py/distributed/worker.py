@@ -42,24 +42,14 @@ def make_engine(kind, device_id=0):
     return alpha.engine.cpu_float32()
 
 
-def spark_gpu():
-    """The GPU address Spark assigned the running task (TaskContext.resources()['gpu']), or None."""
+def task_gpu(spec):
+    """The GPU of the running task: the address Spark assigned (TaskContext.resources()['gpu']) on a
+    cluster; in local mode (spec.local_gpus GPUs on this host) the partition's rank modulo that."""
     from pyspark import TaskContext
     ctx = TaskContext.get()
     res = ctx.resources() if ctx is not None else {}
     if "gpu" in res and res["gpu"].addresses:
         return int(res["gpu"].addresses[0])
-    return None
-
-
-def task_gpu(spec):
-    """The GPU of the running task: the address Spark assigned on a cluster; in local mode (spec.local_gpus
-    GPUs on this host) the partition's rank modulo that."""
-    from pyspark import TaskContext
-    gpu = spark_gpu()
-    if gpu is not None:
-        return gpu
-    ctx = TaskContext.get()
     if spec.local_gpus:
         return ctx.partitionId() % spec.local_gpus
     raise ArgumentError("engine 'cuda': this Spark task was assigned no GPU; set "
