@@ -1,4 +1,4 @@
-"""Tools layer: `alpha eval` and `alpha export` over any checkpoint alpha_py.stat.ckpt reads (an
+"""Tools layer: `alpha eval` and `alpha export` over any checkpoint alpha_py.stat.train_checkpoint reads (an
 `alpha train` file, a Spark ckpt-<step>.npz or its directory, alpha.stat files): rebuild the net,
 score the test set — accuracy, loss, confusion matrix, per-class accuracy, as text or JSON — and
 export the weights as a Dragon-Alpha text zip. Imports the alpha facade, alpha_py.trainer (engine,
@@ -11,7 +11,7 @@ import numpy as np
 
 from .errors import CheckpointError
 from .facade import alpha
-from .stat.ckpt import build_model, read_checkpoint
+from .stat.train_checkpoint import build_model, read_checkpoint
 from .trainer import GEOMETRY, geometry, load_dataset, make_engine, sample
 
 MATRIX_MAX_CLASSES = 20          # text output prints the full matrix up to this many classes
@@ -105,7 +105,7 @@ def format_report(cm, per_class, classes):
 def run_export(args, out=print):
     """`alpha export`: a checkpoint's weights and buffers (and, with --optim-out, the optimizer
     state) as Dragon-Alpha text zips, readable by alpha.stat.load_zip and the original Java code."""
-    from .stat.checkpoint import atomic_write
+    from .stat.state_files import atomic_write
     from .stat.formats import write_text_zip
     t0 = time.perf_counter()
     ck = read_checkpoint(args.checkpoint)

@@ -1,8 +1,8 @@
 """F layer: parameter-free functions (`alpha.F`). Each builds the same Unit the nn factory builds and
 applies it once; leading non-Tensor arguments are the unit's hyper-parameters, Tensors come last.
 Returns Tensor[] (a list), like Dragon-Alpha. The names derive from alpha_py.ops.ACTIVATIONS and the lists
-below. Imports nn (factory, unit), alpha_py.ops and engine/tensor only."""
-from .engine.tensor import Tensor
+below. Imports nn (factory, unit), alpha_py.ops and core/tensor only."""
+from .core.tensor import Tensor
 from .errors import ArgumentError
 from .nn.factory import nn as _nn
 from .nn.unit import as_tensors

@@ -1,9 +1,9 @@
 """Loss layer (`alpha.loss`): loss(yh, y) -> Result (.get()), gradient(yh, y) -> Tensor, written in
 backend primitives only. Inputs of rank >= 2 average over rows (the leading dim); 1D inputs over all
-elements. Imports engine/tensor and errors only."""
+elements. Imports core/tensor and errors only."""
 import math
 
-from .engine.tensor import Tensor
+from .core.tensor import Tensor
 from .errors import ArgumentError, ShapeError, fmt_shape
 
 _EPS = 1e-7      # keeps log() finite in the probability-based cross entropies

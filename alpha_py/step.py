@@ -6,7 +6,7 @@ import contextlib
 import warnings
 from collections import OrderedDict
 
-from .engine.tensor import Tensor
+from .core.tensor import Tensor
 from .errors import ArgumentError, GraphError, ShapeError, StateError, fmt_shape
 from .loss import LossFunction
 from .nn.unit import Unit
@@ -53,7 +53,7 @@ class TrainStep:
     step when it only queues device work (NCCL), and makes the step op by op when it needs the host.
     Steps run op by op for good on a CUDA engine take their memory from a plan per input shape: once two
     steps asked for the same sizes, every block comes from one arena at a precomputed offset instead of the
-    pool (engine/step_plan.py; `stats()['memory']`)."""
+    pool (core/step_plan.py; `stats()['memory']`)."""
 
     def __init__(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None):
         if not isinstance(net, Unit):

@@ -1,9 +1,9 @@
 """Tools layer: the results of alpha.train_step — StepResult (a lazy loss, with the step's accuracy) and
 ResultRing, the device slots the steps copy their scalars into, so that a step allocates nothing and reading
-a value waits only for the step that made it. Imports engine.tensor only; arrays come from the engine."""
+a value waits only for the step that made it. Imports core.tensor only; arrays come from the engine."""
 import weakref
 
-from .engine.tensor import Result
+from .core.tensor import Result
 
 
 class SlotResult(Result):

@@ -1,5 +1,5 @@
 """Tools layer: the loop behind `alpha train` — engine, dataset and model from names, epochs with a
-tqdm bar (loss, accuracy, images/s), test accuracy per epoch, a checkpoint in alpha_py.stat.ckpt's
+tqdm bar (loss, accuracy, images/s), test accuracy per epoch, a checkpoint in alpha_py.stat.train_checkpoint's
 layout (net + optimizer + epoch + history; the previous one kept as .prev) each epoch and on Ctrl-C,
 --resume from it or from a Spark checkpoint, and a PNG of the curves.
 Imports the public alpha facade, alpha_py.zoo, alpha_py.stat and alpha_py.plot."""
@@ -85,9 +85,9 @@ GEOMETRY = ("in_channels", "num_classes", "input_size")
 
 
 def save_checkpoint(path, net, opt, meta):
-    """The run's state in alpha_py.stat.ckpt's one layout; the file it replaces is kept as
+    """The run's state in alpha_py.stat.train_checkpoint's one layout; the file it replaces is kept as
     <path>.prev so a resume survives a truncated or corrupt newest file."""
-    from .stat.ckpt import keep_previous, save_checkpoint as save
+    from .stat.train_checkpoint import keep_previous, save_checkpoint as save
     keep_previous(path)
     rest = {k: v for k, v in meta.items() if k not in GEOMETRY + ("model", "epoch", "options")}
     return save(path, net, opt, model=meta["model"], model_args=model_args(meta),
@@ -107,7 +107,7 @@ def model_options(args):
 def resume_candidates(path):
     """Where a resume looks, newest first: a Spark checkpoint directory's ckpt-<step>.npz files,
     or the file and the <file>.prev alpha train keeps."""
-    from .stat.ckpt import checkpoint_files
+    from .stat.train_checkpoint import checkpoint_files
     return checkpoint_files(path) if os.path.isdir(path) else [path, path + ".prev"]
 
 
@@ -177,8 +177,8 @@ class Trainer:
     def _resume(self):
         """--resume: the newest readable checkpoint of --checkpoint (or of `--resume PATH`: a file, or a
         Spark checkpoint directory); a corrupt newest file falls back to the previous one."""
-        from .stat.checkpoint import load_arrays
-        from .stat.ckpt import read_first_good
+        from .stat.state_files import load_arrays
+        from .stat.train_checkpoint import read_first_good
         source = self.args.resume if isinstance(self.args.resume, str) else self.args.checkpoint
         if not os.path.exists(source):
             raise CheckpointError(f"--resume: checkpoint {source!r} not found")

@@ -2,7 +2,7 @@
 (alpha_py.cli), `spark_jobs/train.py` and `alpha_py.distributed.fit()` — run before any data is
 read or any Spark job is launched. Each error names the argument as that entry point spells it
 (`--batch` on a command line, `batch=` in Python) and the value it got.
-Imports alpha_py.errors, and inside the checks the zoo registry and stat.ckpt (no engine, no Spark)."""
+Imports alpha_py.errors, and inside the checks the zoo registry and stat.train_checkpoint (no engine, no Spark)."""
 import math
 import numbers
 import os
@@ -115,7 +115,7 @@ def _writable(c, name, value):
     if value is None:
         return
     from .errors import CheckpointError
-    from .stat.ckpt import writable_problem
+    from .stat.train_checkpoint import writable_problem
     path = os.path.abspath(os.fspath(value))
     folder = path if name == "checkpoint_dir" else os.path.dirname(path)
     problem = writable_problem(folder)

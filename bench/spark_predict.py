@@ -30,7 +30,7 @@ def main():
 
     from alpha_py import alpha
     from alpha_py.distributed import predict, score_images
-    from alpha_py.stat.ckpt import save_checkpoint
+    from alpha_py.stat.train_checkpoint import save_checkpoint
     from alpha_py.zoo import get_model
     shape = SHAPES[args.model]
     eg = alpha.engine.cpu_float32() if args.engine == "cpu" else alpha.engine.cuda_float32(0)

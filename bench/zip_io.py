@@ -1,6 +1,6 @@
 """Benchmark: Dragon-Alpha text zip writer and reader (alpha.stat.save_zip / load_zip) on a zoo net
 (ResNet18 CIFAR by default), end to end: host copies, formatting, the zip file on disk, parsing and
-loading into the net. Also the binary checkpoint (alpha_py.stat.ckpt) for comparison, and the general
+loading into the net. Also the binary checkpoint (alpha_py.stat.train_checkpoint) for comparison, and the general
 parser on Dragon-Alpha's own spelling ('%.9g' values, as Java's Float.toString writes them). Checks
 that the round trip is bit-exact. Prints a table (best and median of --repeats).
 Usage: python bench/zip_io.py [--model resnet18] [--repeats 5] [--dir /tmp]"""
@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from alpha_py import alpha  # noqa: E402
 from alpha_py.stat import formats  # noqa: E402
-from alpha_py.stat.ckpt import read_checkpoint, save_checkpoint  # noqa: E402
+from alpha_py.stat.train_checkpoint import read_checkpoint, save_checkpoint  # noqa: E402
 from alpha_py.zoo import get_model  # noqa: E402
 
 
@@ -55,7 +55,7 @@ def main(argv=None):
     exact = all(np.array_equal(x.view(np.uint32), y.view(np.uint32)) for x, y in
                 zip(alpha.stat.state(net).values(), alpha.stat.state(other).values()))
     kw = dict(model=a.model, model_args={"in_channels": 3, "num_classes": 10, "input_size": 32})
-    rows += [("checkpoint write (stat.ckpt, npz)", timed(lambda: save_checkpoint(cpath, net, **kw), a.repeats)),
+    rows += [("checkpoint write (stat.train_checkpoint, npz)", timed(lambda: save_checkpoint(cpath, net, **kw), a.repeats)),
              ("checkpoint read (read_checkpoint)", timed(lambda: read_checkpoint(cpath), a.repeats))]
     if a.general:
         gpath = os.path.join(folder, f"{a.model}-general.zip")

@@ -57,7 +57,7 @@ def check_unit(unit, shapes, seed=0, max_points=40, tol=TOL, reseed=None, inputs
         params = list(unit.param_map().values())
         grads_p = [p.grad_data for p in params]
     else:
-        from alpha_py.engine.autograd import run_backward
+        from alpha_py.core.autograd import run_backward
         for x in xs:
             x.zero_grad()
         run_backward(outs, [eg.tensor(r).data for r in rs])

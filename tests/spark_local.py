@@ -19,10 +19,10 @@ def local_spark(app):
 
 def zoo_checkpoint(path, model="mnist_cnn", shape=(28, 28, 1), classes=10, seed=0, saved_as=None,
                    saved_args=None):
-    """A freshly initialised zoo net saved through alpha_py.stat.ckpt; returns (path, net in eval
+    """A freshly initialised zoo net saved through alpha_py.stat.train_checkpoint; returns (path, net in eval
     mode). saved_as / saved_args: write a different model name / arguments than the net's (bad input)."""
     from alpha_py import alpha
-    from alpha_py.stat.ckpt import save_checkpoint
+    from alpha_py.stat.train_checkpoint import save_checkpoint
     from alpha_py.zoo import get_model
     eg = alpha.engine.cpu_float32()
     eg.set_seed(seed)

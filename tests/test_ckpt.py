@@ -1,4 +1,4 @@
-"""alpha_py.stat.ckpt — the one checkpoint layout: save/read round trip (weights, buffers, optimizer,
+"""alpha_py.stat.train_checkpoint — the one checkpoint layout: save/read round trip (weights, buffers, optimizer,
 epoch/step, model name and arguments, meta), every older layout read back (alpha train v1 zip, Spark
 v1 npz, alpha.stat npz, text zip), build_model, alpha.stat loading a training checkpoint, fallback to
 the previous good file, and clear errors that change nothing."""
@@ -11,7 +11,7 @@ import pytest
 
 from alpha_py import alpha
 from alpha_py.errors import ArgumentError, CheckpointError
-from alpha_py.stat.ckpt import (Checkpoint, build_model, check_writable, checkpoint_files, keep_previous,
+from alpha_py.stat.train_checkpoint import (Checkpoint, build_model, check_writable, checkpoint_files, keep_previous,
                                 read_checkpoint, read_first_good, save_checkpoint)
 from alpha_py.zoo import get_model
 

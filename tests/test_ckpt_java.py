@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from alpha_py.distributed.checkpoint import Checkpointer
-from alpha_py.stat.ckpt import save_checkpoint
+from alpha_py.stat.train_checkpoint import save_checkpoint
 from java_support import NEEDS_JDK, REPO, env
 
 pytestmark = [pytest.mark.slow, NEEDS_JDK]

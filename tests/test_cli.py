@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from alpha_py.cli import main, parse_args
-from alpha_py.stat.ckpt import read_checkpoint
+from alpha_py.stat.train_checkpoint import read_checkpoint
 from alpha_py.trainer import Trainer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -187,7 +187,7 @@ def test_checkpoint_bad_input_is_a_clear_error_and_nothing_is_lost(tmp_path, cap
                  "--epochs", "2", "--checkpoint", ck, "--resume"]) == 2
     assert f"checkpoint {ck!r} has model='mnist_cnn', this run has 'hairnet'" in capsys.readouterr().err
     # shape-mismatched weights: same model name, other geometry recorded in the file
-    from alpha_py.stat.ckpt import save_checkpoint
+    from alpha_py.stat.train_checkpoint import save_checkpoint
     state = read_checkpoint(ck).net_state
     state = {k: (v[..., :7] if k.endswith("fc2.weight") else v[:7] if k.endswith("fc2.bias") else v)
              for k, v in state.items()}

@@ -10,7 +10,7 @@ import pytest
 
 from alpha_py import alpha
 from alpha_py.backend import kernel_loader as kl
-from alpha_py.engine.mempool import ALIGN, SEGMENT, Memp1, Memp2, Memp3
+from alpha_py.core.mempool import ALIGN, SEGMENT, Memp1, Memp2, Memp3
 from alpha_py.errors import DeviceError, MemoryCapError
 from alpha_py.ops import ACTIVATIONS, OPTIM_RULES
 

@@ -63,7 +63,7 @@ def test_div_grad():
 def test_split_grad_when_one_output_unused():
     """Only the second piece feeds the result: the unused piece's gradient must count as zero."""
     from alpha_py import alpha
-    from alpha_py.engine.autograd import run_backward
+    from alpha_py.core.autograd import run_backward
     eg = alpha.engine.cpu_float64()
     x = eg.tensor(np.arange(12.0).reshape(2, 6)).need_grad(True)
     _, b = nn.split(1, 2, 4).forward(x)

@@ -146,7 +146,7 @@ def test_fused_equals_unfused_and_is_one_node(name, mk_a, mk_b, training):
     y = f.forward(x2)[0]
     np.testing.assert_allclose(y.numpy(), y_ref.numpy(), rtol=1e-12, atol=1e-12)
     assert y.node.op is f and y.node.inputs == (x2,)           # one node, straight from the input
-    from alpha_py.engine.autograd import run_backward
+    from alpha_py.core.autograd import run_backward
     run_backward([y_ref], [ga])
     run_backward([y], [ga])
     np.testing.assert_allclose(x2.grad_data, x1.grad_data, rtol=1e-10, atol=1e-12)

@@ -16,7 +16,7 @@ from alpha_py.distributed import AlphaClassifier, AlphaModel, score_images  # no
 from alpha_py.distributed.images import BadImage  # noqa: E402
 from alpha_py.distributed.ml import CHECKPOINT_FILE  # noqa: E402
 from alpha_py.errors import ArgumentError, CheckpointError, DataError  # noqa: E402
-from alpha_py.stat.ckpt import read_checkpoint  # noqa: E402
+from alpha_py.stat.train_checkpoint import read_checkpoint  # noqa: E402
 
 pytestmark = pytest.mark.slow
 DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]

@@ -138,12 +138,12 @@ def test_injected_task_death_resumes_from_checkpoint(spark, tmp_path, mode):
 
 
 def test_spark_checkpoint_is_read_by_every_door(spark, tmp_path, capsys):
-    """A checkpoint written by fit() is the one layout: alpha.stat.ckpt rebuilds the net, `alpha eval`
+    """A checkpoint written by fit() is the one layout: alpha.stat.train_checkpoint rebuilds the net, `alpha eval`
     scores it (directory or file), `alpha train --resume` continues it (falling back from a corrupt
     newest file), `alpha export` writes it as a text zip that alpha.stat loads."""
     from alpha_py import alpha
     from alpha_py.cli import main
-    from alpha_py.stat.ckpt import build_model, read_checkpoint
+    from alpha_py.stat.train_checkpoint import build_model, read_checkpoint
     from alpha_py.zoo import get_model
     ckdir = tmp_path / "spark-ckpt"
     res = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, optim="adam", lr=2e-3, workers=2, mode="average",

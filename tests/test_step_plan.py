@@ -1,4 +1,4 @@
-"""Planned step memory (alpha_py.engine.step_plan) over a fake device: the packing never lets blocks that are
+"""Planned step memory (alpha_py.core.step_plan) over a fake device: the packing never lets blocks that are
 alive together share bytes, steps are served from the arena once two steps traced alike, and a block someone
 still holds is never handed out again."""
 import gc
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from alpha_py.engine.step_plan import ALIGN, MAX_RECORDS, MAX_REPLANS, Plan, StepMemory
+from alpha_py.core.step_plan import ALIGN, MAX_RECORDS, MAX_REPLANS, Plan, StepMemory
 
 
 class Ptr:

@@ -13,7 +13,7 @@ MAX_LINES = 400
 # name (below alpha_py); it may import modules of its own layer and of the layers before it.
 LAYERS = [
     ("errors", "ops"),                                        # exceptions; the op vocabulary
-    ("engine.tensor", "engine.autograd", "engine.mempool", "engine.step_plan"),   # Tensor, gradients, memory
+    ("core",),                                                # Tensor, gradients, memory pools, step plans
     ("backend",),                                             # primitive tables (NumPy / CuPy + kernels)
     ("engine",),                                              # Engine and its factory
     ("nn",),                                                  # units, modules, the alpha.nn factory
@@ -120,8 +120,8 @@ GRAPH = import_graph(modules())
 
 
 def test_the_graph_is_read():
-    assert "alpha_py.engine.tensor" in GRAPH["alpha_py.nn.unit"]
-    assert "alpha_py.zoo.registry" in GRAPH["alpha_py.stat.ckpt"]          # a function-level import
+    assert "alpha_py.core.tensor" in GRAPH["alpha_py.nn.unit"]
+    assert "alpha_py.zoo.registry" in GRAPH["alpha_py.stat.train_checkpoint"]          # a function-level import
 
 
 def test_no_import_cycle():
@@ -138,6 +138,35 @@ def test_every_module_has_a_layer_and_imports_only_downwards():
     assert not unplaced, f"add these modules to LAYERS: {unplaced}"
     upward = sorted(f"{m} -> {t}" for m, ts in GRAPH.items() for t in ts if layer_of(t) > layer_of(m))
     assert not upward, "imports pointing up the layers: " + "; ".join(upward)
+
+
+def folder_of(module):
+    """The sub-folder (package) of alpha_py a module lives in, or None for the modules at alpha_py's top."""
+    parts = module.split(".")
+    if len(parts) >= 2 and os.path.isdir(os.path.join(REPO, *parts[:2])):
+        return ".".join(parts[:2])
+    return None
+
+
+def test_every_folder_is_one_layer():
+    spans = {}
+    for m in GRAPH:
+        if folder_of(m):
+            spans.setdefault(folder_of(m), set()).add(layer_of(m))
+    mixed = {f: sorted(ls) for f, ls in spans.items() if len(ls) > 1}
+    assert not mixed, f"folders spanning several layers (layer indices): {mixed}"
+
+
+def test_no_folder_level_arrow_runs_up():
+    up = sorted({f"{folder_of(m)} -> {folder_of(t)}" for m, ts in GRAPH.items() for t in ts
+                 if folder_of(m) and folder_of(t) and folder_of(m) != folder_of(t)
+                 and layer_of(t) > layer_of(m)})
+    assert not up, "folder imports pointing up the layers: " + "; ".join(up)
+
+
+def test_the_folder_check_sees_a_mixed_folder():
+    assert folder_of("alpha_py.core.tensor") == "alpha_py.core" and folder_of("alpha_py.errors") is None
+    assert layer_of("alpha_py.core.tensor") < layer_of("alpha_py.backend.cpu") < layer_of("alpha_py.engine.engine")
 
 
 def test_nn_never_imports_zoo_functional_or_the_facade():
@@ -157,3 +186,22 @@ def test_no_python_file_over_the_line_budget(folder):
                 if n > MAX_LINES:
                     long_files.append(f"{os.path.relpath(os.path.join(d, f), REPO)}: {n}")
     assert not long_files, f"over {MAX_LINES} lines: {long_files}"
+
+
+def java_import_graph(root=os.path.join(REPO, "java", "src", "main", "java")):
+    """Java class -> the project classes it imports (cross-package references; same-package ones need no import)."""
+    graph = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(".java"):
+                cls = os.path.relpath(os.path.join(d, f), root)[:-5].replace(os.sep, ".")
+                with open(os.path.join(d, f), encoding="utf-8") as fh:
+                    graph[cls] = {line.split()[1].rstrip(";") for line in fh
+                                  if line.startswith("import alpha.") and not line.startswith("import alpha.*")}
+    return {c: {t for t in ts if t in graph} for c, ts in graph.items()}
+
+
+def test_no_java_import_cycle():
+    g = java_import_graph()
+    assert "alpha.bridge.Handle" in g and "alpha.Scope" in g
+    assert cycles(g) == []

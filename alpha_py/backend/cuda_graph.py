@@ -159,7 +159,7 @@ class CudaGraphOps:
 
     # ---------------------------------------------------------------- planned op-by-op steps
     def step_memory(self):
-        """Planned memory for the op-by-op steps of one input shape (see engine/step_plan.StepMemory)."""
+        """Planned memory for the op-by-op steps of one input shape (see core/step_plan.StepMemory)."""
         return self.memory.step_memory()
 
     @contextlib.contextmanager

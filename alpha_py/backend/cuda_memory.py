@@ -2,22 +2,22 @@
 pools for captured CUDA graphs out of it, caches small device tables uploaded without waiting, stages
 host<->device copies through one pinned host buffer, and counts what costs the host (waits for the device,
 allocations). Imported only by cuda.py (after CuPy is known to work); imports cupy, numpy,
-alpha_py.engine.mempool and errors."""
+alpha_py.core.mempool and errors."""
 import collections
 import threading
 
 import cupy
 import numpy as np
 
-from ..engine.mempool import Memp2
-from ..engine.step_plan import StepMemory
+from ..core.mempool import Memp2
+from ..core.step_plan import StepMemory
 from ..errors import MemoryCapError
 
 
 class Counters:
     """Running totals (read with eg.counters()): `syncs` = times the host waited for the device,
     `mallocs` = allocator calls (blocks handed out by the pool), `device_mallocs` = fresh device memory
-    (cudaMalloc), `planned` = blocks served from a planned op-by-op step's arena (engine/step_plan.py),
+    (cudaMalloc), `planned` = blocks served from a planned op-by-op step's arena (core/step_plan.py),
     `captures` / `graph_launches` = CUDA graphs recorded / launched."""
 
     FIELDS = ("syncs", "mallocs", "device_mallocs", "planned", "captures", "graph_launches")

@@ -1,13 +1,13 @@
 """Distributed layer: the driver's training checkpoints, `CKPT/ckpt-<step>.npz`, in the one layout
-of alpha_py.stat.ckpt (weights, buffers, optimizer state, epoch/step, zoo model name and arguments),
+of alpha_py.stat.train_checkpoint (weights, buffers, optimizer state, epoch/step, zoo model name and arguments),
 so `alpha eval`, `alpha train --resume`, alpha.stat and Java read them too. Written atomically;
 the newest `keep` are kept, and a resume falls back from a corrupt newest file to the one before.
-Imports os and alpha_py.stat.ckpt."""
+Imports os and alpha_py.stat.train_checkpoint."""
 import os
 
 from ..errors import CheckpointError
-from ..stat.checkpoint import atomic_write
-from ..stat.ckpt import checkpoint_files, read_checkpoint, save_checkpoint
+from ..stat.state_files import atomic_write
+from ..stat.train_checkpoint import checkpoint_files, read_checkpoint, save_checkpoint
 
 __all__ = ["Checkpointer", "atomic_write"]
 

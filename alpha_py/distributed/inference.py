@@ -1,7 +1,7 @@
 """Distributed layer: Spark inference — score a DataFrame's image column with a trained checkpoint on
 the executors (an iterator pandas UDF over Arrow batches; the net is built once per Python worker and
 runs on the CPU or on the task's GPU), adding the predicted class and the class probabilities.
-Imports numpy, pyspark, alpha_py.stat.ckpt, alpha_py.errors and this package."""
+Imports numpy, pyspark, alpha_py.stat.train_checkpoint, alpha_py.errors and this package."""
 import types
 import uuid
 from collections import OrderedDict
@@ -46,7 +46,7 @@ def score_images(net, images, batch=256):
 
 def _executor_net(shipped, engine, local_gpus):
     """The net of this Python worker for the broadcast checkpoint, on its CPU or the task's GPU."""
-    from ..stat.ckpt import build_model
+    from ..stat.train_checkpoint import build_model
     payload = shipped.value
     device = task_gpu(types.SimpleNamespace(local_gpus=local_gpus)) if engine == "cuda" else 0
     key = (payload["token"], engine, device)
@@ -145,7 +145,7 @@ class Scorer:
 
     def __init__(self, checkpoint, model=None, image_shape=None):
         from ..facade import alpha
-        from ..stat.ckpt import build_model, read_checkpoint
+        from ..stat.train_checkpoint import build_model, read_checkpoint
         self.ckpt = read_checkpoint(checkpoint) if isinstance(checkpoint, str) or hasattr(checkpoint, "__fspath__") \
             else checkpoint
         if model is not None and model != self.ckpt.model:

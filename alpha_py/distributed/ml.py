@@ -1,7 +1,7 @@
 """Distributed layer: the pyspark.ml Estimator/Model pair — AlphaClassifier(...).fit(df) trains a zoo
 net through fit() and returns an AlphaModel, whose transform(df) scores images on the executors
 (inference.py). Both save/load (MLWritable/MLReadable), the model as ONE Alpha checkpoint file, so
-they drop into a pyspark.ml Pipeline. Imports pyspark.ml, alpha_py.stat.ckpt, alpha_py.zoo and this package."""
+they drop into a pyspark.ml Pipeline. Imports pyspark.ml, alpha_py.stat.train_checkpoint, alpha_py.zoo and this package."""
 import logging
 import os
 import re
@@ -18,8 +18,8 @@ from pyspark.ml.util import (DefaultParamsReadable, DefaultParamsReader, Default
 
 from .. import errors
 from ..errors import AlphaError, ArgumentError, CheckpointError
-from ..stat.checkpoint import atomic_write
-from ..stat.ckpt import check_writable
+from ..stat.state_files import atomic_write
+from ..stat.train_checkpoint import check_writable
 from .images import INVALID
 from .inference import Scorer
 from .training_frame import prepare_training_frame
@@ -183,9 +183,9 @@ def task_error(exc):
 
 def trained_checkpoint(res, s, num_classes, uid):
     """The checkpoint file (path in a fresh temp dir) of a fit() result: weights, optimizer state,
-    epoch/step, model name and arguments, written through alpha_py.stat.ckpt (from host arrays;
+    epoch/step, model name and arguments, written through alpha_py.stat.train_checkpoint (from host arrays;
     AlphaModel then loads them strictly into a freshly built net)."""
-    from ..stat.ckpt import save_checkpoint
+    from ..stat.train_checkpoint import save_checkpoint
     h, _, c = s["imageShape"]
     path = os.path.join(tempfile.mkdtemp(prefix="alpha-model-"), f"{uid}.alpha")
     save_checkpoint(path, res.state["net"], res.state.get("optim") or None, model=s["modelName"],
@@ -237,7 +237,7 @@ class AlphaModel(Model, _AlphaParams, MLReadable, MLWritable):
 
     @property
     def checkpoint(self):
-        """The alpha_py.stat.ckpt Checkpoint this model scores with (weights, model name, arguments)."""
+        """The alpha_py.stat.train_checkpoint Checkpoint this model scores with (weights, model name, arguments)."""
         return self._scorer.ckpt
 
     @property

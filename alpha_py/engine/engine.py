@@ -1,5 +1,5 @@
 """Engine layer: wraps one backend's primitive table with tensor factories, initialisers,
-sync/async and argument checking. Imports engine/tensor and errors only (engine/factory.py hands it the backend)."""
+sync/async and argument checking. Imports core/tensor and errors only (engine/factory.py hands it the backend)."""
 import contextlib
 import math
 import threading
@@ -7,7 +7,7 @@ import threading
 import numpy as np
 
 from ..errors import ArgumentError, ShapeError, fmt_shape
-from .tensor import Result, Syncer, Tensor
+from ..core.tensor import Result, Syncer, Tensor
 
 
 def parse_dims(dims, fn):

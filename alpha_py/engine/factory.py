@@ -3,7 +3,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .engine import Engine
-from .mempool import Memp1, Memp2, Memp3, Mempool
+from ..core.mempool import Memp1, Memp2, Memp3, Mempool
 
 
 class EngineFactory:

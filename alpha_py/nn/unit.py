@@ -2,8 +2,8 @@
 primitives), Module (user graphs over Unit fields) and Sequence. Imports engine/ (tensor, autograd)."""
 from collections import OrderedDict
 
-from ..engine.autograd import Node, free_graph, run_backward
-from ..engine.tensor import Tensor
+from ..core.autograd import Node, free_graph, run_backward
+from ..core.tensor import Tensor
 from ..errors import ArgumentError, ShapeError, StateError, fmt_shape
 
 

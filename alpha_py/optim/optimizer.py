@@ -1,12 +1,12 @@
 """optim layer: the Optimizer base — parameters, hyper-parameters with chained setters, update() /
 clear_grads(), the scheduler hook and the checkpoint state map. All update math is ONE backend
-primitive, backend.optim_step (see backend/optim_ops.py). Imports engine.tensor, backend.optim_ops."""
+primitive, backend.optim_step (see backend/optim_ops.py). Imports core.tensor, backend.optim_ops."""
 import math
 from collections import OrderedDict
 from numbers import Real
 
 from ..backend.optim_ops import state_names
-from ..engine.tensor import Tensor
+from ..core.tensor import Tensor
 from ..errors import ArgumentError
 from .schedulers import LrSchedular
 

@@ -2,10 +2,10 @@
 save_zip / load_zip; binary (numpy .npz, faster): save_npz / load_npz; save / load pick by the file
 extension ('.npz' -> binary, anything else -> text zip). `alpha.stat.opt` is the same object
 (Figure 2 of the paper writes alpha.stat.opt.load_zip(opt, path)). Every load reads any layout by
-content, training checkpoints of alpha_py.stat.ckpt included (their net or optimizer part).
-Imports stat.checkpoint (saving) and stat.ckpt (loading any layout)."""
-from . import checkpoint as _ck
-from .ckpt import load as _load
+content, training checkpoints of alpha_py.stat.train_checkpoint included (their net or optimizer part).
+Imports stat.state_files (saving) and stat.train_checkpoint (loading any layout)."""
+from . import state_files as _ck
+from .train_checkpoint import load as _load
 
 
 class Stat:

@@ -151,7 +151,7 @@ class NpzReader:
 
 class DictReader:
     """The reader interface over arrays already in memory (a training checkpoint's net or optimizer
-    state, read by stat.ckpt)."""
+    state, read by stat.train_checkpoint)."""
 
     def __init__(self, arrays):
         self._arrays = arrays

@@ -1,6 +1,7 @@
 package alpha;
 
 import alpha.bridge.Backend;
+import alpha.bridge.BindHook;
 import alpha.bridge.Handle;
 
 import java.util.ArrayList;
@@ -24,6 +25,8 @@ import java.util.Set;
  */
 public final class Scope implements AutoCloseable {
     private static final ThreadLocal<Scope> INNERMOST = new ThreadLocal<>();
+
+    static { BindHook.install(Scope::register); }
 
     private final String name;
     private final Thread owner;

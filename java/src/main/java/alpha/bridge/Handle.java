@@ -1,13 +1,12 @@
 package alpha.bridge;
 
 import alpha.AlphaException;
-import alpha.Scope;
 
 import java.lang.ref.Cleaner;
 
 /**
  * Base of every Java object that stands for a Python object: an id in the Python registry.
- * Released by close()/free()/delete(), by the {@link Scope} it was made in, by Module.gc() for a
+ * Released by close()/free()/delete(), by the alpha.Scope it was made in (told through {@link BindHook}), by Module.gc() for a
  * step's tensors, or by a Cleaner when collected. Using it afterwards raises an AlphaException
  * naming the object and what released it.
  */
@@ -37,7 +36,7 @@ public class Handle implements AutoCloseable {
         this.kind = ref.kind;
         this.releasedBy = null;
         this.cleanable = CLEANER.register(this, new Free(backend, ref.id));
-        Scope.register(this);
+        BindHook.bound(this);
     }
 
     public final boolean isBound() { return cleanable != null; }

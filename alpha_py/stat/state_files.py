@@ -68,7 +68,7 @@ def load_reader(stateful, open_reader, path, fn, partial=False):
     """Validate a file's entries against stateful.state_map() and load them. Strict: missing keys,
     unexpected keys and shape mismatches are all errors (listed together). partial=True: load the
     keys both sides have; shape mismatches are still errors. `open_reader(path, fn, is_net)` gives the
-    file's reader (stat.ckpt.open_reader picks it by content); it runs after the stateful is checked."""
+    file's reader (stat.train_checkpoint.open_reader picks it by content); it runs after the stateful is checked."""
     expected = _state_map(stateful, fn)
     reader = open_reader(os.fspath(path), fn, hasattr(stateful, "units"))
     return _check_and_load(stateful, expected, reader, os.fspath(path), fn, partial)

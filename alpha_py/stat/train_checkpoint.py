@@ -7,8 +7,8 @@ uncompressed .npy entries), written atomically (temp file, fsync, rename):
   net/<key>.npy         every parameter and buffer of the net (net.state_map() names and order)
   optim/<key>.npy       the optimizer's state_map() (moments, step, lr scheduler), when saved
 read_checkpoint also reads every older file the project wrote (the `alpha train` .ckpt zip, Spark's
-ckpt-<step>.npz, alpha.stat .npz and Dragon-Alpha text zips): see stat.ckpt_legacy.
-Imports numpy, json, stat.checkpoint / stat.formats / stat.ckpt_legacy, alpha_py.errors; the zoo
+ckpt-<step>.npz, alpha.stat .npz and Dragon-Alpha text zips): see stat.legacy_checkpoints.
+Imports numpy, json, stat.state_files / stat.formats / stat.legacy_checkpoints, alpha_py.errors; the zoo
 and the engine factory only inside build_model."""
 import json
 import os
@@ -20,8 +20,8 @@ from typing import Optional
 import numpy as np
 
 from ..errors import ArgumentError, CheckpointError
-from . import ckpt_legacy
-from .checkpoint import atomic_write, host_state, load_arrays, load_reader
+from . import legacy_checkpoints
+from .state_files import atomic_write, host_state, load_arrays, load_reader
 from .formats import READ_ERRORS, DictReader, NpzReader, TextZipReader
 
 FORMAT = "alpha-checkpoint"
@@ -130,10 +130,10 @@ def _read_v2(z, path):
     if header.get("version", 0) > VERSION:
         raise CheckpointError(f"checkpoint {path!r}: format version {header['version']} is newer than this "
                               f"Alpha reads ({VERSION}); upgrade alpha_py")
-    net = {k: ckpt_legacy.entry(z, f"net/{k}", path) for k in header["net"]}
+    net = {k: legacy_checkpoints.entry(z, f"net/{k}", path) for k in header["net"]}
     optim = None
     if header.get("optim") is not None:
-        optim = {k: ckpt_legacy.entry(z, f"optim/{k}", path) for k in header["optim"]}
+        optim = {k: legacy_checkpoints.entry(z, f"optim/{k}", path) for k in header["optim"]}
     return Checkpoint(path, int(header["version"]), header.get("model"), dict(header.get("model_args") or {}),
                       net, optim, int(header.get("epoch", 0)), int(header.get("step", 0)),
                       dict(header.get("meta") or {}))
@@ -150,9 +150,9 @@ def read_checkpoint(path):
         if not files:
             raise CheckpointError(f"checkpoint directory {path!r} holds no ckpt-<step>.npz file")
         path = files[0]
-    kind = ckpt_legacy.sniff(path)
+    kind = legacy_checkpoints.sniff(path)
     if kind == "text":             # decimal text: weights back to float32, optimizer state kept float64
-        net, optim = ckpt_legacy.split_bare(ckpt_legacy.read_text_zip(path))
+        net, optim = legacy_checkpoints.split_bare(legacy_checkpoints.read_text_zip(path))
         net = {k: v.astype(np.float32) for k, v in net.items()}
         return Checkpoint(path, 0, None, {}, net, optim, meta={"source": "text zip"})
     try:
@@ -163,17 +163,17 @@ def read_checkpoint(path):
         if kind == "v2":
             return _read_v2(z, path)
         if kind == "spark1":
-            return Checkpoint(path, 1, **ckpt_legacy.read_spark_v1(z, path))
+            return Checkpoint(path, 1, **legacy_checkpoints.read_spark_v1(z, path))
         if kind == "train1":
-            return Checkpoint(path, 1, **ckpt_legacy.read_train_v1(z, path))
-        net, optim = ckpt_legacy.split_bare({k: ckpt_legacy.entry(z, k, path) for k in z.files})
+            return Checkpoint(path, 1, **legacy_checkpoints.read_train_v1(z, path))
+        net, optim = legacy_checkpoints.split_bare({k: legacy_checkpoints.entry(z, k, path) for k in z.files})
         return Checkpoint(path, 0, None, {}, net, optim, meta={"source": "alpha.stat npz"})
 
 
 def open_reader(path, fn, is_net):
     """alpha.stat's reader (keys / shape / read / close) over any checkpoint file: the net's or the
     optimizer's state, picked by content, not by extension."""
-    kind = ckpt_legacy.sniff(path, fn)
+    kind = legacy_checkpoints.sniff(path, fn)
     if kind == "text":
         return TextZipReader(path)
     if kind == "npz":
@@ -187,7 +187,7 @@ def open_reader(path, fn, is_net):
 
 def load(stateful, path, fmt, partial=False):
     """alpha.stat.load_<fmt>: any layout (text zip, .npz, or a training checkpoint, whose net or
-    optimizer part is taken) into a net or optimizer, validated first (stat.checkpoint.load_reader)."""
+    optimizer part is taken) into a net or optimizer, validated first (stat.state_files.load_reader)."""
     return load_reader(stateful, open_reader, path, f"load_{fmt}", partial)
 
 
