@@ -205,3 +205,12 @@ def test_no_java_import_cycle():
     g = java_import_graph()
     assert "alpha.bridge.Handle" in g and "alpha.Scope" in g
     assert cycles(g) == []
+
+
+def test_pyproject_lists_every_subpackage():
+    """A non-editable install ships only the packages pyproject.toml names: a new folder must be listed."""
+    import tomllib
+    with open(os.path.join(REPO, "pyproject.toml"), "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    folders = {name for name, (_, is_pkg) in modules().items() if is_pkg}
+    assert folders <= listed, f"add to pyproject.toml's packages: {sorted(folders - listed)}"
