@@ -7,15 +7,22 @@ import sys
 from .launcher import run_main
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m alpha_py.java", description=__doc__)
+def parser():
+    """The command line of `alpha java run` / `python -m alpha_py.java` (docs/cli.md is generated from it)."""
+    ap = argparse.ArgumentParser(prog="python -m alpha_py.java", description=(
+        "Runs a Java program's main class with the Alpha engine in this Python process (JPype bridge); "
+        "alpha-java's own classes are added from java/target when --cp does not name them."))
     ap.add_argument("--cp", "-cp", "--classpath", dest="cp", default="",
                     help="class path: the alpha-java jar and your application's jars/classes")
     ap.add_argument("-D", dest="props", action="append", default=[], metavar="KEY=VALUE",
                     help="a Java system property (-Dalpha.cifar10=DIR), as with the java launcher")
     ap.add_argument("main_class")
     ap.add_argument("args", nargs=argparse.REMAINDER)
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None):
+    a = parser().parse_args(argv)
     try:
         run_main(a.main_class, a.args, [a.cp] if a.cp else [], [f"-D{p}" for p in a.props])
     except Exception as e:  # a Java exception escaping main: print it like the java launcher does
