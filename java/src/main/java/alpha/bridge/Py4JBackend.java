@@ -20,9 +20,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Out-of-process backend: starts `python -m alpha_py.bridge.py4j_server` (interpreter from
- * -Dalpha.python, $ALPHA_PYTHON or python3), both sides listen on loopback ports chosen by the OS,
- * authenticated by a random token. Requests go through Py4J callbacks as compact text (the typed
+ * Out-of-process backend: starts `python -m alpha_py.bridge.py4j_server` (interpreter found or set up by
+ * {@link PythonLocator}: -Dalpha.python, $ALPHA_PYTHON, python3, or the jar's own virtual environment),
+ * both sides listen on loopback ports chosen by the OS, authenticated by a random token. Requests go through Py4J callbacks as compact text (the typed
  * form of {@link Codec}, no JSON); tensor data through a memory-mapped file. The Python process
  * exits when this JVM does (it watches its stdin pipe).
  */
@@ -54,6 +54,7 @@ public final class Py4JBackend extends EndpointBackend {
 
     /** Start the Python server and wait for its handshake (-Dalpha.startTimeout seconds, default 120). */
     public static Py4JBackend start() {
+        python();                 // find (or set up) the interpreter before opening anything: PythonLocator
         String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         InetAddress lo = InetAddress.getLoopbackAddress();
         Entry entry = new Entry();
@@ -115,9 +116,7 @@ public final class Py4JBackend extends EndpointBackend {
     }
 
     static String python() {
-        String p = System.getProperty("alpha.python");
-        if (p == null || p.isBlank()) p = System.getenv("ALPHA_PYTHON");
-        return p == null || p.isBlank() ? "python3" : p;
+        return PythonLocator.python();
     }
 
     private static Process launch(int javaPort, String token, SharedFile shm) throws IOException {
@@ -129,8 +128,7 @@ public final class Py4JBackend extends EndpointBackend {
         pb.redirectInput(ProcessBuilder.Redirect.PIPE);      // closed when this JVM dies: Python exits
         Map<String, String> env = pb.environment();
         env.put("ALPHA_BRIDGE_TOKEN", token);
-        String extra = System.getProperty("alpha.pythonpath", System.getenv("ALPHA_PYTHONPATH"));
-        if (extra == null && new File("alpha_py").isDirectory()) extra = new File(".").getAbsolutePath();
+        String extra = PythonLocator.extraPythonPath();
         if (extra != null) {
             String old = env.get("PYTHONPATH");
             env.put("PYTHONPATH", old == null || old.isEmpty() ? extra : extra + File.pathSeparator + old);
