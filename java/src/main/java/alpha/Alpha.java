@@ -31,15 +31,25 @@ import alpha.stat.Stat;
  * Every object is a handle to the Python engine; nothing is computed in Java.
  */
 public final class Alpha {
+    /** The facade object, as Dragon-Alpha's {@code alpha}. */
     public static final Alpha alpha = new Alpha();
+    /** Unit constructors: {@code alpha.nn}. */
     public static final NN nn = new NN();
+    /** Parameter-free functions: {@code alpha.F}. */
     public static final Functional F = new Functional();
+    /** Engines and memory pools: {@code alpha.engine}. */
     public static final EngineFactory engine = new EngineFactory();
+    /** Loss functions: {@code alpha.loss}. */
     public static final LossFactory loss = new LossFactory();
+    /** Optimizers and learning-rate schedulers: {@code alpha.optim}. */
     public static final OptimFactory optim = new OptimFactory();
+    /** Data sets: {@code alpha.data}. */
     public static final DataFactory data = new DataFactory();
+    /** Saving and loading state: {@code alpha.stat}. */
     public static final Stat stat = new Stat();
+    /** One GiB in bytes, for memory-pool sizes. */
     public static final long MEM_1GB = EngineFactory.MEM_1GB;
+    /** One MiB in bytes, for memory-pool and buffer sizes. */
     public static final long MEM_1MB = EngineFactory.MEM_1MB;
 
     static {
@@ -67,16 +77,30 @@ public final class Alpha {
 
     private Alpha() {}
 
-    /** Dragon-Alpha's home directory (kept for compatibility; kernels ship with the Python package). */
+    /**
+     * Dragon-Alpha's home directory (kept for compatibility; kernels ship with the Python package).
+     *
+     * @param path the folder
+     * @return this facade, for chaining
+     */
     public Alpha home(String path) {
         home = path;
         Wrap.discard(Bridge.backend().create("home", path));
         return this;
     }
 
+    /**
+     * The home folder set by {@link #home(String)}, or null.
+     *
+     * @return the home folder set by {@link #home(String)}, or null
+     */
     public String home() { return home; }
 
-    /** Print values (Results are fetched with get()). */
+    /**
+     * Print values (Results are fetched with get()).
+     *
+     * @param args the values to print
+     */
     public void print(Object... args) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < args.length; i++) {
@@ -90,6 +114,14 @@ public final class Alpha {
      * One-call training steps over a Python-side net (see {@link TrainStep}): graph null = capture a
      * CUDA graph where possible, true = require it, false = never; accuracy: also compute the step's
      * training accuracy; history: keep every step's values for history().
+     *
+     * @param net the network (a Python-side unit)
+     * @param loss the loss function
+     * @param opt the optimizer
+     * @param graph null: capture where possible; true: capture or fail; false: never capture
+     * @param accuracy whether each step also computes its training accuracy
+     * @param history whether the runner keeps every loss for {@link alpha.TrainStep#history()}
+     * @return the runner; {@code run(x, y)} takes one step
      */
     public TrainStep train_step(Unit net, LossFunction loss, Optimizer opt, Boolean graph, boolean accuracy, boolean history) {
         if (net instanceof alpha.nn.Module m)
@@ -99,8 +131,20 @@ public final class Alpha {
         return (TrainStep) Wrap.wrap(Bridge.backend().create("train_step", net, loss, opt, graph, accuracy, history), null);
     }
 
+    /**
+     * A training-step runner with the defaults: capture where possible, no accuracy, no history.
+     *
+     * @param net the network (a Python-side unit)
+     * @param loss the loss function
+     * @param opt the optimizer
+     * @return the runner; {@code run(x, y)} takes one step
+     */
     public TrainStep train_step(Unit net, LossFunction loss, Optimizer opt) { return train_step(net, loss, opt, null, false, false); }
 
-    /** Which bridge is in use ("jpype" or "py4j"); starts the Py4J backend if none is installed. */
+    /**
+     * Which bridge is in use ("jpype" or "py4j"); starts the Py4J backend if none is installed.
+     *
+     * @return "jpype" or "py4j"
+     */
     public String bridge() { return Bridge.backend().name(); }
 }

@@ -35,8 +35,14 @@ public final class Scope implements AutoCloseable {
     private int pruneAt = 1024;
     private boolean closed;
 
+    /** Opens a scope named after its depth, nested in the calling thread's innermost open scope. */
     public Scope() { this(null); }
 
+    /**
+     * Opens a named scope (the name appears in messages about released objects), nested in the calling thread's innermost open scope.
+     *
+     * @param name the name
+     */
     public Scope(String name) {
         this.owner = Thread.currentThread();
         this.parent = INNERMOST.get();
@@ -50,20 +56,44 @@ public final class Scope implements AutoCloseable {
         return d;
     }
 
+    /**
+     * This scope's name.
+     *
+     * @return the name
+     */
     public String name() { return name; }
 
-    /** The innermost open scope of the calling thread, or null. */
+    /**
+     * The innermost open scope of the calling thread, or null.
+     *
+     * @return the scope, or null
+     */
     public static Scope current() { return INNERMOST.get(); }
 
-    /** Handles this scope will release (released ones are pruned lazily). */
+    /**
+     * Handles this scope will release (released ones are pruned lazily).
+     *
+     * @return the number of live handles it holds
+     */
     public int size() {
         handles.removeIf(Handle::isReleased);
         return handles.size();
     }
 
+    /**
+     * Whether this scope was closed.
+     *
+     * @return whether this scope was closed
+     */
     public boolean isClosed() { return closed; }
 
-    /** Attach h to the innermost open scope of the calling thread (new handles do this themselves). */
+    /**
+     * Attach h to the innermost open scope of the calling thread (new handles do this themselves).
+     *
+     * @param <T> the handle's type
+     * @param h the handle
+     * @return {@code h}
+     */
     public static <T extends Handle> T register(T h) {
         Scope s = INNERMOST.get();
         if (s != null && h != null) s.add(h);
@@ -78,7 +108,13 @@ public final class Scope implements AutoCloseable {
         }
     }
 
-    /** Take h out of every open scope of this thread: it lives until closed, freed or collected. */
+    /**
+     * Take h out of every open scope of this thread: it lives until closed, freed or collected.
+     *
+     * @param <T> the handle's type
+     * @param h the handle
+     * @return {@code h}
+     */
     public static <T extends Handle> T detach(T h) {
         for (Scope s = INNERMOST.get(); s != null; s = s.parent) s.handles.remove(h);
         return h;
@@ -87,6 +123,10 @@ public final class Scope implements AutoCloseable {
     /**
      * Move h out of this scope (or a scope still open inside it) into the enclosing scope, if any;
      * a handle made outside them is left alone.
+     *
+     * @param <T> the handle's type
+     * @param h the handle
+     * @return {@code h}
      */
     public <T extends Handle> T keep(T h) {
         checkThread("keep");

@@ -19,19 +19,38 @@ import java.util.Map;
  * Java Module's forward runs in Java, one bridge call per unit, and cannot be folded into one call.
  */
 public class TrainStep extends Handle {
+    /**
+     * Wraps the Python {@code TrainStep} that {@code alpha.train_step} returned.
+     *
+     * @param ref the Python object's reference
+     */
     public TrainStep(Ref ref) { super(ref); }
 
     private Object py(String method, Object... args) { return Wrap.wrap(backend().call(this, method, args), this); }
 
-    /** One training step on (x, y); returns at once with the step's loss (get() waits for it). */
+    /**
+     * One training step on (x, y); returns at once with the step's loss (get() waits for it).
+     *
+     * @param x the inputs
+     * @param y the labels (one-hot rows)
+     * @return the step's loss (its {@code get()} waits for that step only)
+     */
     @SuppressWarnings("unchecked")
     public Result<Float> run(Tensor x, Tensor y) { return (Result<Float>) py("run", x, y); }
 
-    /** {'loss': [...], 'accuracy': [...] or null} of the steps since the previous call (one wait). */
+    /**
+     * {'loss': [...], 'accuracy': [...] or null} of the steps since the previous call (one wait).
+     *
+     * @return {@code {loss: [...], accuracy: [...]}} of the steps since the last call
+     */
     @SuppressWarnings("unchecked")
     public Map<String, List<Double>> history() { return (Map<String, List<Double>>) py("history"); }
 
-    /** Steps run op by op / captured / replayed, graphs held, mode and why capture gave up (if it did). */
+    /**
+     * Steps run op by op / captured / replayed, graphs held, mode and why capture gave up (if it did).
+     *
+     * @return the counts of steps run op by op, captured and replayed
+     */
     @SuppressWarnings("unchecked")
     public Map<String, Object> stats() { return (Map<String, Object>) py("stats"); }
 

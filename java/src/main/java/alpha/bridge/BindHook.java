@@ -11,7 +11,11 @@ public final class BindHook {
 
     private BindHook() {}
 
-    /** Install the listener (one per JVM; a second call replaces the first). */
+    /**
+     * Install the listener (one per JVM; a second call replaces the first).
+     *
+     * @param l called with each newly bound handle
+     */
     public static void install(Consumer<Handle> l) { listener = l; }
 
     static void bound(Handle h) {

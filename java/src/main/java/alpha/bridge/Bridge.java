@@ -13,12 +13,22 @@ public final class Bridge {
 
     private Bridge() {}
 
+    /**
+     * Installs a backend (JPype installs its own before {@code main} runs).
+     *
+     * @param backend the backend
+     */
     public static synchronized void install(Backend backend) {
         if (current != null && current != backend && !current.isClosed())
             throw new IllegalStateException("a bridge backend (" + current.name() + ") is already installed");
         current = backend;
     }
 
+    /**
+     * The current backend, started on first use (Py4J unless JPype installed one).
+     *
+     * @return the backend
+     */
     public static Backend backend() {
         Backend b = current;
         if (b != null && !b.isClosed()) return b;
@@ -34,9 +44,18 @@ public final class Bridge {
         }
     }
 
-    /** The backend, started if needed, for try-with-resources. */
+    /**
+     * The backend, started if needed, for try-with-resources.
+     *
+     * @return the backend
+     */
     public static Backend open() { return backend(); }
 
+    /**
+     * Whether a backend is installed and open.
+     *
+     * @return whether one is open
+     */
     public static synchronized boolean isStarted() { return current != null && !current.isClosed(); }
 
     /** Close the backend (stops the Python process of Py4J); the next use starts a new one. */

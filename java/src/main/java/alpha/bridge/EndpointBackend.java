@@ -20,12 +20,21 @@ public abstract class EndpointBackend implements Backend {
     private final Codec.Types types = new Codec.Types();
     private volatile String closedReason;
 
-    /** Requests sent so far (round trips to Python). */
+    /**
+     * Requests sent so far (round trips to Python).
+     *
+     * @return the number of requests sent
+     */
     public long requests() { return requests.get(); }
 
     /**
      * Send one framed request; returns the raw reply (a scalar, Codec.SELF, long[], {long[],
      * Object[]} or an AlphaException to throw). Called under this object's lock.
+     *
+     * @param name the request's operation
+     * @param ints the request's integers (the typed form of Codec)
+     * @param objs the objects the request's tags index
+     * @return the raw reply
      */
     protected abstract Object transport(String name, long[] ints, Object[] objs);
 
@@ -74,7 +83,12 @@ public abstract class EndpointBackend implements Backend {
         return java.util.Arrays.copyOf(out, n);
     }
 
-    /** A raw reply as facade values (Ref, List, Map, Long, Double, Boolean, String, SELF, null). */
+    /**
+     * A raw reply as facade values (Ref, List, Map, Long, Double, Boolean, String, SELF, null).
+     *
+     * @param raw the reply as the transport returned it
+     * @return the decoded value
+     */
     protected final Object decode(Object raw) {
         if (raw instanceof AlphaException e) {
             e.fillInStackTrace();                       // point at this call, not at Python's constructor
@@ -126,6 +140,9 @@ public abstract class EndpointBackend implements Backend {
     /**
      * Mark the backend closed: Python drops every handle Java held (sent as one last request
      * where the channel still works), and every later call fails with `reason`.
+     *
+     * @param reason why, for later messages
+     * @param tellPython whether to release the Python handles first
      */
     protected final synchronized void markClosed(String reason, boolean tellPython) {
         if (closedReason != null) return;

@@ -24,10 +24,20 @@ public class Handle implements AutoCloseable {
     /** Unbound: a Java-driven object that creates its Python side later (Module). */
     protected Handle() {}
 
+    /**
+     * A handle bound to the Python object of {@code ref}; joins the calling thread's innermost open scope.
+     *
+     * @param ref the Python object's reference
+     */
     protected Handle(Ref ref) {
         if (ref != null) bind(ref);
     }
 
+    /**
+     * Binds this handle to a Python object (once; a Java Module binds when it builds its Python side).
+     *
+     * @param ref the Python object's reference
+     */
     protected final void bind(Ref ref) {
         this.backend = Bridge.backend();
         this.id = ref.id;
@@ -39,9 +49,18 @@ public class Handle implements AutoCloseable {
         BindHook.bound(this);
     }
 
+    /**
+     * Whether this handle is bound to a Python object.
+     *
+     * @return whether it is bound
+     */
     public final boolean isBound() { return cleanable != null; }
 
-    /** The registry id; throws if this object was released. */
+    /**
+     * The registry id; throws if this object was released.
+     *
+     * @return the id
+     */
     public long id() {
         long i = id;
         if (i == 0) {
@@ -53,34 +72,74 @@ public class Handle implements AutoCloseable {
         return i;
     }
 
+    /**
+     * Whether this handle was released.
+     *
+     * @return whether it was released
+     */
     public final boolean isReleased() { return releasedBy != null; }
 
-    /** What released this object ("close()", "Scope 'step'.close()", "Network.gc()", ...), or null. */
+    /**
+     * What released this object ("close()", "Scope 'step'.close()", "Network.gc()", ...), or null.
+     *
+     * @return the releaser, or null
+     */
     public final String releasedBy() { return releasedBy; }
 
+    /**
+     * The Python class name of the object, or null before binding.
+     *
+     * @return the class name, or null
+     */
     public String pyClass() { return pyClass; }
 
-    /** The facade kind Python reported ("Tensor", "Unit", "Module", ...). */
+    /**
+     * The facade kind Python reported ("Tensor", "Unit", "Module", ...).
+     *
+     * @return the kind
+     */
     public String kind() { return kind; }
 
+    /**
+     * The backend this object uses (the current one when not bound yet).
+     *
+     * @return the backend
+     */
     public Backend backend() {
         if (backend == null) backend = Bridge.backend();
         return backend;
     }
 
-    /** The backend this object is bound to, or null before it is bound. */
+    /**
+     * The backend this object is bound to, or null before it is bound.
+     *
+     * @return the backend, or null
+     */
     public final Backend boundBackend() { return backend; }
 
+    /**
+     * A short description for messages: the Java class and the Python class.
+     *
+     * @return the description
+     */
     protected String describe() { return getClass().getSimpleName() + (pyClass != null ? "(" + pyClass + ")" : ""); }
 
-    /** A name for messages that needs no bridge call (the object may be gone). */
+    /**
+     * A name for messages that needs no bridge call (the object may be gone).
+     *
+     * @return the name
+     */
     protected String describeReleased() {
         String label = label();
         return getClass().getSimpleName() + (label != null ? " '" + label + "'" : "")
                 + " (Python " + (pyClass != null ? pyClass : "object") + " #" + boundId + ")";
     }
 
-    /** A user-given name known on the Java side (units initialised with a name), or null. */
+    /**
+     * A user-given name known on the Java side (units initialised with a name), or null.
+     *
+     * @return the name, or null
+     */
     protected String label() { return null; }
 
     /** Drop this Java reference to the Python object now (it is freed when no reference is left). */
@@ -93,7 +152,11 @@ public class Handle implements AutoCloseable {
     @Override
     public void close() { release("close()"); }
 
-    /** Mark released; Python is told unless it already dropped the id itself (see Backend.forget). */
+    /**
+     * Mark released; Python is told unless it already dropped the id itself (see Backend.forget).
+     *
+     * @param by what released it, for messages ("close()", "Network.gc()", ...)
+     */
     public final void release(String by) {
         if (releasedBy != null) return;
         releasedBy = by;

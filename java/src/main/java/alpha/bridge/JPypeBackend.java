@@ -12,6 +12,11 @@ import java.nio.ByteOrder;
 public final class JPypeBackend extends EndpointBackend {
     private final PyEndpoint endpoint;
 
+    /**
+     * The backend over a JPype proxy of the Python endpoint (made by alpha_py.java).
+     *
+     * @param endpoint the Python endpoint
+     */
     public JPypeBackend(PyEndpoint endpoint) { this.endpoint = endpoint; }
 
     @Override public String name() { return "jpype"; }

@@ -39,6 +39,11 @@ public final class Py4JBackend extends EndpointBackend {
         private final CountDownLatch ready = new CountDownLatch(1);
         private volatile PyEndpoint endpoint;
 
+        /**
+         * Called by the Python server (through Py4J) to hand over its endpoint once it listens.
+         *
+         * @param endpoint the Python endpoint
+         */
         public void register(PyEndpoint endpoint) {
             this.endpoint = endpoint;
             ready.countDown();
@@ -52,7 +57,11 @@ public final class Py4JBackend extends EndpointBackend {
         this.entry = entry;
     }
 
-    /** Start the Python server and wait for its handshake (-Dalpha.startTimeout seconds, default 120). */
+    /**
+     * Start the Python server and wait for its handshake (-Dalpha.startTimeout seconds, default 120).
+     *
+     * @return the started backend
+     */
     public static Py4JBackend start() {
         python();                 // find (or set up) the interpreter before opening anything: PythonLocator
         String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
@@ -149,9 +158,18 @@ public final class Py4JBackend extends EndpointBackend {
 
     @Override public String name() { return "py4j"; }
 
-    /** The Python process id (tests use it to kill the process). */
+    /**
+     * The Python process id (tests use it to kill the process).
+     *
+     * @return the process id
+     */
     public long pythonPid() { return process.pid(); }
 
+    /**
+     * Whether the Python process is running and the bridge is not closed.
+     *
+     * @return whether it is alive
+     */
     public boolean isAlive() { return deathReason == null && process.isAlive(); }
 
     @Override

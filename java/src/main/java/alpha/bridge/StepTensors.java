@@ -13,6 +13,11 @@ public final class StepTensors {
     private final List<WeakReference<Handle>> refs = new ArrayList<>();
     private int pruneAt = 1024;
 
+    /**
+     * Records a tensor handle (weakly); null is ignored.
+     *
+     * @param h the handle
+     */
     public void add(Handle h) {
         if (h == null) return;
         refs.add(new WeakReference<>(h));
@@ -22,7 +27,11 @@ public final class StepTensors {
         }
     }
 
-    /** Ids of the live (not yet released) tensors. */
+    /**
+     * Ids of the live (not yet released) tensors.
+     *
+     * @return the ids
+     */
     public long[] ids() {
         List<Handle> live = live();
         long[] out = new long[live.size()];
@@ -39,12 +48,21 @@ public final class StepTensors {
         return out;
     }
 
-    /** Mark every tensor released (Python already dropped the ids: see Backend.forget). */
+    /**
+     * Mark every tensor released (Python already dropped the ids: see Backend.forget).
+     *
+     * @param by what released it, for messages ("close()", "Network.gc()", ...)
+     */
     public void releaseAll(String by) {
         for (Handle h : live()) h.release(by);
         refs.clear();
         pruneAt = 1024;
     }
 
+    /**
+     * The number of recorded entries, released ones included until pruned.
+     *
+     * @return the number of entries
+     */
     public int size() { return refs.size(); }
 }

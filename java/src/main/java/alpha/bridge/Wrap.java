@@ -25,8 +25,21 @@ public final class Wrap {
 
     private Wrap() {}
 
+    /**
+     * Registers the Java class made for a facade kind.
+     *
+     * @param kind the facade kind
+     * @param make makes the Java object for a reference
+     */
     public static void register(String kind, Function<Ref, Object> make) { KINDS.put(kind, make); }
 
+    /**
+     * Turns a decoded reply into facade objects: a Ref becomes the registered class, lists and maps are wrapped element-wise, SELF becomes {@code self}.
+     *
+     * @param v the reply
+     * @param self the object a SELF reply stands for
+     * @return the facade value
+     */
     public static Object wrap(Object v, Object self) {
         if (v == Codec.SELF) return self;
         if (v instanceof Ref r) {
@@ -48,7 +61,11 @@ public final class Wrap {
         return v;
     }
 
-    /** Drop every handle in a reply nobody will use (void facade methods). */
+    /**
+     * Drop every handle in a reply nobody will use (void facade methods).
+     *
+     * @param v the reply
+     */
     public static void discard(Object v) {
         if (v instanceof Ref r) Bridge.backend().free(r.id);
         else if (v instanceof List<?> l) for (Object o : l) discard(o);
@@ -58,6 +75,9 @@ public final class Wrap {
     /**
      * Start recording the tensors created on this thread (a Java Module's forward); returns the
      * enclosing recording, or null when this call is the outermost one.
+     *
+     * @param into the recording to add this thread's tensors to, or null for a new one
+     * @return the enclosing recording, or null
      */
     public static StepTensors beginScope(StepTensors into) {
         StepTensors outer = SCOPE.get();
@@ -65,9 +85,19 @@ public final class Wrap {
         return outer;
     }
 
+    /**
+     * Ends the recording started by {@link #beginScope(StepTensors)}, restoring the enclosing one.
+     *
+     * @param outer the enclosing recording, as beginScope returned it
+     */
     public static void endScope(StepTensors outer) {
         if (outer == null) SCOPE.remove();
     }
 
+    /**
+     * Whether this thread is recording tensors (inside a Java Module's forward).
+     *
+     * @return whether it is recording
+     */
     public static boolean inScope() { return SCOPE.get() != null; }
 }

@@ -4,6 +4,11 @@ import alpha.bridge.Ref;
 
 /** A TensorIter that prepares the next batch in the background (Python thread). */
 public class BufferedTensorIter extends TensorIter {
+    /**
+     * Wraps a Python buffered iterator.
+     *
+     * @param ref the Python object's reference
+     */
     public BufferedTensorIter(Ref ref) { super(ref); }
 
     @Override public BufferedTensorIter reset() { super.reset(); return this; }

@@ -11,6 +11,11 @@ import java.util.List;
 
 /** An engine (cpu_float32 / cuda_float32 ...): switches, tensor factories, initialisers, reductions. */
 public class Engine extends Handle {
+    /**
+     * Wraps a Python engine.
+     *
+     * @param ref the Python object's reference
+     */
     public Engine(Ref ref) { super(ref); }
 
     private Object py(String method, Object... args) { return Wrap.wrap(backend().call(this, method, args), this); }
@@ -32,32 +37,112 @@ public class Engine extends Handle {
     }
 
     // ------------------------------------------------------------------ switches
+    /**
+     * Sets synchronous (true) or asynchronous (false) execution.
+     *
+     * @param flag the setting
+     * @return this object, for chaining
+     */
     public Engine sync(boolean flag) { py("sync", flag); return this; }
 
+    /**
+     * Whether ops wait for their results.
+     *
+     * @return whether it is synchronous
+     */
     public boolean sync() { return (Boolean) py("sync"); }
 
+    /**
+     * Turns argument validation on or off.
+     *
+     * @param flag the setting
+     * @return this object, for chaining
+     */
     public Engine check(boolean flag) { py("check", flag); return this; }
 
+    /**
+     * Whether arguments are validated.
+     *
+     * @return whether it checks
+     */
     public boolean check() { return (Boolean) py("check"); }
 
+    /**
+     * Seeds initialisation, dropout and shuffles.
+     *
+     * @param seed the seed
+     * @return this object, for chaining
+     */
     public Engine set_seed(long seed) { py("set_seed", seed); return this; }
 
+    /**
+     * The engine's type: "cpu_float32" or "cuda_float32".
+     *
+     * @return the type name
+     */
     public String dataType() { return (String) py("dataType"); }
 
     // ------------------------------------------------------------------ factories
+    /**
+     * A tensor of the given shape with unspecified values.
+     *
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor empty(int... dims) { return t("empty", join(new Object[0], dims)); }
 
+    /**
+     * A tensor of zeros.
+     *
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor zeros(int... dims) { return t("zeros", join(new Object[0], dims)); }
 
+    /**
+     * A tensor of ones.
+     *
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor ones(int... dims) { return t("ones", join(new Object[0], dims)); }
 
+    /**
+     * A tensor filled with {@code c}.
+     *
+     * @param c the value
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor constants(float c, int... dims) { return t("constants", join(new Object[]{c}, dims)); }
 
+    /**
+     * A tensor of values drawn uniformly from [low, high).
+     *
+     * @param low the lower bound
+     * @param high the upper bound
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor uniform(float low, float high, int... dims) { return t("uniform", join(new Object[]{low, high}, dims)); }
 
+    /**
+     * A tensor of values drawn from a normal distribution.
+     *
+     * @param mean the mean
+     * @param std the standard deviation
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor gaussian(float mean, float std, int... dims) { return t("gaussian", join(new Object[]{mean, std}, dims)); }
 
-    /** A float tensor from Java data (moved as bytes: a direct buffer under JPype, shared memory under Py4J). */
+    /**
+     * A float tensor from Java data (moved as bytes: a direct buffer under JPype, shared memory under Py4J).
+     *
+     * @param data the values, row-major
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor tensor(float[] data, int... dims) {
         Backend b = backend();
         synchronized (b) {
@@ -67,6 +152,13 @@ public class Engine extends Handle {
         }
     }
 
+    /**
+     * An int32 tensor of the given values.
+     *
+     * @param data the values, row-major
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor tensor_int32(int[] data, int... dims) {
         Backend b = backend();
         synchronized (b) {
@@ -76,6 +168,13 @@ public class Engine extends Handle {
         }
     }
 
+    /**
+     * An int8 (byte) tensor of the given values.
+     *
+     * @param data the values, row-major
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor tensor_int8(byte[] data, int... dims) {
         Backend b = backend();
         synchronized (b) {
@@ -85,46 +184,159 @@ public class Engine extends Handle {
         }
     }
 
-    /** A tensor from native-order bytes (dtype float32/int32/int8/uint8); under JPype a direct buffer is viewed, not copied. */
+    /**
+     * A tensor from native-order bytes (dtype float32/int32/int8/uint8); under JPype a direct buffer is viewed, not copied.
+     *
+     * @param data the values, row-major
+     * @param dtype the element type ("float32", "int32", "int8")
+     * @param dims the shape
+     * @return the tensor
+     */
     public Tensor tensor(ByteBuffer data, String dtype, int... dims) {
         Backend b = backend();
         return (Tensor) Wrap.wrap(b.write(this, data.order(ByteOrder.nativeOrder()), dtype, dims), null);
     }
 
+    /**
+     * One-hot rows of the labels ({@code alpha} for the label's column, {@code beta} elsewhere; 1 and 0 unless given).
+     *
+     * @param labels the class indices
+     * @param num_class the number of classes
+     * @return the tensor
+     */
     public Tensor onehot(Tensor labels, int num_class) { return t("onehot", labels, num_class); }
 
+    /**
+     * One-hot rows of the labels ({@code alpha} for the label's column, {@code beta} elsewhere; 1 and 0 unless given).
+     *
+     * @param labels the class indices
+     * @param num_class the number of classes
+     * @return the tensor
+     */
     public Tensor onehot(int[] labels, int num_class) { return t("onehot", labels, num_class); }
 
+    /**
+     * One-hot rows of the labels ({@code alpha} for the label's column, {@code beta} elsewhere; 1 and 0 unless given).
+     *
+     * @param labels the class indices
+     * @param alpha the value at the label's position
+     * @param beta the value elsewhere
+     * @param num_class the number of classes
+     * @return the tensor
+     */
     public Tensor onehot(Tensor labels, float alpha, float beta, int num_class) { return t("onehot", labels, alpha, beta, num_class); }
 
+    /**
+     * One-hot rows of the labels ({@code alpha} for the label's column, {@code beta} elsewhere; 1 and 0 unless given).
+     *
+     * @param labels the class indices
+     * @param alpha the value at the label's position
+     * @param beta the value elsewhere
+     * @param num_class the number of classes
+     * @return the tensor
+     */
     public Tensor onehot(int[] labels, float alpha, float beta, int num_class) { return t("onehot", labels, alpha, beta, num_class); }
 
     // ------------------------------------------------------------------ initialisers (in place)
+    /**
+     * Fills X with Kaiming-uniform values for the given fan-in.
+     *
+     * @param X the input tensors
+     * @param fan_in the number of inputs per output
+     * @return X
+     */
     public Tensor kaiming_uniform(Tensor X, int fan_in) { return t("kaiming_uniform", X, fan_in); }
 
+    /**
+     * Fills X with Kaiming-normal values for the given fan-in.
+     *
+     * @param X the input tensors
+     * @param fan_in the number of inputs per output
+     * @return X
+     */
     public Tensor kaiming_gaussian(Tensor X, int fan_in) { return t("kaiming_gaussian", X, fan_in); }
 
+    /**
+     * Fills X with Xavier-uniform values.
+     *
+     * @param X the input tensors
+     * @param fan_in the number of inputs per output
+     * @param fan_out the number of outputs per input
+     * @return X
+     */
     public Tensor xavier_uniform(Tensor X, int fan_in, int fan_out) { return t("xavier_uniform", X, fan_in, fan_out); }
 
+    /**
+     * Fills X with Xavier-normal values.
+     *
+     * @param X the input tensors
+     * @param fan_in the number of inputs per output
+     * @param fan_out the number of outputs per input
+     * @return X
+     */
     public Tensor xavier_gaussian(Tensor X, int fan_in, int fan_out) { return t("xavier_gaussian", X, fan_in, fan_out); }
 
     // ------------------------------------------------------------------ misc and reductions
+    /**
+     * Frees the tensors' memory at once, whoever else holds them.
+     *
+     * @param tensors the tensors
+     * @return this object, for chaining
+     */
     public Engine delete(Tensor... tensors) {
         for (Tensor x : tensors) if (x != null) x.delete();
         return this;
     }
 
+    /**
+     * The index of each row's largest value.
+     *
+     * @param X the input tensors
+     * @return the indices, one per row
+     */
     public Tensor row_max_index(Tensor X) { return t("row_max_index", X); }
 
+    /**
+     * The fraction of equal elements of A and B.
+     *
+     * @param A the first tensor
+     * @param B the second tensor
+     * @return the fraction, as a result
+     */
     public Result<Float> straight_equal(Tensor A, Tensor B) { return new Result<>((Ref) backend().call(this, "straight_equal", A, B), Float.class); }
 
+    /**
+     * The sum of all elements.
+     *
+     * @param X the input tensors
+     * @return the sum, as a result
+     */
     public Result<Float> straight_sum(Tensor X) { return new Result<>((Ref) backend().call(this, "straight_sum", X), Float.class); }
 
+    /**
+     * The mean of all elements.
+     *
+     * @param X the input tensors
+     * @return the mean, as a result
+     */
     public Result<Float> straight_mean(Tensor X) { return new Result<>((Ref) backend().call(this, "straight_mean", X), Float.class); }
 
+    /**
+     * The fraction of rows whose largest value is at the label's one-hot position.
+     *
+     * @param yh the predictions
+     * @param y the labels (one-hot rows)
+     * @return the accuracy, as a result
+     */
     public Result<Float> accuracy(Tensor yh, Tensor y) { return new Result<>((Ref) backend().call(this, "accuracy", yh, y), Float.class); }
 
-    /** Call any other engine method by name. */
+    /**
+     * Call any other engine method by name.
+     *
+     * @param method the Python method's name
+     * @param args the arguments
+     * @return the reply, wrapped
+     */
     public Object call(String method, Object... args) { return py(method, args); }
 
     @Override

@@ -8,14 +8,30 @@ public class Result<V> extends Handle {
     private final Class<V> type;
     private V value;
 
+    /**
+     * A result whose value has the given Java type.
+     *
+     * @param ref the Python object's reference
+     * @param type the value's Java class
+     */
     public Result(Ref ref, Class<V> type) {
         super(ref);
         this.type = type;
     }
 
+    /**
+     * A result holding a float.
+     *
+     * @param ref the Python object's reference
+     */
     @SuppressWarnings("unchecked")
     public Result(Ref ref) { this(ref, (Class<V>) Float.class); }
 
+    /**
+     * Waits for the value (once; later calls return it at once) and releases the Python handle.
+     *
+     * @return the value
+     */
     public synchronized V get() {
         if (value == null) {
             Number n = (Number) backend().call(this, "get");

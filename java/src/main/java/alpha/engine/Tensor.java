@@ -10,33 +10,84 @@ import java.util.List;
 
 /** A tensor on an engine (a handle: its data stays in Python; value() copies it to Java). */
 public class Tensor extends Handle {
+    /**
+     * Wraps a Python tensor.
+     *
+     * @param ref the Python object's reference
+     */
     public Tensor(Ref ref) { super(ref); }
 
+    /**
+     * Calls a method of the Python tensor.
+     *
+     * @param method the Python method's name
+     * @param args the arguments
+     * @return the reply, wrapped
+     */
     protected Object py(String method, Object... args) {
         return Wrap.wrap(backend().call(this, method, args), this);
     }
 
     // ------------------------------------------------------------------ shape
+    /**
+     * The shape.
+     *
+     * @return the dimensions
+     */
     public int[] dim() { return Engine.ints(py("dim")); }
 
+    /**
+     * One dimension (negative counts from the end).
+     *
+     * @param i the index
+     * @return that dimension
+     */
     public int dim(int i) { return ((Number) py("dim", i)).intValue(); }
 
+    /**
+     * The number of dimensions.
+     *
+     * @return the number
+     */
     public int ndim() { return ((Number) py("ndim")).intValue(); }
 
+    /**
+     * The number of elements.
+     *
+     * @return the number
+     */
     public int length() { return ((Number) py("length")).intValue(); }
 
+    /**
+     * The element type ("float32", "int32", "int8").
+     *
+     * @return the type name
+     */
     public String dataType() { return (String) py("dataType"); }
 
     // ------------------------------------------------------------------ sync and data
-    /** Wait for the op that produced this tensor. */
+    /**
+     * Wait for the op that produced this tensor.
+     *
+     * @return this tensor, once its value is ready
+     */
     public Tensor c() {
         py("c");
         return this;
     }
 
+    /**
+     * The syncer of the operation that produces this tensor.
+     *
+     * @return the syncer
+     */
     public Syncer syncer() { return new Syncer((Ref) backend().attr(this, "syncer")); }
 
-    /** Host copy, row-major float32 (the only copy is the one into this Java array). */
+    /**
+     * Host copy, row-major float32 (the only copy is the one into this Java array).
+     *
+     * @return the values as floats (row-major, no padding)
+     */
     public float[] value() {
         Backend b = backend();
         synchronized (b) {
@@ -47,6 +98,11 @@ public class Tensor extends Handle {
         }
     }
 
+    /**
+     * The values as ints (row-major).
+     *
+     * @return the values
+     */
     public int[] value_int32() {
         Backend b = backend();
         synchronized (b) {
@@ -57,6 +113,11 @@ public class Tensor extends Handle {
         }
     }
 
+    /**
+     * The values as bytes (row-major).
+     *
+     * @return the values
+     */
     public byte[] value_int8() {
         Backend b = backend();
         synchronized (b) {
@@ -75,16 +136,39 @@ public class Tensor extends Handle {
     }
 
     // ------------------------------------------------------------------ autograd and ops
+    /**
+     * Whether autograd keeps this tensor's gradient.
+     *
+     * @param flag the setting
+     * @return this object, for chaining
+     */
     public Tensor need_grad(boolean flag) {
         py("need_grad", flag);
         return this;
     }
 
+    /**
+     * Whether autograd keeps this tensor's gradient.
+     *
+     * @return whether it does
+     */
     public boolean need_grad() { return (Boolean) py("need_grad"); }
 
+    /**
+     * The gradient, or null.
+     *
+     * @return the gradient, or null
+     */
     public Tensor grad() { return (Tensor) py("grad"); }
 
-    /** alpha * X + beta (in place when inplace). */
+    /**
+     * alpha * X + beta (in place when inplace).
+     *
+     * @param inplace whether this tensor is overwritten
+     * @param alpha the factor
+     * @param beta the offset
+     * @return the result (this tensor when in place)
+     */
     public Tensor linear(boolean inplace, float alpha, float beta) {
         Object r = backend().function("tensor_linear", this, inplace, alpha, beta);
         if (r instanceof Ref ref && ref.id == id()) {          // in place: the same Python tensor
@@ -102,7 +186,12 @@ public class Tensor extends Handle {
         return out;
     }
 
-    /** A reply (one tensor or a list) as Tensor[]. */
+    /**
+     * A reply (one tensor or a list) as Tensor[].
+     *
+     * @param v a reply holding a tensor or a list of tensors
+     * @return the tensors
+     */
     public static Tensor[] of(Object v) { return array(v); }
 
     @Override

@@ -11,7 +11,13 @@ import alpha.engine.Tensor;
  * F.leakyRelu(slope, X); the Python side takes hyper-parameters first, so tensors are moved last.
  */
 public class Functional {
-    /** Any function of alpha.F by name. */
+    /**
+     * Any function of alpha.F by name.
+     *
+     * @param name the alpha.F function's name
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] apply(String name, Object... args) {
         return Tensor.of(Wrap.wrap(Bridge.backend().create("F." + name, tensorsLast(args)), null));
     }
@@ -33,118 +39,460 @@ public class Functional {
         return out;
     }
 
+    /**
+     * Applies ReLU, max(x, 0).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] relu(Object... args) { return apply("relu", args); }
 
+    /**
+     * Applies ReLU6, min(max(x, 0), 6).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] relu6(Object... args) { return apply("relu6", args); }
 
+    /**
+     * Applies leaky ReLU, x for x > 0 else slope * x (slope 0.01 unless given).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] leakyRelu(Object... args) { return apply("leakyRelu", args); }
 
+    /**
+     * Applies ELU, x for x > 0 else alpha * (exp(x) - 1).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] elu(Object... args) { return apply("elu", args); }
 
+    /**
+     * Applies softplus, log(1 + exp(x)).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] softplus(Object... args) { return apply("softplus", args); }
 
+    /**
+     * Applies GELU (tanh approximation).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] gelu(Object... args) { return apply("gelu", args); }
 
+    /**
+     * Applies the logistic sigmoid.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] sigmoid(Object... args) { return apply("sigmoid", args); }
 
+    /**
+     * Applies hard sigmoid, clip(x / 6 + 0.5, 0, 1).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] hard_sigmoid(Object... args) { return apply("hard_sigmoid", args); }
 
+    /**
+     * Applies tanh.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] tanh(Object... args) { return apply("tanh", args); }
 
+    /**
+     * Applies softmax over the last dimension (or the given number of features).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] softmax(Object... args) { return apply("softmax", args); }
 
+    /**
+     * Applies log-softmax over the last dimension (or the given number of features).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] log_softmax(Object... args) { return apply("log_softmax", args); }
 
+    /**
+     * Max pooling over NHWC images (kernel[, stride, padding]).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] maxPool2D(Object... args) { return apply("maxPool2D", args); }
 
+    /**
+     * Average pooling over NHWC images (kernel[, stride, padding]).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] avgPool2D(Object... args) { return apply("avgPool2D", args); }
 
+    /**
+     * Adaptive average pooling to the given output size (stride floor(I/O), kernel I - (O-1)*stride).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] adaptive_avgPool2D(Object... args) { return apply("adaptive_avgPool2D", args); }
 
+    /**
+     * Adaptive max pooling to the given output size (stride floor(I/O), kernel I - (O-1)*stride).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] adaptive_maxPool2D(Object... args) { return apply("adaptive_maxPool2D", args); }
 
+    /**
+     * Flattens each sample to one row, [N, H*W*C] (Dragon-Alpha's spelling of flatten).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] flaten(Object... args) { return apply("flaten", args); }
 
+    /**
+     * Flattens each sample to one row, [N, H*W*C] in H, W, C order.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] flatten(Object... args) { return apply("flatten", args); }
 
+    /**
+     * Views the input with new dimensions (no copy).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] view(Object... args) { return apply("view", args); }
 
+    /**
+     * Reshapes the input to new dimensions.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] reshape(Object... args) { return apply("reshape", args); }
 
+    /**
+     * Swaps two dimensions.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] transpose(Object... args) { return apply("transpose", args); }
 
+    /**
+     * Pads with zeros (per-dimension amounts).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] pad(Object... args) { return apply("pad", args); }
 
+    /**
+     * Trims (the inverse of pad).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] trim(Object... args) { return apply("trim", args); }
 
+    /**
+     * Crops a window.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] crop(Object... args) { return apply("crop", args); }
 
+    /**
+     * Places the input inside a larger zero tensor.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] expand(Object... args) { return apply("expand", args); }
 
+    /**
+     * Pads the H and W dimensions of NHWC images with zeros.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] pad2D(Object... args) { return apply("pad2D", args); }
 
+    /**
+     * Trims the H and W dimensions of NHWC images.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] trim2D(Object... args) { return apply("trim2D", args); }
 
+    /**
+     * Crops a window of the H and W dimensions of NHWC images.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] crop2D(Object... args) { return apply("crop2D", args); }
 
+    /**
+     * Places NHWC images inside larger zero images.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] expand2D(Object... args) { return apply("expand2D", args); }
 
+    /**
+     * Element-wise sum of two inputs.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add(Object... args) { return apply("add", args); }
 
+    /**
+     * Element-wise difference of two inputs.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] sub(Object... args) { return apply("sub", args); }
 
+    /**
+     * Element-wise product of two inputs.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] mul(Object... args) { return apply("mul", args); }
 
+    /**
+     * Element-wise quotient of two inputs.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] div(Object... args) { return apply("div", args); }
 
+    /**
+     * alpha * X1 + beta * X2 + gamma, element-wise.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] linear2(Object... args) { return apply("linear2", args); }
 
+    /**
+     * Concatenates inputs along a dimension (the last unless given).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] concat(Object... args) { return apply("concat", args); }
 
+    /**
+     * Splits the input along a dimension into sections of the given sizes.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] split(Object... args) { return apply("split", args); }
 
+    /**
+     * Splits the input along a dimension into n equal parts.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] chunk(Object... args) { return apply("chunk", args); }
 
+    /**
+     * Element-wise sum of all inputs.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] sum(Object... args) { return apply("sum", args); }
 
+    /**
+     * Element-wise mean of all inputs.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] mean(Object... args) { return apply("mean", args); }
 
+    /**
+     * Dropout with keep probability p (kept values scaled by 1/p; identity in eval mode).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] dropout(Object... args) { return apply("dropout", args); }
 
+    /**
+     * Adds two inputs and applies ReLU, max(x, 0), in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_relu(Object... args) { return apply("add_relu", args); }
 
+    /**
+     * Adds two inputs and applies leaky ReLU, x for x > 0 else slope * x (slope 0.01 unless given), in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_leakyRelu(Object... args) { return apply("add_leakyRelu", args); }
 
+    /**
+     * Adds two inputs and applies ELU, x for x > 0 else alpha * (exp(x) - 1), in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_elu(Object... args) { return apply("add_elu", args); }
 
+    /**
+     * Adds two inputs and applies GELU (tanh approximation), in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_gelu(Object... args) { return apply("add_gelu", args); }
 
+    /**
+     * Adds two inputs and applies the logistic sigmoid, in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_sigmoid(Object... args) { return apply("add_sigmoid", args); }
 
+    /**
+     * Adds two inputs and applies tanh, in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_tanh(Object... args) { return apply("add_tanh", args); }
 
+    /**
+     * Adds two inputs and applies softplus, log(1 + exp(x)), in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_softplus(Object... args) { return apply("add_softplus", args); }
 
+    /**
+     * Adds two inputs and applies ReLU6, min(max(x, 0), 6), in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_relu6(Object... args) { return apply("add_relu6", args); }
 
+    /**
+     * Adds two inputs and applies hard sigmoid, clip(x / 6 + 0.5, 0, 1), in one pass (a residual connection).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] add_hard_sigmoid(Object... args) { return apply("add_hard_sigmoid", args); }
 
     // fused activation + dropout (keep probability p): F.leakyRelu_dropout(0.9f, X)
+    /**
+     * Applies ReLU, max(x, 0) and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] relu_dropout(Object... args) { return apply("relu_dropout", args); }
 
+    /**
+     * Applies ReLU6, min(max(x, 0), 6) and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] relu6_dropout(Object... args) { return apply("relu6_dropout", args); }
 
+    /**
+     * Applies leaky ReLU, x for x > 0 else slope * x (slope 0.01 unless given) and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] leakyRelu_dropout(Object... args) { return apply("leakyRelu_dropout", args); }
 
+    /**
+     * Applies ELU, x for x > 0 else alpha * (exp(x) - 1) and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] elu_dropout(Object... args) { return apply("elu_dropout", args); }
 
+    /**
+     * Applies GELU (tanh approximation) and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] gelu_dropout(Object... args) { return apply("gelu_dropout", args); }
 
+    /**
+     * Applies softplus, log(1 + exp(x)) and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] softplus_dropout(Object... args) { return apply("softplus_dropout", args); }
 
+    /**
+     * Applies the logistic sigmoid and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] sigmoid_dropout(Object... args) { return apply("sigmoid_dropout", args); }
 
+    /**
+     * Applies hard sigmoid, clip(x / 6 + 0.5, 0, 1) and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] hard_sigmoid_dropout(Object... args) { return apply("hard_sigmoid_dropout", args); }
 
+    /**
+     * Applies tanh and then dropout, in one pass.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
     public Tensor[] tanh_dropout(Object... args) { return apply("tanh_dropout", args); }
 }

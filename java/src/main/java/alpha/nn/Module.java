@@ -21,21 +21,36 @@ import java.util.List;
  * bridge; each of them records its autograd node on its output tensors, exactly as when a Python
  * Module calls them. The Module's Python side is a HostedModule holding the same children, so
  * backward() walks the recorded graph with the same code as in Python, and param_map(), find(),
- * optimizers and alpha.stat see the usual names (<Module>.<field>.<UnitClass><index>.weight).
+ * optimizers and alpha.stat see the usual names ({@code <Module>.<field>.<UnitClass><index>.weight}).
  */
 public abstract class Module extends Unit {
     private String name;
     private Tensor[] lastIn;
 
+    /** A Module; its Python side is built on {@code init}. */
     protected Module() { super(); }
 
-    /** Called after init() has created every parameter (e.g. to tune BatchNorm settings). */
+    /**
+     * Called after init() has created every parameter (e.g. to tune BatchNorm settings).
+     *
+     * @param eg the engine the Module was initialised on
+     */
     public void __init__(Engine eg) {}
 
+    /**
+     * The forward pass, written by the subclass with units and {@code F} functions.
+     *
+     * @param X the input tensors
+     * @return the output tensors
+     */
     public abstract Tensor[] __forward__(Tensor... X);
 
     // ------------------------------------------------------------------ structure
-    /** (field name, unit) pairs in declaration order; arrays/collections of units as <field>.<Class><i>. */
+    /**
+     * (field name, unit) pairs in declaration order; arrays/collections of units as {@code <field>.<Class><i>}.
+     *
+     * @return the pairs
+     */
     protected List<Object[]> children() {
         List<Class<?>> chain = new ArrayList<>();
         for (Class<?> c = getClass(); c != null && c != Module.class; c = c.getSuperclass()) chain.add(0, c);
@@ -79,6 +94,7 @@ public abstract class Module extends Unit {
         bind(ref);
     }
 
+    /** Builds the Python side of this Module if it is not bound yet. */
     protected final void ensureMirror() { if (!isBound() || isReleased()) buildMirror(); }
 
     @Override

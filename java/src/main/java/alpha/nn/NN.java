@@ -9,184 +9,705 @@ import alpha.bridge.Wrap;
  * units live), containers, and zoo blocks/nets. Arguments are ints, floats, booleans, strings or units.
  */
 public class NN {
-    /** Any unit constructor of alpha.nn by name (e.g. a zoo net added later). */
+    /**
+     * Any unit constructor of alpha.nn by name (e.g. a zoo net added later).
+     *
+     * @param name the alpha.nn constructor's name
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit unit(String name, Object... args) {
         return (Unit) Wrap.wrap(Bridge.backend().create("nn." + name, args), null);
     }
 
+    /**
+     * Batch normalisation over the last (feature) dimension: {@code (dims...)} or {@code (affine, beta1, beta2, eps, dims...)}.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public BatchNorm batchNorm(Object... args) { return new BatchNorm((Ref) Bridge.backend().create("nn.batchNorm", args)); }
 
+    /**
+     * Batch normalisation that uses its running statistics in training too.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public BatchNorm global_batchNorm(Object... args) { return new BatchNorm((Ref) Bridge.backend().create("nn.global_batchNorm", args)); }
 
-    /** Units applied in order: a Python Sequence when every unit is a Python unit, else a Java Sequence. */
+    /**
+     * Units applied in order: a Python Sequence when every unit is a Python unit, else a Java Sequence.
+     *
+     * @param units the units
+     * @return the sequence
+     */
     public Unit sequence(Unit... units) {
         for (Unit u : units) if (u instanceof Module) return new Sequence(units);
         return unit("sequence", (Object[]) units);
     }
 
+    /**
+     * The same as {@link #sequence(Unit...)} (PyTorch's name).
+     *
+     * @param units the units
+     * @return the sequence
+     */
     public Unit Sequential(Unit... units) { return sequence(units); }
 
+    /**
+     * A 2D convolution over NHWC images (Dragon-Alpha's conv3D): {@code (biased, in, out, kernel, stride, padding)}, or with per-axis kernel, stride and padding.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit conv3D(Object... args) { return unit("conv3D", args); }
 
+    /**
+     * A 1x1 convolution over NHWC images: {@code (biased, in, out)}.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit pointwise_conv3D(Object... args) { return unit("pointwise_conv3D", args); }
 
+    /**
+     * A 1x1 convolution over NHWC images (Dragon-Alpha's name for pointwise_conv3D).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit point_conv3D(Object... args) { return unit("point_conv3D", args); }
 
+    /**
+     * A transposed 2D convolution over NHWC images; the same argument forms as conv3D.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit deconv3D(Object... args) { return unit("deconv3D", args); }
 
+    /**
+     * A depthwise 2D convolution over NHWC images: {@code (biased, channels, kernel, stride, padding)}.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit depthwise_conv3D(Object... args) { return unit("depthwise_conv3D", args); }
 
+    /**
+     * A 1D convolution over NWC sequences (Dragon-Alpha's conv2D).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit conv2D(Object... args) { return unit("conv2D", args); }
 
+    /**
+     * A transposed 1D convolution over NWC sequences.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit deconv2D(Object... args) { return unit("deconv2D", args); }
 
+    /**
+     * A fully connected layer, Y = X W + b with W of shape [in, out]: {@code (biased, in, out)}.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit fullconnect(Object... args) { return unit("fullconnect", args); }
 
+    /**
+     * Layer normalisation over the given trailing dimensions.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit layerNorm(Object... args) { return unit("layerNorm", args); }
 
+    /**
+     * A learned per-feature scale and shift.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit affine(Object... args) { return unit("affine", args); }
 
+    /**
+     * A unit computing ReLU, max(x, 0).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit relu(Object... args) { return unit("relu", args); }
 
+    /**
+     * A unit computing ReLU6, min(max(x, 0), 6).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit relu6(Object... args) { return unit("relu6", args); }
 
+    /**
+     * A unit computing leaky ReLU, x for x > 0 else slope * x (slope 0.01 unless given).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit leakyRelu(Object... args) { return unit("leakyRelu", args); }
 
+    /**
+     * A unit computing ELU, x for x > 0 else alpha * (exp(x) - 1).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit elu(Object... args) { return unit("elu", args); }
 
+    /**
+     * A unit computing softplus, log(1 + exp(x)).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit softplus(Object... args) { return unit("softplus", args); }
 
+    /**
+     * A unit computing GELU (tanh approximation).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit gelu(Object... args) { return unit("gelu", args); }
 
+    /**
+     * A unit computing the logistic sigmoid.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit sigmoid(Object... args) { return unit("sigmoid", args); }
 
+    /**
+     * A unit computing hard sigmoid, clip(x / 6 + 0.5, 0, 1).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit hard_sigmoid(Object... args) { return unit("hard_sigmoid", args); }
 
+    /**
+     * A unit computing tanh.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit tanh(Object... args) { return unit("tanh", args); }
 
+    /**
+     * A unit computing softmax over the last dimension (or the given number of features).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit softmax(Object... args) { return unit("softmax", args); }
 
+    /**
+     * A unit computing log-softmax over the last dimension (or the given number of features).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit log_softmax(Object... args) { return unit("log_softmax", args); }
 
+    /**
+     * A unit: dropout with keep probability p (kept values scaled by 1/p; identity in eval mode).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit dropout(Object... args) { return unit("dropout", args); }
 
+    /**
+     * A unit: max pooling over NHWC images (kernel[, stride, padding]).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit maxPool2D(Object... args) { return unit("maxPool2D", args); }
 
+    /**
+     * A unit: average pooling over NHWC images (kernel[, stride, padding]).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit avgPool2D(Object... args) { return unit("avgPool2D", args); }
 
+    /**
+     * A unit: adaptive average pooling to the given output size (stride floor(I/O), kernel I - (O-1)*stride).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit adaptive_avgPool2D(Object... args) { return unit("adaptive_avgPool2D", args); }
 
+    /**
+     * A unit: adaptive max pooling to the given output size (stride floor(I/O), kernel I - (O-1)*stride).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit adaptive_maxPool2D(Object... args) { return unit("adaptive_maxPool2D", args); }
 
+    /**
+     * A unit: flattens each sample to one row, [N, H*W*C] (Dragon-Alpha's spelling of flatten).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit flaten(Object... args) { return unit("flaten", args); }
 
+    /**
+     * A unit: flattens each sample to one row, [N, H*W*C] in H, W, C order.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit flatten(Object... args) { return unit("flatten", args); }
 
+    /**
+     * A unit: views the input with new dimensions (no copy).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit view(Object... args) { return unit("view", args); }
 
+    /**
+     * A unit: reshapes the input to new dimensions.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit reshape(Object... args) { return unit("reshape", args); }
 
+    /**
+     * A unit: swaps two dimensions.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit transpose(Object... args) { return unit("transpose", args); }
 
+    /**
+     * A unit: pads with zeros (per-dimension amounts).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit pad(Object... args) { return unit("pad", args); }
 
+    /**
+     * A unit: trims (the inverse of pad).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit trim(Object... args) { return unit("trim", args); }
 
+    /**
+     * A unit: crops a window.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit crop(Object... args) { return unit("crop", args); }
 
+    /**
+     * A unit: places the input inside a larger zero tensor.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit expand(Object... args) { return unit("expand", args); }
 
+    /**
+     * A unit: pads the H and W dimensions of NHWC images with zeros.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit pad2D(Object... args) { return unit("pad2D", args); }
 
+    /**
+     * A unit: trims the H and W dimensions of NHWC images.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit trim2D(Object... args) { return unit("trim2D", args); }
 
+    /**
+     * A unit: crops a window of the H and W dimensions of NHWC images.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit crop2D(Object... args) { return unit("crop2D", args); }
 
+    /**
+     * A unit: places NHWC images inside larger zero images.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit expand2D(Object... args) { return unit("expand2D", args); }
 
+    /**
+     * A unit: element-wise sum of two inputs.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit add(Object... args) { return unit("add", args); }
 
+    /**
+     * A unit: element-wise difference of two inputs.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit sub(Object... args) { return unit("sub", args); }
 
+    /**
+     * A unit: element-wise product of two inputs.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit mul(Object... args) { return unit("mul", args); }
 
+    /**
+     * A unit: element-wise quotient of two inputs.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit div(Object... args) { return unit("div", args); }
 
+    /**
+     * A unit: alpha * X1 + beta * X2 + gamma, element-wise.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit linear2(Object... args) { return unit("linear2", args); }
 
+    /**
+     * A unit: concatenates inputs along a dimension (the last unless given).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit concat(Object... args) { return unit("concat", args); }
 
+    /**
+     * A unit: splits the input along a dimension into sections of the given sizes.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit split(Object... args) { return unit("split", args); }
 
+    /**
+     * A unit: splits the input along a dimension into n equal parts.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit chunk(Object... args) { return unit("chunk", args); }
 
+    /**
+     * A unit: element-wise sum of all inputs.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit sum(Object... args) { return unit("sum", args); }
 
+    /**
+     * A unit: element-wise mean of all inputs.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit mean(Object... args) { return unit("mean", args); }
 
+    /**
+     * Batch normalisation followed by ReLU, max(x, 0), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit batchNorm_relu(Object... args) { return unit("batchNorm_relu", args); }
 
+    /**
+     * Batch normalisation followed by leaky ReLU, x for x > 0 else slope * x (slope 0.01 unless given), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit batchNorm_leakyRelu(Object... args) { return unit("batchNorm_leakyRelu", args); }
 
+    /**
+     * Batch normalisation followed by ELU, x for x > 0 else alpha * (exp(x) - 1), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit batchNorm_elu(Object... args) { return unit("batchNorm_elu", args); }
 
+    /**
+     * Batch normalisation followed by GELU (tanh approximation), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit batchNorm_gelu(Object... args) { return unit("batchNorm_gelu", args); }
 
+    /**
+     * Batch normalisation followed by the logistic sigmoid, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit batchNorm_sigmoid(Object... args) { return unit("batchNorm_sigmoid", args); }
 
+    /**
+     * Batch normalisation followed by tanh, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit batchNorm_tanh(Object... args) { return unit("batchNorm_tanh", args); }
 
+    /**
+     * An affine transform followed by ReLU, max(x, 0), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit affine_relu(Object... args) { return unit("affine_relu", args); }
 
+    /**
+     * An affine transform followed by leaky ReLU, x for x > 0 else slope * x (slope 0.01 unless given), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit affine_leakyRelu(Object... args) { return unit("affine_leakyRelu", args); }
 
+    /**
+     * An affine transform followed by ELU, x for x > 0 else alpha * (exp(x) - 1), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit affine_elu(Object... args) { return unit("affine_elu", args); }
 
+    /**
+     * An affine transform followed by GELU (tanh approximation), fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit affine_gelu(Object... args) { return unit("affine_gelu", args); }
 
+    /**
+     * An affine transform followed by the logistic sigmoid, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit affine_sigmoid(Object... args) { return unit("affine_sigmoid", args); }
 
+    /**
+     * An affine transform followed by tanh, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit affine_tanh(Object... args) { return unit("affine_tanh", args); }
 
+    /**
+     * ReLU, max(x, 0) followed by dropout, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit relu_dropout(Object... args) { return unit("relu_dropout", args); }
 
+    /**
+     * Leaky ReLU, x for x > 0 else slope * x (slope 0.01 unless given) followed by dropout, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit leakyRelu_dropout(Object... args) { return unit("leakyRelu_dropout", args); }
 
+    /**
+     * ELU, x for x > 0 else alpha * (exp(x) - 1) followed by dropout, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit elu_dropout(Object... args) { return unit("elu_dropout", args); }
 
+    /**
+     * GELU (tanh approximation) followed by dropout, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit gelu_dropout(Object... args) { return unit("gelu_dropout", args); }
 
+    /**
+     * The logistic sigmoid followed by dropout, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit sigmoid_dropout(Object... args) { return unit("sigmoid_dropout", args); }
 
+    /**
+     * Tanh followed by dropout, fused into one unit.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit tanh_dropout(Object... args) { return unit("tanh_dropout", args); }
 
+    /**
+     * Fuses two units into one fused unit, chosen by their types (e.g. batchNorm + leakyRelu).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the fused unit
+     */
     public Unit fuse(Object... args) { return unit("fuse", args); }
 
+    /**
+     * The ResNet basic block (zoo): {@code (activation, in, out, stride)}.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit BasicBlock(Object... args) { return unit("BasicBlock", args); }
 
+    /**
+     * The ResNet bottleneck block (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit BottleNeck(Object... args) { return unit("BottleNeck", args); }
 
+    /**
+     * The squeeze-and-excitation block (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit SEBlock(Object... args) { return unit("SEBlock", args); }
 
+    /**
+     * The GoogLeNet inception block (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit Inception(Object... args) { return unit("Inception", args); }
 
+    /**
+     * ResNet18 for CIFAR-sized images (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit ResNet18(Object... args) { return unit("ResNet18", args); }
 
+    /**
+     * ResNet34 for CIFAR-sized images (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit ResNet34(Object... args) { return unit("ResNet34", args); }
 
+    /**
+     * ResNet50 for CIFAR-sized images (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit ResNet50(Object... args) { return unit("ResNet50", args); }
 
+    /**
+     * VGG16 for CIFAR-sized images (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit VGG16(Object... args) { return unit("VGG16", args); }
 
+    /**
+     * VGG19 for CIFAR-sized images (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit VGG19(Object... args) { return unit("VGG19", args); }
 
+    /**
+     * SENet (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit SENet(Object... args) { return unit("SENet", args); }
 
+    /**
+     * GoogLeNet (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit GoogLeNet(Object... args) { return unit("GoogLeNet", args); }
 
+    /**
+     * HairNet, a depthwise-separable network (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit HairNet(Object... args) { return unit("HairNet", args); }
 
+    /**
+     * The MNIST CNN of {@code alpha train --model mnist_cnn} (zoo).
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit MnistCNN(Object... args) { return unit("MnistCNN", args); }
 
+    /**
+     * The MNIST CNN (zoo), by its command-line name.
+     *
+     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
     public Unit mnist_cnn(Object... args) { return unit("mnist_cnn", args); }
 }

@@ -16,7 +16,12 @@ public final class LrUpdater implements PassByReference {
         this.updater = updater;
     }
 
-    /** Called from Python: the learning rate after `lr`. */
+    /**
+     * Called from Python: the learning rate after `lr`.
+     *
+     * @param lr the current learning rate
+     * @return the next learning rate
+     */
     public double next(double lr) {
         Float v = updater.apply((float) lr);
         if (v == null) throw new NullPointerException("lambdaLr: the updater returned null for lr = " + (float) lr);
