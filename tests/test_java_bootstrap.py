@@ -25,8 +25,9 @@ pytestmark = [pytest.mark.slow,
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
-    """The jar (with its wheel) and the README's Java example compiled against it."""
-    r = subprocess.run(["mvn", "-q", "-B", "package", "-DskipTests", f"-Dalpha.python={sys.executable}"],
+    """The jar (with its wheel), installed into the local Maven repository as the docs say, and the README's
+    Java example compiled against it."""
+    r = subprocess.run(["mvn", "-q", "-B", "install", "-DskipTests", f"-Dalpha.python={sys.executable}"],
                        cwd=REPO, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     out = subprocess.run(["unzip", "-l", JAR], capture_output=True, text=True).stdout if shutil.which("unzip") else WHEEL
@@ -110,3 +111,33 @@ def test_no_package_index_stops_with_one_message_saying_what_to_run(program, bar
     assert "tried: python3: No module named 'alpha_py'" in err, err[-3000:]
     assert "pip install exited with code" in err, err[-3000:]
     assert not (tmp_path / "cache" / "alpha-java" / "0.1.0" / "venv").exists()     # nothing half-made is left
+
+
+def test_the_jar_and_the_wheel_have_one_version():
+    """The wheel's file name inside the jar comes from the pom's version: pyproject.toml must agree."""
+    import tomllib
+    import xml.etree.ElementTree as ET
+    with open(os.path.join(REPO, "pyproject.toml"), "rb") as f:
+        py_version = tomllib.load(f)["project"]["version"]
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    pom = ET.parse(os.path.join(REPO, "java", "pom.xml")).getroot()
+    assert pom.find("m:parent/m:version", ns).text == py_version == "0.1.0"     # 0.1.0: the paths above
+    assert pom.find("m:artifactId", ns).text == "alpha-java" and pom.find("m:parent/m:groupId", ns).text == "alpha"
+
+
+def test_a_maven_project_resolves_the_documented_coordinates(program, tmp_path):
+    """`mvn install` put alpha:alpha-java:0.1.0 in the local repository; a project depending on it gets py4j too."""
+    (tmp_path / "pom.xml").write_text("""<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>example</groupId><artifactId>consumer</artifactId><version>1</version>
+  <dependencies>
+    <dependency><groupId>alpha</groupId><artifactId>alpha-java</artifactId><version>0.1.0</version></dependency>
+  </dependencies>
+</project>
+""", encoding="utf-8")
+    out = tmp_path / "cp.txt"
+    r = subprocess.run(["mvn", "-q", "-B", "-o", "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath", f"-Dmdep.outputFile={out}"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    jars = [os.path.basename(p) for p in out.read_text().split(os.pathsep)]
+    assert "alpha-java-0.1.0.jar" in jars and "py4j-0.10.9.9.jar" in jars, jars
