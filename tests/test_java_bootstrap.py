@@ -94,9 +94,11 @@ def test_a_bare_python3_is_set_up_once_for_two_jvms(program, wheelhouse, bare_py
     assert sum(err.count(SETUP_LINE) for _, err in outs) == 1, [err for _, err in outs]
     venv = tmp_path / "cache" / "alpha-java" / "0.1.0" / "venv"
     assert (venv / ".alpha-java-ready").exists()
-    again = _java(program, tmp_path / "run2", env)                                # later runs use it at once
+    env["ALPHA_PYTHON"] = str(tmp_path / "no-such-python")                      # a configured Python that cannot work
+    again = _java(program, tmp_path / "run2", env)                                # later runs use the venv at once
     _, err = again.communicate(timeout=300)
     assert again.returncode == 0 and SETUP_LINE not in err, err[-2000:]
+    assert f"the configured Python ({env['ALPHA_PYTHON']}: cannot run it" in err and str(venv) in err, err[-2000:]
 
 
 def test_no_package_index_stops_with_one_message_saying_what_to_run(program, bare_python, tmp_path):

@@ -101,10 +101,17 @@ public final class PythonLocator {
         List<String> tried = new ArrayList<>();
         for (String c : candidates) {
             String why = probe(c, extraPythonPath());
-            if (why == null) return c;
+            if (why == null) return notice(configured, c, tried);
             tried.add(c + ": " + why);
         }
-        return PythonSetup.setUp(tried);
+        return notice(configured, PythonSetup.setUp(tried), tried);
+    }
+
+    /** A configured Python that cannot be used is said so once, with the one used instead. */
+    private static String notice(String configured, String chosen, List<String> tried) {
+        if (configured != null && !configured.isBlank() && !configured.equals(chosen))
+            System.err.println("alpha-java: the configured Python (" + tried.get(0) + ") cannot run the bridge; using " + chosen);
+        return chosen;
     }
 
     /**
