@@ -38,6 +38,7 @@ class AutoLoop(LoopGraphs):
         self.owner = None                    # the thread whose calls are recorded
         self.templates = OrderedDict()
         self.live = []                       # weakrefs: objects resolved to graph outputs at the last launch
+        self.live_alias = False              # ... one of them views an input buffer the next inputs overwrite
         self.counts = {"eager": 0, "captures": 0, "replays": 0, "flushes": 0, "failed": 0}
         self.reason = None                   # the last capture failure
         self._reset(IDLE)
@@ -56,7 +57,9 @@ class AutoLoop(LoopGraphs):
         if self.owner is None:
             self.owner = me
         elif me != self.owner:
-            return fn(*args)
+            if self.mode != IDLE:
+                return fn(*args)
+            self.owner = me
         if self.mode == SKIP:                # op by op, unlogged, until the boundary
             return self._skip(kind, obj, fn, args)
         sig = self._sig(kind, obj, args)
@@ -202,7 +205,8 @@ class AutoLoop(LoopGraphs):
     def _start(self, tpl):
         """Begin a deferred iteration following tpl: earlier graph outputs still held are copied out, a
         parameter array replaced since the capture is copied into the graph's, parameters are hidden."""
-        self._detach()
+        if self.live_alias:                  # an output of the last launch is a view of an input buffer
+            self._detach()
         if tpl.bound is not None:
             for p, arr in tpl.bound:
                 d = p._data

@@ -13,13 +13,14 @@ class _Template:
     """One iteration signature: how often it ran op by op, its graph, input buffers and outputs."""
 
     __slots__ = ("sig", "seen", "graph", "ins", "outs", "spec", "params", "bound", "bad", "flushes", "pool",
-                 "opts", "runs", "objs")
+                 "opts", "runs", "objs", "alias")
 
     def __init__(self, sig, spec, params, opts, bad, objs):
         self.sig, self.spec, self.params, self.opts, self.bad = sig, spec, params, opts, bad
         self.objs = objs                     # the units/losses/optimizers called: alive, so ids stay theirs
         self.seen = self.flushes = self.runs = 0
         self.graph = self.ins = self.outs = self.bound = self.pool = None
+        self.alias = False
 
 
 class LoopGraphs:
@@ -36,6 +37,7 @@ class LoopGraphs:
             self.hidden = []
             self.mode = DEFER
             return self.flush()
+        self._detach()                       # outputs of the last launch still held: copied before this one
         self.b.graph_launch(tpl.graph)
         live = []
         for t, i, k in self.pending:
@@ -45,7 +47,7 @@ class LoopGraphs:
             else:
                 t._data, t._lazy = arr, None
             live.append(weakref.ref(t))
-        self.live = live
+        self.live, self.live_alias = live, tpl.alias
         tpl.runs += 1
         self.counts["replays"] += 1
         self.templates.move_to_end(tpl.sig)
@@ -89,6 +91,8 @@ class LoopGraphs:
             with eg.stepping():
                 graph, outs = b.graph_capture(body, tpl.pool)
             tpl.graph, tpl.outs, tpl.bound = graph, outs, bound
+            ins = [(a.data.ptr, a.data.ptr + a.nbytes) for a in tpl.ins]
+            tpl.alias = any(lo <= o.data.ptr < hi for row in outs for o in row if o is not None for lo, hi in ins)
             self.counts["captures"] += 1
         except Exception as e:               # noqa: BLE001 - any failure: this signature stays op by op
             tpl.bad = self.reason = f"{type(e).__name__}: {e}"
