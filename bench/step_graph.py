@@ -175,7 +175,12 @@ def main():
         ua = bench_user(kind, batch, True, a.steps, a.warmup, a.pool, a.tf32)
         uo = bench_user(kind, batch, False, a.steps, a.warmup, a.pool, a.tf32)
         t = bench_torch(kind, batch, a.steps, a.warmup, a.tf32) if a.torch else None
-        same = "yes" if u["losses"] == c["losses"] == ua["losses"] == uo["losses"] else "NO"
+        eq = {"capt": c["losses"] == u["losses"], "user": ua["losses"] == u["losses"],
+              "user off": uo["losses"] == u["losses"], "user/user off": ua["losses"] == uo["losses"]}
+        same = "yes" if all(eq.values()) else "NO " + ",".join(k for k, v in eq.items() if not v)
+        if not all(eq.values()):
+            print(f"losses (first 4) op by op {u['losses'][:4]} capt {c['losses'][:4]} user {ua['losses'][:4]} "
+                  f"user off {uo['losses'][:4]}", flush=True)
         rows.append((kind, batch, u, c, t, same, ua, uo))
         print(f"{kind:8s} b{batch:<4d} user loop auto_graph {ua['ms']:8.2f} ms (host {ua['host_ms']:.2f}, syncs/step "
               f"{ua['syncs']:.2f}, {ua['stats']})  user loop op by op {uo['ms']:8.2f} ms (host {uo['host_ms']:.2f})",

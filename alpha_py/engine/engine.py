@@ -10,6 +10,9 @@ from ..errors import ArgumentError, ShapeError, fmt_shape
 from ..core.tensor import Result, Syncer, Tensor
 
 
+_NO_EVENT = Syncer(None)         # shared: a Syncer without an event has nothing to wait for or change
+
+
 def parse_dims(dims, fn):
     """Accept f(2, 3), f([2, 3]) or f((2, 3)); validate positive ints."""
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
@@ -152,7 +155,7 @@ class Engine:
     def syncer(self):
         """The Syncer of a new tensor: a completion event in async mode, none when sync or stepping."""
         if self.is_sync or self._stepping():
-            return Syncer(None)
+            return _NO_EVENT
         return Syncer(self.backend.event())
 
     def copy_into(self, dst, src):

@@ -206,8 +206,17 @@ class Unit:
             self._check_count(xs)
             self.check_inputs(xs)
         outs, ctx = self._fwd(eg, *[x.data for x in xs])
-        record = any(x.node is not None or x.need_grad() for x in xs) or (
-            self._need_grads and any(p.trainable for p in self._params.values()))
+        record = False
+        for x in xs:
+            if x.node is not None or x._need_grad:
+                record = True
+                break
+        else:
+            if self._need_grads:
+                for p in self._params.values():
+                    if p.trainable:
+                        record = True
+                        break
         node = Node(self, xs, ctx, len(outs)) if record else None
         return [eg.wrap(o, node, i) for i, o in enumerate(outs)]
 
