@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Device run for issue 19 items 1-2 (auto_graph and host cost): the GPU tests of the user loop and of train_step,
 # the host profile of an op-by-op step, and bench/step_graph.py with its "user loop" columns. Logs under $OUT.
-# Usage: bash bench/gpu_loop.sh [tests] [profile] [bench]   (default: all three; STEPS, CONFIGS, T_TEST override)
+# Usage: bash bench/gpu_loop.sh [tests] [profile] [bench] [epoch]   (default: the first three; STEPS, CONFIGS, T_TEST
+# override; epoch reads Fashion-MNIST from .gpudata/fashion, which bench/pack_gpudata.sh fills)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -14,7 +15,7 @@ for w in $what; do
   case $w in
     tests)
       timeout "${T_TEST:-300}" python3 -m pytest -q -rs -p no:cacheprovider ${PYTEST_ARGS:-} tests/test_user_loop_gpu.py \
-        tests/test_cuda_graph.py tests/test_cuda_train.py > "$OUT/pytest.log" 2>&1
+        tests/test_cuda_graph.py tests/test_cuda_train.py ${EXTRA_TESTS:-} > "$OUT/pytest.log" 2>&1
       echo "pytest rc=$? in $(( $(date +%s) - t0 )) s"
       grep -E "^(FAILED|ERROR)|Error:|assert" "$OUT/pytest.log" | head -40
       tail -3 "$OUT/pytest.log" ;;
@@ -25,6 +26,9 @@ for w in $what; do
     bench)
       timeout "${T_BENCH:-240}" python3 bench/step_graph.py --steps "${STEPS:-30}" --configs "${CONFIGS:-fashion:128,resnet18:32}" \
         2>&1 | tee "$OUT/step_graph.txt" ;;
+    epoch)
+      timeout "${T_EPOCH:-200}" python3 bench/user_epoch.py --data-dir .gpudata/fashion --epochs "${EPOCHS:-3}" 2>&1 \
+        | tee "$OUT/user_epoch.txt" ;;
   esac
   echo "== $w done in $(( $(date +%s) - t0 )) s"
 done
