@@ -38,6 +38,11 @@ public class Engine extends Handle {
 
     public Engine check(boolean flag) { py("check", flag); return this; }
 
+    /** auto_graph(flag): capture the user's own training loop into CUDA graphs (CUDA engines; docs/user-loop.md). */
+    public Engine auto_graph(boolean flag) { py("auto_graph", flag); return this; }
+
+    public boolean auto_graph() { return (Boolean) py("auto_graph"); }
+
     public boolean check() { return (Boolean) py("check"); }
 
     public Engine set_seed(long seed) { py("set_seed", seed); return this; }

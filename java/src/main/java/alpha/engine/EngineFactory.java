@@ -16,14 +16,20 @@ public class EngineFactory {
 
     public Engine cpu_float64() { return new Engine(ref("cpu_float64")); }
 
-    public Engine cuda_float32(int device_id, Mempool mempool) { return new Engine(ref("cuda_float32", device_id, mempool)); }
+    /** The system property alpha.autoGraph=false turns the capture of the user's loop off (docs/user-loop.md). */
+    private static Engine cuda(Ref ref) {
+        Engine eg = new Engine(ref);
+        return "false".equalsIgnoreCase(System.getProperty("alpha.autoGraph", "true")) ? eg.auto_graph(false) : eg;
+    }
+
+    public Engine cuda_float32(int device_id, Mempool mempool) { return cuda(ref("cuda_float32", device_id, mempool)); }
 
     public Engine cuda_float32(int device_id, Mempool mempool, long max_trans_buf_bytes) {
-        return new Engine(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes));
+        return cuda(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes));
     }
 
     public Engine cuda_float32(int device_id, Mempool mempool, long max_trans_buf_bytes, boolean check) {
-        return new Engine(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes, check));
+        return cuda(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes, check));
     }
 
     public Mempool memp1(long max_bytes) { return new Mempool(ref("memp1", max_bytes)); }
