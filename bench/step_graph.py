@@ -97,8 +97,9 @@ def bench_user(kind, batch, auto, steps, warmup, pool, tf32):
         opt.update().clear_grads()
         net.gc()
         return ls.loss(yh, y)
-    results = [step(i) for i in range(warmup)]
-    results[-1].get()
+    for i in range(warmup):                      # the same steps as bench_alpha: warm-up, then one more on batch 0
+        step(i)
+    step(0).get()
     c0 = eg.counters()
     t0 = time.perf_counter()
     results = [step(i) for i in range(steps)]

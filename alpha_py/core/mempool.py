@@ -87,7 +87,8 @@ class Mempool:
             raise ArgumentError(f"{self.kind}: not bound to a device (pass it to alpha.engine.cuda_float32)")
         size = round_up(max(int(nbytes), 1), ALIGN)
         with self._lock:
-            self._drain()
+            if self._pending:
+                self._drain()
             block = self._take(size)
             block.free = False
             self.used += block.size
