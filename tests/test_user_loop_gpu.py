@@ -188,3 +188,25 @@ def test_train_step_beside_the_recorder():
     step = alpha.train_step(net, alpha.loss.softmax_crossEntropy(), opt)
     losses = [step(x, y).get() for x, y in batches(eg, [16] * 4)]
     assert all(np.isfinite(losses)) and eg.auto_stats()["eager"] == 0
+
+
+def test_outputs_kept_across_launches_keep_their_values_and_memory_stays_flat():
+    def go(auto, n):
+        eg, net, opt = setup(auto)
+        ls = alpha.loss.softmax_crossEntropy()
+        data = batches(eg, [16] * 4)
+        kept, prev, used = [], None, []
+        for i in range(n):
+            x, y = data[i % 4]
+            yh = net.forward(x)[0]
+            net.backward(ls.gradient(yh, y))
+            opt.update().clear_grads()
+            net.gc()
+            if prev is not None:                 # last iteration's output, read after this launch
+                kept.append(prev.numpy().copy())
+            prev = yh
+            used.append(eg.backend.memory.stats()["used"] if i >= 10 else 0)
+        return kept, used, eg.auto_stats()
+    on, off = go(True, 40), go(False, 40)
+    assert all(np.array_equal(a, b) for a, b in zip(on[0], off[0])), "an output read after the next launch differs"
+    assert on[2]["replays"] >= 30 and len(set(on[1][10:])) == 1, f"memory grows over replays: {on[1][10:]}"
