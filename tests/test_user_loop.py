@@ -113,3 +113,22 @@ def test_auto_graph_needs_a_cuda_engine():
     with pytest.raises(ArgumentError, match="CUDA engine"):
         alpha.engine.cpu_float32().auto_graph(True)
     assert alpha.engine.cpu_float32().auto_graph() is False
+
+
+def test_a_read_before_any_forward_leaves_the_next_iteration_deferred():
+    eg, net, opt = setup(True)
+    ls = alpha.loss.softmax_crossEntropy()
+    x = eg.tensor(np.zeros((6, H, H, 3), np.float32))
+    y = eg.tensor(np.eye(C, dtype=np.float32)[np.zeros(6, int)])
+    yh = None
+    for i in range(5):
+        if i >= 2:                               # iterations 0-1: forward first; 2-4: a loss read opens them
+            loss = ls.loss(yh, y)
+            if i == 4:
+                assert loss._array is None and loss.get() > 0      # deferred, then read: a flush
+        yh = net.forward(x)[0]
+        if i == 4:
+            assert yh._lazy is not None, "the forward after the flushed read should be deferred again"
+        net.backward(ls.gradient(yh, y))
+        opt.update().clear_grads()
+        net.gc()

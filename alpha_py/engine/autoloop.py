@@ -308,6 +308,8 @@ class AutoLoop(LoopGraphs):
                 _bind(t, real[k])
                 self.made[id(t)] = (i, k)
             self.keep.append(by_event.get(i))    # placeholders stay alive while their ids are in `made`
+        if self.mode == EAGER and not self.open:  # no net forwarded yet (e.g. a loss read after gc): the
+            self._reset(IDLE)                    # next forward may start a deferred iteration again
 
     def resolve(self, obj):
         """A pending tensor/result (or a hidden parameter) is needed: flush, then it has its value."""
