@@ -132,3 +132,29 @@ def test_a_read_before_any_forward_leaves_the_next_iteration_deferred():
         net.backward(ls.gradient(yh, y))
         opt.update().clear_grads()
         net.gc()
+
+
+def test_gradient_access_between_backward_and_update_flushes():
+    """The pattern of a data-parallel all-reduce: gradients read (and rewritten) before opt.update()."""
+    def go(auto):
+        eg, net, opt = setup(auto)
+        ls = alpha.loss.softmax_crossEntropy()
+        rng = np.random.RandomState(0)
+        seen = []
+        for i in range(6):
+            x = eg.tensor(rng.uniform(-1, 1, (6, H, H, 3)).astype(np.float32))
+            y = eg.tensor(np.eye(C, dtype=np.float32)[rng.randint(0, C, 6)])
+            yh = net.forward(x)[0]
+            net.backward(ls.gradient(yh, y))
+            for p in net.params():
+                g = p.grad_data
+                seen.append(None if g is None else eg.backend.to_host(g).copy())
+                if g is not None:
+                    p.zero_grad().accumulate_grad(g * 0.5)
+            opt.update().clear_grads()
+            net.gc()
+        return seen, [p.numpy() for p in net.params()], eg.auto_stats()
+    on, off = go(True), go(False)
+    assert all(a is None and b is None or np.array_equal(a, b) for a, b in zip(on[0], off[0]))
+    assert all(np.array_equal(a, b) for a, b in zip(on[1], off[1]))
+    assert on[2]["flushes"] >= 2, on[2]

@@ -132,22 +132,30 @@ class Tensor:
 
     def grad(self):
         """The gradient accumulated into this tensor (a Tensor), or None."""
+        if self._lazy is not None:               # a parameter of a deferred iteration: run it first
+            self._lazy.resolve(self)
         return None if self._grad is None else Tensor(self.engine, self._grad)
 
     @property
     def grad_data(self):
         """The gradient as a device array (None when none has flowed); read-only: gradients are
         written through accumulate_grad / zero_grad only."""
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         return self._grad
 
     def accumulate_grad(self, g):
         """Add the device array `g` (shaped like this tensor) into its gradient: the one place a
         gradient is written (autograd, units' parameter grads, all-reduce, tests)."""
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         self._grad = g if self._grad is None else self.engine.backend.add(self._grad, g)
         return self
 
     def zero_grad(self):
         """Forget the gradient (the next accumulate_grad starts afresh)."""
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         self._grad = None
         return self
 
