@@ -158,3 +158,17 @@ def test_gradient_access_between_backward_and_update_flushes():
     assert all(a is None and b is None or np.array_equal(a, b) for a, b in zip(on[0], off[0]))
     assert all(np.array_equal(a, b) for a, b in zip(on[1], off[1]))
     assert on[2]["flushes"] >= 2, on[2]
+
+
+def test_an_iteration_that_never_ends_lets_its_log_go():
+    """Units forwarded one by one and never gc'd on their own (a Java Module's children): no boundary comes,
+    so after MAX_EVENTS calls the recorder stops logging and holds no tensor of them."""
+    from alpha_py.engine import autoloop
+    eg, net, opt = setup(True)
+    x = eg.tensor(np.zeros((6, H, H, 3), np.float32))
+    for _ in range(autoloop.MAX_EVENTS // 2 + 2):
+        net[0].forward(x)
+        net[1].forward(net[0]._last_out)
+    assert eg.auto.mode == autoloop.SKIP and eg.auto.log == [] and eg.auto.made == {}
+    out = net[0].forward(x)[0]
+    assert out.numpy().shape == (6, H, H, 4)

@@ -18,7 +18,7 @@ from ..core.tensor import Result, Syncer, Tensor
 from .loop_graph import DEFER, EAGER, IDLE, SKIP, LoopGraphs, _outputs, _Template
 
 WARM = 2                  # op-by-op iterations with one signature before it is deferred
-MAX_EVENTS = 512          # an iteration longer than this is not captured
+MAX_EVENTS = 256          # an iteration longer than this is not captured (its log is dropped)
 MAX_TEMPLATES = 8         # signatures kept (least recently used dropped with their graphs)
 MAX_FLUSHES = 3           # deferred attempts that had to flush before a signature is left op by op
 _NOSYNC = Syncer(None)
@@ -136,7 +136,7 @@ class AutoLoop(LoopGraphs):
         try:
             out = fn(*args)
         except BaseException:
-            self.mode = SKIP                 # not a clean iteration: no signature learnt from it
+            self._skip_rest()                # not a clean iteration: no signature learnt from it
             raise
         finally:
             self.inside = False
@@ -158,7 +158,12 @@ class AutoLoop(LoopGraphs):
         elif kind == "gc":
             self.open.discard(id(obj))
         if sig is None or len(self.log) > MAX_EVENTS:
-            self.mode = SKIP
+            self._skip_rest()
+
+    def _skip_rest(self):
+        """Run the rest of this iteration op by op, unlogged; the log's tensors are let go now."""
+        self.mode = SKIP
+        self.log, self.sigs, self.outs, self.made, self.keep = [], [], [], {}, []
 
     def _learn(self):
         """The end of an op-by-op iteration: count its signature."""
