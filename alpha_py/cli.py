@@ -22,6 +22,9 @@ def _parser():
                         help="folder holding the dataset files (IDX, CIFAR .bin / pickle, image_folder ROOT)")
         sp.add_argument("--engine", choices=("cpu", "cuda"), default="cpu", help="compute engine")
         sp.add_argument("--batch", type=int, default=32, help="batch size")
+        sp.add_argument("--auto-graph", dest="auto_graph", action=argparse.BooleanOptionalAction, default=None,
+                        help="--engine cuda: capture repeated op-by-op loops (forward/backward/update/gc) into "
+                             "CUDA graphs (default: on, or ALPHA_AUTO_GRAPH); --no-auto-graph: op by op")
         sp.add_argument("--checkpoint", default=None, help="checkpoint file (default runs/<model>-<dataset>.ckpt); "
                         "eval also takes a Spark ckpt-<step>.npz or its directory")
 
@@ -118,6 +121,8 @@ def main(argv=None):
         from .java.__main__ import main as java_main
         return java_main(argv[2:] if argv[1:2] == ["run"] else argv[1:])
     args = parse_args(argv)
+    if getattr(args, "auto_graph", None) is not None:     # read by alpha.engine.cuda_float32 (docs/user-loop.md)
+        os.environ["ALPHA_AUTO_GRAPH"] = "1" if args.auto_graph else "0"
     try:
         if args.command == "train":
             from .trainer import Trainer

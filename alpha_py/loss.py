@@ -31,10 +31,18 @@ class LossFunction:
         return yh.shape[0] if yh.ndim() >= 2 else yh.length()
 
     def loss(self, yh, y):
+        a = getattr(getattr(yh, "engine", None), "auto", None)
+        return self._loss_of(yh, y) if a is None else a.call("loss", self, self._loss_of, (yh, y))
+
+    def gradient(self, yh, y):
+        a = getattr(getattr(yh, "engine", None), "auto", None)
+        return self._gradient_of(yh, y) if a is None else a.call("grad", self, self._gradient_of, (yh, y))
+
+    def _loss_of(self, yh, y):
         self._check(yh, y)
         return yh.engine.result(self._loss(yh.engine.backend, yh.data, y.data, self._rows(yh)))
 
-    def gradient(self, yh, y):
+    def _gradient_of(self, yh, y):
         self._check(yh, y)
         return yh.engine.wrap(self._grad(yh.engine.backend, yh.data, y.data, self._rows(yh)))
 

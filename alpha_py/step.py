@@ -100,6 +100,10 @@ class TrainStep:
     # ------------------------------------------------------------------ public
     def run(self, x, y):
         """One training step on (x, y); returns its StepResult at once."""
+        with self.eg.auto_paused():              # the step is not a user loop for engine/autoloop.py
+            return self._run(x, y)
+
+    def _run(self, x, y):
         self._check(x, y)
         if not self.graphs:
             return self._eager(x, y)

@@ -10,7 +10,7 @@ class SlotResult(Result):
     """A Result whose value sits in a ResultRing slot; when the slot is reused before the value was read,
     the ring first moves it into an array of its own, so a late get() still returns its own step's value."""
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ()                               # Result is weak-referable already
 
 
 class StepResult(SlotResult):

@@ -4,7 +4,9 @@ conv 32 / conv 64 + FC128, LeakyReLU, batch 128) and ResNet18-CIFAR (batch 32 an
 synthetic batches already on the device (several, cycled). Prints ms/step, the ratios, and per step the host
 waits (syncs), pool handouts (mallocs), blocks served from the planned arena of op-by-op steps (planned) and
 fresh device memory (device mallocs) of both Alpha modes; also
-whether both Alpha modes gave bit-identical losses.
+whether both Alpha modes gave bit-identical losses. "user loop": the README loop as a user writes it
+(yh = net.forward(x)[0]; net.backward(ls.gradient(yh, y)); opt.update().clear_grads(); net.gc(); plus
+ls.loss(yh, y) kept per step), default sync mode, with the engine's auto_graph on ("user") and off ("user off").
 Usage: python3 bench/step_graph.py [--steps 50] [--warmup 5] [--configs fashion:128,resnet18:32,resnet18:512]
        [--pool memp3|cupy] [--tf32]"""
 import argparse
@@ -78,6 +80,40 @@ def bench_alpha(kind, batch, graph, steps, warmup, pool, tf32):
     return res
 
 
+def bench_user(kind, batch, auto, steps, warmup, pool, tf32):
+    """The README loop as written (engine in its default sync mode), auto_graph on or off."""
+    from alpha_py import alpha
+    mp = None if pool == "cupy" else getattr(alpha.engine, pool)(16 * alpha.MEM_1GB)
+    eg = alpha.engine.cuda_float32(0, mp, tf32=tf32, auto_graph=auto).set_seed(0)
+    net = alpha_net(kind).train().init(eg)
+    opt, ls = alpha.optim.Adam(net.params(), 1e-3), alpha.loss.softmax_crossEntropy()
+    xs, ys = batches(kind, batch)
+    data = [(eg.tensor(x), eg.tensor(np.eye(10, dtype=np.float32)[y])) for x, y in zip(xs, ys)]
+
+    def step(i):
+        x, y = data[i % len(data)]
+        yh = net.forward(x)[0]
+        net.backward(ls.gradient(yh, y))
+        opt.update().clear_grads()
+        net.gc()
+        return ls.loss(yh, y)
+    for i in range(warmup):                      # the same steps as bench_alpha: warm-up, then one more on batch 0
+        step(i)
+    step(0).get()
+    c0 = eg.counters()
+    t0 = time.perf_counter()
+    results = [step(i) for i in range(steps)]
+    host = time.perf_counter() - t0
+    results[-1].get()
+    eg.backend.synchronize()
+    dt = time.perf_counter() - t0
+    c1 = eg.counters()
+    res = dict(ms=dt / steps * 1e3, host_ms=host / steps * 1e3, losses=[r.get() for r in results],
+               stats=eg.auto_stats(), **{k: (c1[k] - c0[k]) / steps for k in c0})
+    net.delete()
+    return res
+
+
 # ------------------------------------------------------------------------------------ PyTorch
 def torch_net(kind):
     import torch.nn as tnn
@@ -137,20 +173,32 @@ def main():
         batch = int(batch)
         u = bench_alpha(kind, batch, False, a.steps, a.warmup, a.pool, a.tf32)
         c = bench_alpha(kind, batch, True, a.steps, a.warmup, a.pool, a.tf32)
+        ua = bench_user(kind, batch, True, a.steps, a.warmup, a.pool, a.tf32)
+        uo = bench_user(kind, batch, False, a.steps, a.warmup, a.pool, a.tf32)
         t = bench_torch(kind, batch, a.steps, a.warmup, a.tf32) if a.torch else None
-        same = "yes" if u["losses"] == c["losses"] else "NO"
-        rows.append((kind, batch, u, c, t, same))
+        eq = {"capt": c["losses"] == u["losses"], "user": ua["losses"] == u["losses"],
+              "user off": uo["losses"] == u["losses"], "user/user off": ua["losses"] == uo["losses"]}
+        same = "yes" if all(eq.values()) else "NO " + ",".join(k for k, v in eq.items() if not v)
+        if not all(eq.values()):
+            print(f"losses (first 4) op by op {u['losses'][:4]} capt {c['losses'][:4]} user {ua['losses'][:4]} "
+                  f"user off {uo['losses'][:4]}", flush=True)
+        rows.append((kind, batch, u, c, t, same, ua, uo))
+        print(f"{kind:8s} b{batch:<4d} user loop auto_graph {ua['ms']:8.2f} ms (host {ua['host_ms']:.2f}, syncs/step "
+              f"{ua['syncs']:.2f}, {ua['stats']})  user loop op by op {uo['ms']:8.2f} ms (host {uo['host_ms']:.2f})",
+              flush=True)
         print(f"{kind:8s} b{batch:<4d} uncaptured {u['ms']:8.2f} ms (host {u['host_ms']:.2f})  captured {c['ms']:8.2f} "
               f"ms (host {c['host_ms']:.2f}, {c['stats']['captures']} capture)  torch "
               f"{t['ms'] if t else float('nan'):8.2f} ms (host {t['host_ms'] if t else float('nan'):.2f})  "
               f"losses bit-equal: {same}; op-by-op memory {u['stats']['memory']}", flush=True)
-    print(f"\n{'net':8s} {'batch':>5s} | {'uncapt ms':>9s} {'capt ms':>8s} {'torch ms':>8s} | {'capt/unc':>8s} "
-          f"{'capt/torch':>10s} {'unc/torch':>9s} | {'syncs/step u/c':>14s} {'mallocs/step u/c':>16s} "
+    print(f"\n{'net':8s} {'batch':>5s} | {'uncapt ms':>9s} {'capt ms':>8s} {'user ms':>8s} {'user off':>8s} "
+          f"{'torch ms':>8s} | {'capt/unc':>8s} {'capt/torch':>10s} {'unc/torch':>9s} {'user/torch':>10s} "
+          f"{'off/torch':>9s} | {'syncs/step u/c':>14s} {'mallocs/step u/c':>16s} "
           f"{'planned/step u':>14s} {'dev mallocs u/c':>15s} | bit-equal")
-    for kind, batch, u, c, t, same in rows:
+    for kind, batch, u, c, t, same, ua, uo in rows:
         tm = t["ms"] if t else float("nan")
-        print(f"{kind:8s} {batch:5d} | {u['ms']:9.2f} {c['ms']:8.2f} {tm:8.2f} | {c['ms'] / u['ms']:8.2f} "
-              f"{c['ms'] / tm:10.2f} {u['ms'] / tm:9.2f} | {u['syncs']:6.2f}/{c['syncs']:<7.2f} "
+        print(f"{kind:8s} {batch:5d} | {u['ms']:9.2f} {c['ms']:8.2f} {ua['ms']:8.2f} {uo['ms']:8.2f} {tm:8.2f} | "
+              f"{c['ms'] / u['ms']:8.2f} {c['ms'] / tm:10.2f} {u['ms'] / tm:9.2f} {ua['ms'] / tm:10.2f} "
+              f"{uo['ms'] / tm:9.2f} | {u['syncs']:6.2f}/{c['syncs']:<7.2f} "
               f"{u['mallocs']:8.1f}/{c['mallocs']:<7.1f} {u['planned']:14.1f} "
               f"{u['device_mallocs']:7.2f}/{c['device_mallocs']:<7.2f} | {same}")
 

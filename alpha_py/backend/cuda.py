@@ -32,6 +32,9 @@ def _splitmix64(x):
     return x ^ (x >> 31)
 
 
+_F32 = np.dtype(np.float32)
+
+
 class _Event:
     """A CUDA event marking queued work; synchronize() counts a host wait only when it blocks."""
 
@@ -71,7 +74,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         k = self._kernels.get((family, name))
         if k is None:
             k = self._kernels[(family, name)] = get_kernel(family, name)
-        if smem > k.max_dynamic_shared_size_bytes:
+        if smem and smem > k.max_dynamic_shared_size_bytes:     # (the attribute is a driver query)
             k.max_dynamic_shared_size_bytes = smem
         return k
 
@@ -83,7 +86,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
     @staticmethod
     def c(a):
         """C-contiguous float32 device array (a copy only when needed)."""
-        if a.dtype != np.float32:
+        if a.dtype is not _F32 and a.dtype != _F32:
             a = a.astype(np.float32)
         return a if a.flags.c_contiguous else cupy.ascontiguousarray(a)
 

@@ -48,6 +48,7 @@ class CudaGraphOps:
     """capture_state / graph_capture / graph_launch / graph_retire, the device random state, copy_into."""
 
     graphs_supported = True
+    rng_hook = None                              # called before each random draw (the loop recorder's flush)
     _rng_state = None
     _cap_stream = None
 
@@ -183,6 +184,8 @@ class CudaGraphOps:
     def _seed_args(self):
         """(D, seed, state) of the next random call (kernels/random.cu): the host-computed seed, or inside a
         capture the call's number within the step and the device random state."""
+        if self.rng_hook is not None:
+            self.rng_hook()
         self._rng_calls += 1
         cap = self.capture_state()
         if cap is None:

@@ -76,7 +76,10 @@ class DeviceMemory:
 
     def _alloc(self, nbytes):
         self.counters.mallocs += 1
-        return _pointer(self.pool, self.pool.malloc(nbytes), self.device_id)
+        pool = self.pool
+        block = pool.malloc(nbytes)
+        return cupy.cuda.MemoryPointer(cupy.cuda.UnownedMemory(block.ptr, block.size, _Returner(pool, block),
+                                                               self.device_id), 0)
 
     def _alloc_cupy(self, nbytes):
         c, pool = self.counters, self._cupy_pool

@@ -6,6 +6,9 @@ memp1: size-keyed best-fit cache — freed blocks are kept by size and reused wh
        most the block's size and at least half of it; never split.
 memp2: adds split/merge — blocks are carved best-fit out of 2 MiB-granular segments, the remainder stays
        free, and a freed block merges with free neighbours of its segment.
+memp2/3 keep freed blocks whole in a per-size stash first (a repeated training step asks for the same sizes
+       again: an exact match is handed back without a search, split or merge); the stash is merged into the
+       free lists before a new segment is taken, when memory is released, and when it grows past STASH_MAX.
 memp3: adds merging of small free blocks — requests under 1 MiB live in their own small segments so
        they never fragment large ones; when a small segment's blocks are all free they have merged back
        into one block and the segment is handed back to the device on pressure.
@@ -21,6 +24,7 @@ from ..errors import ArgumentError, MemoryCapError
 ALIGN = 512
 SEGMENT = 2 << 20
 SMALL = 1 << 20
+STASH_MAX = 4096          # freed blocks kept whole for exact-size reuse (memp2/memp3)
 
 
 def round_up(n, k):
@@ -83,7 +87,8 @@ class Mempool:
             raise ArgumentError(f"{self.kind}: not bound to a device (pass it to alpha.engine.cuda_float32)")
         size = round_up(max(int(nbytes), 1), ALIGN)
         with self._lock:
-            self._drain()
+            if self._pending:
+                self._drain()
             block = self._take(size)
             block.free = False
             self.used += block.size
@@ -201,15 +206,53 @@ class Memp2(Mempool):
         self._free = []                        # sorted (size, key, block) of large segments
         self._small_free = []                  # the same for small segments (memp3 only)
         self._segments = []
+        self._stash, self._stashed = {}, 0     # size -> freed blocks not merged yet (exact-size reuse)
+
+    def _drain(self):
+        pend, stash = self._pending, self._stash
+        while pend:
+            block = pend.popleft()
+            self.used -= block.size
+            lst = stash.get(block.size)
+            if lst is None:
+                stash[block.size] = [block]
+            else:
+                lst.append(block)
+            self._stashed += 1
+        if self._stashed > STASH_MAX:
+            self._unstash()
+
+    def stats(self):
+        with self._lock:                       # a settled view: stashed blocks merged into the free lists
+            self._drain()
+            self._unstash()
+            return super().stats()
+
+    def _unstash(self):
+        """Merge every stashed block into the free lists (before new segments, releases, when too many)."""
+        stash, self._stash, self._stashed = self._stash, {}, 0
+        for lst in stash.values():
+            for block in lst:
+                self._put(block)
+
+    def _stashed_block(self, size):
+        lst = self._stash.get(size)
+        if lst:
+            self._stashed -= 1
+            return lst.pop()
+        return None
 
     def _list_for(self, block):
         return self._small_free if block.seg.small else self._free
 
     def _take(self, size):
-        return self._carve(self._free, size, False)
+        return self._stashed_block(size) or self._carve(self._free, size, False)
 
     def _carve(self, fl, size, small):
         i = bisect.bisect_left(fl, (size, -1))
+        if i == len(fl) and self._stashed:    # no free block fits: merge the stash, then look again
+            self._unstash()
+            i = bisect.bisect_left(fl, (size, -1))
         if i < len(fl):
             _, _, block = fl.pop(i)
         else:
@@ -251,6 +294,7 @@ class Memp2(Mempool):
 
     def _release_free(self):
         """Segments that merged back into one free block go back to the device."""
+        self._unstash()
         freed = 0
         for fl in (self._free, self._small_free):
             whole = [e for e in fl if e[2].offset == 0 and e[2].size == e[2].seg.size]
@@ -268,6 +312,9 @@ class Memp3(Memp2):
     kind = "memp3"
 
     def _take(self, size):
+        block = self._stashed_block(size)
+        if block is not None:
+            return block
         if size < SMALL:
             return self._carve(self._small_free, size, True)
         return self._carve(self._free, size, False)

@@ -20,14 +20,17 @@ class Syncer:
 class Result:
     """A scalar produced on the device; get() blocks only when called."""
 
-    __slots__ = ("_engine", "_array", "_value")
+    __slots__ = ("_engine", "_array", "_value", "__weakref__")
 
     def __init__(self, engine, array):
         self._engine, self._array, self._value = engine, array, None
 
     def get(self):
         if self._value is None:
-            self._value = self._engine.backend.scalar(self._array)
+            arr = self._array
+            if arr is None:                      # pending: produced by a deferred iteration (engine/autoloop.py)
+                arr = self._engine.auto.resolve(self)
+            self._value = self._engine.backend.scalar(arr)
             self._array = None
         return self._value
 
@@ -39,7 +42,10 @@ class Result:
 
 
 class Tensor:
-    """An n-d array on an engine. `node`/`index` link it to the op that produced it (autograd)."""
+    """An n-d array on an engine. `node`/`index` link it to the op that produced it (autograd). `_lazy`: the
+    engine's loop recorder while the value is deferred (engine/autoloop.py); reading it runs the work first."""
+
+    _lazy = None
 
     def __init__(self, engine, data, node=None, index=0):
         self.engine = engine
@@ -53,16 +59,25 @@ class Tensor:
     # ------------------------------------------------------------------ data access
     @property
     def data(self):
-        if self._data is None:
+        d = self._data
+        if d is None:
+            if self._lazy is not None:
+                d = self._lazy.resolve(self)
+                if d is not None:
+                    return d
             raise StateError("Tensor: used after delete() (its memory was released)")
-        return self._data
+        return d
 
     @data.setter
     def data(self, value):
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         self._data = value
 
     @property
     def shape(self):
+        if self._data is None and self._lazy is not None:
+            return self._lazy.shape_of(self)
         return tuple(self.data.shape)
 
     def dim(self, i=None):
@@ -99,12 +114,14 @@ class Tensor:
         return self.engine.backend.to_host(self.c().data)
 
     def delete(self):
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         self._data = None
         self.node = None
         self._grad = None
 
     def is_deleted(self):
-        return self._data is None
+        return self._data is None and self._lazy is None
 
     # ------------------------------------------------------------------ gradients
     def need_grad(self, flag=None):
@@ -115,22 +132,30 @@ class Tensor:
 
     def grad(self):
         """The gradient accumulated into this tensor (a Tensor), or None."""
+        if self._lazy is not None:               # a parameter of a deferred iteration: run it first
+            self._lazy.resolve(self)
         return None if self._grad is None else Tensor(self.engine, self._grad)
 
     @property
     def grad_data(self):
         """The gradient as a device array (None when none has flowed); read-only: gradients are
         written through accumulate_grad / zero_grad only."""
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         return self._grad
 
     def accumulate_grad(self, g):
         """Add the device array `g` (shaped like this tensor) into its gradient: the one place a
         gradient is written (autograd, units' parameter grads, all-reduce, tests)."""
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         self._grad = g if self._grad is None else self.engine.backend.add(self._grad, g)
         return self
 
     def zero_grad(self):
         """Forget the gradient (the next accumulate_grad starts afresh)."""
+        if self._lazy is not None:
+            self._lazy.resolve(self)
         self._grad = None
         return self
 

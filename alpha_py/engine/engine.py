@@ -10,6 +10,9 @@ from ..errors import ArgumentError, ShapeError, fmt_shape
 from ..core.tensor import Result, Syncer, Tensor
 
 
+_NO_EVENT = Syncer(None)         # shared: a Syncer without an event has nothing to wait for or change
+
+
 def parse_dims(dims, fn):
     """Accept f(2, 3), f([2, 3]) or f((2, 3)); validate positive ints."""
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
@@ -33,6 +36,7 @@ class Engine:
         self.is_sync = True
         self.is_check = True
         self._local = threading.local()          # .stepping: inside a train step on this thread
+        self.auto = None                         # the loop recorder (engine/autoloop.py) when auto_graph is on
 
     # ------------------------------------------------------------------ switches
     def sync(self, flag=None):
@@ -51,8 +55,49 @@ class Engine:
         return self
 
     def set_seed(self, seed):
+        self._flush_auto()
         self.backend.seed(int(seed))
         return self
+
+    def auto_graph(self, flag=None):
+        """auto_graph() -> bool; auto_graph(True/False): capture the user's own training loop into CUDA graphs
+        (engine/autoloop.py, docs/user-loop.md). Needs a CUDA engine; off: every call runs op by op."""
+        if flag is None:
+            return self.auto is not None
+        if not flag:
+            if self.auto is not None:
+                self.auto.reset()
+            self.auto = None
+        elif self.auto is None:
+            if not getattr(self.backend, "graphs_supported", False):
+                raise ArgumentError(f"auto_graph: CUDA graphs need a CUDA engine (alpha.engine.cuda_float32), "
+                                    f"this engine is {self._type_name}")
+            from .autoloop import AutoLoop
+            self.auto = AutoLoop(self)
+        return self
+
+    def auto_stats(self):
+        """What the loop recorder did: iterations run op by op, captures, replays, flushes (deferred work run
+        op by op early), signatures and why some are not captured; {} when auto_graph is off."""
+        return {} if self.auto is None else self.auto.stats()
+
+    def _flush_auto(self):
+        if self.auto is not None:
+            self.auto.flush()
+
+    @contextlib.contextmanager
+    def auto_paused(self):
+        """Calls inside run as they are, unrecorded (alpha.train_step uses this)."""
+        a = self.auto
+        if a is None:
+            yield self
+            return
+        a.flush()
+        prev, a.inside = a.inside, True
+        try:
+            yield self
+        finally:
+            a.inside = prev
 
     def dataType(self):
         return self._type_name
@@ -110,7 +155,7 @@ class Engine:
     def syncer(self):
         """The Syncer of a new tensor: a completion event in async mode, none when sync or stepping."""
         if self.is_sync or self._stepping():
-            return Syncer(None)
+            return _NO_EVENT
         return Syncer(self.backend.event())
 
     def copy_into(self, dst, src):
@@ -196,11 +241,13 @@ class Engine:
                                              int(num_class), float(on), float(off)))
 
     def uniform(self, low, high, *dims):
+        self._flush_auto()
         if not low < high:
             raise ArgumentError(f"uniform: need low < high, got low={low}, high={high}")
         return self.wrap(self.backend.uniform(parse_dims(dims, "uniform"), float(low), float(high)))
 
     def gaussian(self, mean, std, *dims):
+        self._flush_auto()
         if not std >= 0:
             raise ArgumentError(f"gaussian: std must be >= 0, got {std}")
         return self.wrap(self.backend.gaussian(parse_dims(dims, "gaussian"), float(mean), float(std)))

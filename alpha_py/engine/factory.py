@@ -1,4 +1,6 @@
 """Engine layer: `alpha.engine` — engine constructors and memory-pool factories."""
+import os
+
 import numpy as np
 
 from ..errors import ArgumentError
@@ -22,13 +24,15 @@ class EngineFactory:
 
     # ------------------------------------------------------------------ GPU
     def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True, *, tf32=False,
-                     conv_autotune=True):
+                     conv_autotune=True, auto_graph=None):
         """GPU engine: CuPy arrays + our kernels (kernels/*.cu). `mempool`: memp1/memp2/memp3(...) or
         None for CuPy's own pool (note: a pool serves every CuPy allocation of the process from then on);
         `max_trans_buf_bytes`: pinned host buffer staging transfers; `tf32=True` lets the convolution
         kernels use TF32 tensor cores (also `eg.backend.tf32 = flag` at any time); `conv_autotune=False`
         turns off the per-shape timing of convolution algorithms (Winograd vs implicit-GEMM tiles, cached on disk
-        in $ALPHA_CACHE_DIR or ~/.cache/alpha_py): the choice then depends on the shapes alone."""
+        in $ALPHA_CACHE_DIR or ~/.cache/alpha_py): the choice then depends on the shapes alone. `auto_graph`:
+        capture the user's own training loop into CUDA graphs (docs/user-loop.md); None: on unless the
+        environment variable ALPHA_AUTO_GRAPH is 0 (also `eg.auto_graph(flag)` at any time)."""
         from ..backend.cuda_probe import probe_cuda
         probe_cuda(device_id)
         if mempool is not None and not isinstance(mempool, Mempool):
@@ -37,7 +41,9 @@ class EngineFactory:
         from ..backend.cuda import CudaBackend
         eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes), tf32), "cuda_float32")
         eg.backend.conv_autotune = bool(conv_autotune)
-        return eg.check(bool(check))
+        if auto_graph is None:
+            auto_graph = os.environ.get("ALPHA_AUTO_GRAPH", "1").strip().lower() not in ("0", "false", "off", "no")
+        return eg.check(bool(check)).auto_graph(bool(auto_graph))
 
     def memp1(self, max_bytes=2 << 30):
         """Size-keyed best-fit cache of blocks, hard cap max_bytes."""

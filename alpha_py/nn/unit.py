@@ -27,16 +27,30 @@ class Parameter(Tensor):
 
 
 def as_tensors(args, who):
-    """Flatten forward/backward arguments: f(x), f(x, y), f([x, y]) all work."""
+    """Flatten forward/backward arguments: f(x), f(x, y), f([x, y]) all work. `who`: a name or a Unit."""
     out = []
     for a in args:
-        if isinstance(a, (list, tuple)):
-            out.extend(as_tensors(a, who))
-        elif isinstance(a, Tensor):
+        if isinstance(a, Tensor):
             out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(as_tensors(a, who))
         else:
+            who = who.describe() if isinstance(who, Unit) else who
             raise ShapeError(f"{who}: expected Tensor arguments, got {type(a).__name__}")
     return out
+
+
+def _auto(unit):
+    """The loop recorder of the unit's engine (engine/autoloop.py), or None."""
+    eg = unit.engine
+    return None if eg is None else eg.auto
+
+
+def _flush(unit):
+    """A change the deferred work of the loop recorder must not see: run that work first."""
+    a = _auto(unit)
+    if a is not None:
+        a.flush()
 
 
 class Unit:
@@ -75,6 +89,7 @@ class Unit:
 
     # ------------------------------------------------------------------ lifecycle
     def init(self, engine, name=None):
+        _flush(self)
         self.engine = engine
         self._name = name or self._name or type(self).__name__
         old = self._params
@@ -104,16 +119,19 @@ class Unit:
         return self.engine or inputs[0].engine
 
     def train(self):
+        _flush(self)
         self.training = True
         return self
 
     def eval(self):
+        _flush(self)
         self.training = False
         return self
 
     def need_grads(self, flag=None):
         if flag is None:
             return self._need_grads
+        _flush(self)
         self._need_grads = bool(flag)
         for p in self._params.values():
             if p.name.rsplit(".", 1)[-1] in ("weight", "bias"):
@@ -146,6 +164,10 @@ class Unit:
         self.gc()
 
     def clear_grads(self):
+        a = _auto(self)
+        return self._clear_grads() if a is None else a.call("zero", self, self._clear_grads, ())
+
+    def _clear_grads(self):
         for p in self.state_map().values():
             p.zero_grad()
         return self
@@ -184,13 +206,27 @@ class Unit:
             self._check_count(xs)
             self.check_inputs(xs)
         outs, ctx = self._fwd(eg, *[x.data for x in xs])
-        record = any(x.node is not None or x.need_grad() for x in xs) or (
-            self._need_grads and any(p.trainable for p in self._params.values()))
+        record = False
+        for x in xs:
+            if x.node is not None or x._need_grad:
+                record = True
+                break
+        else:
+            if self._need_grads:
+                for p in self._params.values():
+                    if p.trainable:
+                        record = True
+                        break
         node = Node(self, xs, ctx, len(outs)) if record else None
         return [eg.wrap(o, node, i) for i, o in enumerate(outs)]
 
     def forward(self, *X):
-        xs = as_tensors(X, self.describe())
+        xs = as_tensors(X, self)
+        a = _auto(self)
+        return self._forward(*xs) if a is None else a.call("fwd", self, self._forward, xs)
+
+    def _forward(self, *xs):
+        xs = list(xs)
         outs = self._run(xs)
         self._last_in, self._last_out = xs, outs
         return outs
@@ -204,9 +240,13 @@ class Unit:
     def backward(self, *grads):
         """Back-propagate gradients of this unit's last outputs; returns gradients of its last
         inputs (None for inputs that need none). Accumulates parameter gradients."""
+        gs = as_tensors(grads, self)
+        a = _auto(self)
+        return self._backward(*gs) if a is None else a.call("bwd", self, self._backward, gs)
+
+    def _backward(self, *gs):
         if self._last_out is None:
             raise self.error("backward() before forward() (or after gc())", StateError)
-        gs = as_tensors(grads, self.describe())
         if len(gs) != len(self._last_out):
             raise self.error(f"backward: {len(self._last_out)} outputs, got {len(gs)} gradients")
         for y, g in zip(self._last_out, gs):
@@ -220,6 +260,7 @@ class Unit:
     def record_forward(self, outputs, inputs=None):
         """Take `outputs` (and `inputs`, when given) as this unit's last forward: for a forward driven from
         elsewhere (a Java Module calls its units one by one), so that backward() and gc() act on it."""
+        _flush(self)
         self._last_out = list(outputs)
         if inputs is not None:
             self._last_in = list(inputs)
@@ -227,6 +268,10 @@ class Unit:
 
     def gc(self):
         """Free this step's graph (saved intermediates) below the last outputs."""
+        a = _auto(self)
+        return self._gc() if a is None else a.call("gc", self, self._gc, ())
+
+    def _gc(self):
         if self._last_out is not None:
             free_graph(self._last_out)
         self._last_in = self._last_out = None
@@ -282,11 +327,13 @@ class Module(Unit):
         return self
 
     def train(self):
+        _flush(self)
         for u in self.units():
             u.training = True
         return self
 
     def eval(self):
+        _flush(self)
         for u in self.units():
             u.training = False
         return self
@@ -304,14 +351,14 @@ class Module(Unit):
     def _run(self, xs):
         self._require_init()
         outs = self.__forward__(*xs)
-        outs = [outs] if isinstance(outs, Tensor) else as_tensors(outs, self.describe())
+        outs = [outs] if isinstance(outs, Tensor) else as_tensors(outs, self)
         return outs
 
     def __forward__(self, *X):
         raise NotImplementedError(f"{type(self).__name__}.__forward__")
 
-    def gc(self):
-        super().gc()
+    def _gc(self):
+        super()._gc()
         for u in self.units()[1:]:
             u._last_in = u._last_out = None
         return self

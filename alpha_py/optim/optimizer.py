@@ -130,7 +130,14 @@ class Optimizer:
         """A copy of the hyper-parameters (lr is the current, possibly scheduled, rate)."""
         return dict(self._hp)
 
+    def _flush(self):
+        """A change the loop recorder's deferred work must not see (engine/autoloop.py): run it first."""
+        a = getattr(getattr(self, "_engine", None), "auto", None)
+        if a is not None:
+            a.flush()
+
     def _alloc_states(self):
+        self._flush()
         b = self._engine.backend
         names = state_names(self.rule, self._hp.get("amsgrad", False))
         for n in list(self._state):
@@ -147,6 +154,7 @@ class Optimizer:
         lr; None detaches) and returns self. The scheduler advances once per update()."""
         if schedular is None:
             return self._schedular
+        self._flush()
         if not isinstance(schedular, LrSchedular):
             raise ArgumentError(f"{type(self).__name__}: lrSchedular expects a scheduler from alpha.optim "
                                 f"(cosAnnealingLr, exponentialLr, lambdaLr), got {type(schedular).__name__}")
@@ -171,6 +179,10 @@ class Optimizer:
         advance the scheduler. Returns self: opt.update().clear_grads(). `update(0)`, the form of
         the Dragon-Alpha paper's Figure 2, is the same call (its released sources define no
         argument, so no other value is guessed at)."""
+        a = self._engine.auto
+        return self._update(*args) if a is None else a.call("update", self, self._update, args)
+
+    def _update(self, *args):
         if args and (len(args) != 1 or isinstance(args[0], bool) or not isinstance(args[0], Real)
                      or args[0] != 0):
             got = ", ".join(map(repr, args))
@@ -221,6 +233,10 @@ class Optimizer:
             self._schedular.load_state(sched)
 
     def clear_grads(self):
+        a = self._engine.auto
+        return self._clear_grads() if a is None else a.call("zero", self, self._clear_grads, ())
+
+    def _clear_grads(self):
         for p in self._params:
             p.zero_grad()
         return self
@@ -229,6 +245,7 @@ class Optimizer:
     def state_map(self):
         """Checkpoint view: '<param name>.<state>' -> Tensor sharing the state array, 'step' -> [t],
         and 'lr_schedular.init_lr|lr|t' -> [v] when a scheduler is attached."""
+        self._flush()
         eg, b = self._engine, self._engine.backend
         out = OrderedDict()
         for i, name in enumerate(self._names):
@@ -243,6 +260,7 @@ class Optimizer:
     def load_state_map(self, values):
         """Set state from host arrays keyed like state_map() (alpha.stat validates keys and shapes
         first; keys absent from `values` keep their current value)."""
+        self._flush()
         b = self._engine.backend
         for i, name in enumerate(self._names):
             for n, arrs in self._state.items():

@@ -61,6 +61,21 @@ public class Engine extends Handle {
     public Engine check(boolean flag) { py("check", flag); return this; }
 
     /**
+     * Captures the user's own training loop into CUDA graphs (CUDA engines; docs/user-loop.md).
+     *
+     * @param flag true to capture repeated iterations, false to run every op one by one
+     * @return this object, for chaining
+     */
+    public Engine auto_graph(boolean flag) { py("auto_graph", flag); return this; }
+
+    /**
+     * Whether the user's loop is captured into CUDA graphs.
+     *
+     * @return the setting
+     */
+    public boolean auto_graph() { return (Boolean) py("auto_graph"); }
+
+    /**
      * Whether arguments are validated.
      *
      * @return whether it checks

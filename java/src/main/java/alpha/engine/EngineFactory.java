@@ -10,6 +10,12 @@ public class EngineFactory {
     /** One MiB in bytes. */
     public static final long MEM_1MB = 1L << 20;
 
+    /** The system property alpha.autoGraph=false turns the capture of the user's loop off (docs/user-loop.md). */
+    private static Engine cuda(Ref ref) {
+        Engine eg = new Engine(ref);
+        return "false".equalsIgnoreCase(System.getProperty("alpha.autoGraph", "true")) ? eg.auto_graph(false) : eg;
+    }
+
     private static Ref ref(String path, Object... args) { return (Ref) Bridge.backend().create("engine." + path, args); }
 
     /**
@@ -41,7 +47,7 @@ public class EngineFactory {
      * @param mempool the memory pool (memp1/memp2/memp3)
      * @return the engine
      */
-    public Engine cuda_float32(int device_id, Mempool mempool) { return new Engine(ref("cuda_float32", device_id, mempool)); }
+    public Engine cuda_float32(int device_id, Mempool mempool) { return cuda(ref("cuda_float32", device_id, mempool)); }
 
     /**
      * The GPU engine on device {@code device_id} (CuPy and Alpha's kernels), allocating from {@code mempool}.
@@ -52,7 +58,7 @@ public class EngineFactory {
      * @return the engine
      */
     public Engine cuda_float32(int device_id, Mempool mempool, long max_trans_buf_bytes) {
-        return new Engine(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes));
+        return cuda(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes));
     }
 
     /**
@@ -65,7 +71,7 @@ public class EngineFactory {
      * @return the engine
      */
     public Engine cuda_float32(int device_id, Mempool mempool, long max_trans_buf_bytes, boolean check) {
-        return new Engine(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes, check));
+        return cuda(ref("cuda_float32", device_id, mempool, max_trans_buf_bytes, check));
     }
 
     /**
