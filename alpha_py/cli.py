@@ -1,6 +1,6 @@
 """Tools layer: the `alpha` console script (also `python -m alpha_py`): `alpha train`, `alpha eval`,
-`alpha export` and `alpha warmup` (GPU kernels built ahead, backend/kernel_prebuild.py) over the zoo, the data loaders, alpha.optim and alpha.stat (alpha_py.trainer,
-alpha_py.evaluator); arguments are checked by alpha_py.validation."""
+`alpha export` over the zoo, the data loaders, alpha.optim and alpha.stat (alpha_py.trainer, alpha_py.evaluator), and
+`alpha warmup` (GPU kernels compiled ahead, backend/kernel_prebuild.py); arguments checked by alpha_py.validation."""
 import argparse
 import os
 import sys

@@ -40,7 +40,8 @@ def run_net(alpha, nn, eg, name, shape, batch, options):
     opt.update().clear_grads()
     net.gc()
     net.eval()
-    net.forward(X)[0].get()
+    net.forward(X)
+    eg.backend.synchronize()
     net.delete()
 
 

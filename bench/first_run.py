@@ -1,7 +1,8 @@
 """Benchmark (device): the cold start. Each case runs in a child process whose CuPy kernel cache and Alpha cache
 (CUPY_CACHE_DIR, ALPHA_CACHE_DIR) are fresh temp folders, as on a fresh machine; "warm" re-runs with the folders
 the cold run filled. Cases: `compile` (`alpha warmup` serial vs on worker threads: does NVRTC run in parallel?),
-`resnet18` (bench/resnet18_cifar.py's first step, graph on: with the shipped algorithm table, without it, warm), `fashion` (bench/epoch_vs_torch.py epoch 1, Alpha vs PyTorch in one process, cold, warm).
+`resnet18` (bench/resnet18_cifar.py's first step, graph on: with the shipped algorithm table, without it, warm),
+`fashion` (bench/epoch_vs_torch.py epoch 1, Alpha vs PyTorch in one process, cold, warm).
 Usage: python3 bench/first_run.py [--cases compile,resnet18,fashion] [--data-dir .gpudata/fashion] [--threads N]"""
 import argparse
 import os
@@ -53,19 +54,22 @@ def case_compile(a, rows):
 
 
 def case_resnet18(a, rows):
-    cmd = [sys.executable, "bench/resnet18_cifar.py", "--nets", "resnet18", "--modes", "fp32", "--graph", "on",
-           "--steps", "5", "--batch", str(a.batch)]
+    cmd = [sys.executable] + (["bench/trace_compiles.py"] if a.trace else []) + [
+        "bench/resnet18_cifar.py", "--nets", "resnet18", "--modes", "fp32", "--graph", "on", "--steps", "5",
+        "--batch", str(a.batch)]
     warm_dir = fresh()
     for label, env, d in (("cold, shipped table", {}, warm_dir),
                           ("cold, no table (every shape timed)", {"ALPHA_CONV_TABLE": "0"}, fresh()),
                           ("warm (caches of the first run)", {}, warm_dir)):
         wall, out = run(cmd, d, env, tag=f"resnet18 {label}")
         rows.append((f"ResNet18 b{a.batch} first step, {label}", "first step", grab(r"first step ([\d.]+) s", out),
-                     "bench/resnet18_cifar.py " + " ".join(cmd[2:]) + "".join(f" {k}={v}" for k, v in env.items())))
+                     " ".join(cmd[cmd.index("bench/resnet18_cifar.py"):])
+                     + "".join(f" {k}={v}" for k, v in env.items())))
 
 
 def case_fashion(a, rows):
-    cmd = [sys.executable, "bench/epoch_vs_torch.py", "--dataset", "fashion_mnist", "--epochs", "2"]
+    cmd = [sys.executable] + (["bench/trace_compiles.py"] if a.trace else []) + [
+        "bench/epoch_vs_torch.py", "--dataset", "fashion_mnist", "--epochs", "2"]
     if a.data_dir:
         cmd += ["--data-dir", a.data_dir]
     d = fresh()
@@ -73,7 +77,7 @@ def case_fashion(a, rows):
         wall, out = run(cmd, d, tag=f"fashion {label}", timeout=300)
         al, to = grab(r"^alpha\s+([\d.]+)", out), grab(r"^torch\s+([\d.]+)", out)
         setup = grab(r"set-up before epoch 1 \(engine, data, net\): ([\d.]+) s", out)
-        desc = "bench/epoch_vs_torch.py " + " ".join(cmd[2:])
+        desc = " ".join(cmd[cmd.index("bench/epoch_vs_torch.py"):])
         rows.append((f"Fashion CNN epoch 1, Alpha, {label}", "epoch 1", al, desc))
         rows.append((f"  set-up before it (engine, data, net; kernels compile meanwhile), {label}", "set-up", setup,
                      desc))
@@ -87,6 +91,8 @@ def main():
     ap.add_argument("--data-dir", dest="data_dir", default=None)
     ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--trace", action="store_true", help="run the ResNet18 and Fashion children under "
+                    "bench/trace_compiles.py (NVRTC compiles of the main thread vs the compile threads)")
     a = ap.parse_args()
     rows = []
     for c in a.cases.split(","):

@@ -18,12 +18,19 @@ TABLE = {"conv_fwd": (["conv_fwd<64,64,1,0>", "conv_fwd<64,64,1,1>", "conv_fwd<6
 
 def test_module_specs_per_mode():
     fp32 = kp.module_specs(TABLE)
-    assert fp32 == [("conv_fwd", "conv_fwd<64,64,1,0>"), ("reduce", None), ("softmax", None),
-                    ("softmax", "softmax_rows<0>")]
+    assert fp32 == [("reduce", None), ("softmax", None), ("softmax", "softmax_rows<0>"),
+                    ("conv_fwd", "conv_fwd<64,64,1,0>")]               # convolutions after what every step runs
     tf32 = kp.module_specs(TABLE, tf32_ks=2)
     assert ("conv_fwd", "conv_fwd<64,64,0,2>") in tf32 and ("conv_fwd", "conv_fwd<64,64,1,1>") not in tf32
     assert ("conv_tc", None) in tf32 and ("conv_tc", "tc_conv_fwd<64,64>") in tf32
     assert ("conv_wgmma", None) not in tf32 and ("conv_wgmma", None) in kp.module_specs(TABLE, 2, hopper=True)
+
+
+def test_queue_order():
+    assert kp.spec_rank("batchnorm", "bn_apply<ACT_LEAKY_RELU>") == 0 < kp.spec_rank("conv_fwd", "conv_fwd<64,64,1,0>")
+    assert kp.spec_rank("conv_fwd", "conv_fwd<64,64,1,0>") < kp.spec_rank("conv_fwd", "conv_fwd<64,64,0,0>")
+    assert kp.spec_rank("conv_fwd", "conv_fwd<64,64,0,0>") < kp.spec_rank("elementwise", "act_fwd<ACT_GELU>")
+    assert kp.spec_rank("optim", "optim_step<OPTIM_ADAM>") == 0 < kp.spec_rank("optim", "optim_step<OPTIM_RADAM>")
 
 
 def test_module_specs_of_the_real_kernels():

@@ -27,7 +27,8 @@ def cupy_cache_dir():
 
 
 def default_threads():
-    """Worker threads: $ALPHA_COMPILE_THREADS, else the CPUs this process may use (at most 32)."""
+    """Worker threads: $ALPHA_COMPILE_THREADS, else the CPUs this process may use less one (the caller's), at
+    least 1 and at most 32."""
     env = os.environ.get("ALPHA_COMPILE_THREADS")
     if env:
         try:
@@ -38,7 +39,7 @@ def default_threads():
         n = len(os.sched_getaffinity(0))
     except AttributeError:
         n = os.cpu_count() or 1
-    return min(32, n)
+    return max(1, min(32, n - 1))
 
 
 def module_specs(table, tf32_ks=0, hopper=False):
@@ -58,7 +59,26 @@ def module_specs(table, tf32_ks=0, hopper=False):
             if fam in GEMM_FAMILIES and inst.rstrip(">").split(",")[-1] not in keep_mma:
                 continue
             specs.append((fam, inst))
-    return specs
+    return sorted(specs, key=lambda s: spec_rank(*s))
+
+
+COMMON_ARGS = ("ACT_IDENTITY", "ACT_RELU", "ACT_LEAKY_RELU", "OPTIM_SGD", "OPTIM_MOMENTUM", "OPTIM_ADAM", "OPTIM_ADAMW")
+
+
+def spec_rank(family, instance):
+    """Queue order (a stable sort): what nearly every training step runs first (the `extern "C"` modules, the
+    instances of identity / relu / leakyRelu and of SGD / momentum / Adam(W), random numbers, softmax, Winograd
+    filters, tensor cores), then the implicit-GEMM convolutions (vectorised loads first), then the other activations
+    and optimizers."""
+    if instance is None:
+        return 0
+    args = instance[instance.index("<") + 1:-1].split(",")
+    named = [a for a in args if a.startswith(("ACT_", "OPTIM_"))]
+    if named:
+        return 0 if all(a in COMMON_ARGS for a in named) else 3
+    if family in GEMM_FAMILIES:
+        return 1 if args[2] == "1" else 2
+    return 0
 
 
 def family_table():
