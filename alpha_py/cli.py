@@ -81,8 +81,9 @@ def _parser():
 
 
 def run_warmup(args, out=print):
-    """`alpha warmup`: every kernel module of strict fp32 (and of TF32 with --tf32) compiled on worker threads
-    into CuPy's disk cache, recorded in the Alpha cache folder; prints where the caches are and the time."""
+    """`alpha warmup`: every kernel module of strict fp32 (and of TF32 with --tf32; the less common activations'
+    and optimizers' too, which an engine leaves to their first use) and CuPy's first kernels compiled on worker
+    threads into CuPy's disk cache, recorded in the Alpha cache folder; prints where the caches are and the time."""
     import time
     if args.threads is not None:
         if args.threads < 0:
@@ -93,15 +94,17 @@ def run_warmup(args, out=print):
     t0 = time.perf_counter()
     eg = alpha.engine.cuda_float32(args.device)
     bk = eg.backend
-    bk.prebuild_kernels(wait=True)
+    bk.prebuild_kernels(wait=True, rare=True)
     if args.tf32:
         bk.tf32 = True
-        bk.prebuild_kernels(wait=True)
+        bk.prebuild_kernels(wait=True, rare=True)
     errors = kernel_prebuild.pool().errors
     if errors:
         key, e = errors[0]
         raise AlphaError(f"warmup: {len(errors)} kernel module(s) failed to compile, first {key[1]} "
-                         f"{key[2] or ''} {key[3] or ''}: {e}")
+                         f"{key[3] or ''}: {e}")
+    for name, e in kernel_prebuild.pool().op_errors:
+        out(f"  note: CuPy op {name} was not compiled ahead ({type(e).__name__}: {e}); it compiles at first use")
     n = kernel_loader.stats["compiled"]
     out(f"alpha warmup: {n} kernel modules compiled or read from CuPy's cache on {kernel_prebuild.pool().threads} "
         f"threads in {time.perf_counter() - t0:.1f} s" + ("" if n else " (the caches were complete already)"))

@@ -41,7 +41,7 @@ def report():
     other = [e for e in LOG if e[0] != "MainThread"]
     print(f"TRACE compiles: main thread {len(main)} ({sum(e[1] for e in main):.2f} s), other threads {len(other)} "
           f"({sum(e[1] for e in other):.2f} s of compile time)", flush=True)
-    for name, s, what in sorted(main, key=lambda e: -e[1])[:15]:
+    for name, s, what in sorted(main, key=lambda e: -e[1])[:40]:
         print(f"TRACE   main {s:6.3f} s  {what}", flush=True)
 
 

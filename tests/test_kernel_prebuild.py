@@ -42,6 +42,9 @@ def test_module_specs_of_the_real_kernels():
     assert not any(f in ("conv_tc", "conv_wgmma") for f, _ in specs)
     assert sum(f == "conv_fwd" for f, _ in specs) == 8            # 4 tiles x VEC 0/1, MMA 0
     assert len(kp.module_specs(table, 2, True)) > len(specs)
+    rare = kp.module_specs(table, rare=True)
+    assert ("elementwise", "act_fwd<ACT_GELU>") in rare and ("elementwise", "act_fwd<ACT_GELU>") not in specs
+    assert ("elementwise", "act_fwd<ACT_LEAKY_RELU>") in specs
 
 
 def test_record_missing_corrupt_stale_and_round_trip(tmp_path):
@@ -117,15 +120,18 @@ def test_prebuilder_threads_and_record(tmp_path, monkeypatch):
     monkeypatch.setattr(kp, "_pool", kp.Prebuilder(3, fake))
     monkeypatch.setattr(kp, "_started", set())
     monkeypatch.setattr(kp, "family_table", lambda: TABLE)
+    def bad_op():
+        raise RuntimeError("no such CuPy op")
+    monkeypatch.setattr(kp, "warm_calls", lambda dev: [("op", lambda: compiled.append("op")), ("bad", bad_op)])
     monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path / "cupy"))
     rec = str(tmp_path / kp.RECORD)
     dev = 1000 + len(os.listdir(tmp_path))                           # keys no other test built
-    assert kp.prebuild(dev, "80", wait=True, record_path=rec) == 4
-    assert len(compiled) == 4 and len(kp.pool().errors) == 1
+    assert kp.prebuild(dev, "80", wait=True, record_path=rec) == 6   # 4 modules and 2 CuPy ops
+    assert len(compiled) == 5 and len(kp.pool().errors) == 1 and len(kp.pool().op_errors) == 1
     assert kp.read_record(rec) == {}                                  # a failure: the set is not complete
     monkeypatch.setattr(kp, "family_table", lambda: {k: v for k, v in TABLE.items() if k != "softmax"})
-    assert kp.prebuild(dev, "80", wait=True, record_path=rec) == 2    # built keys are not compiled again
-    assert len(compiled) == 4 and len(kp.read_record(rec)) == 1
+    assert kp.prebuild(dev, "80", wait=True, record_path=rec) == 4    # built keys are not compiled again
+    assert len(compiled) == 6 and len(kp.read_record(rec)) == 1       # a failed CuPy op does not block it
     (tmp_path / "cupy").mkdir()
     for i in range(2):
         (tmp_path / "cupy" / f"{i}.cubin").write_bytes(b"x")

@@ -68,15 +68,16 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         cache.enabled = bool(self.conv_autotune)
         return cache
 
-    def prebuild_kernels(self, wait=False):
+    def prebuild_kernels(self, wait=False, rare=False):
         """Compiles the kernel modules of the current mode (strict fp32, or TF32 with tf32_ks) ahead of their
-        first use on worker threads (kernel_prebuild.py); once per mode. Returns the number queued."""
+        first use on worker threads (kernel_prebuild.py); once per mode. rare=True: also the instances of the
+        less common activations and optimizers. Returns the number queued."""
         ks = int(self.tf32_ks) if self.tf32 else 0
         done = self.__dict__.setdefault("_prebuilt", set())
         if ks in done and not wait:
             return 0
         done.add(ks)
-        return prebuild(self.device_id, self.device.compute_capability, ks, wait=wait)
+        return prebuild(self.device_id, self.device.compute_capability, ks, wait=wait, rare=rare)
 
     def _mode(self):
         return f"tf32ks{int(self.tf32_ks)}" if self.tf32 else "fp32"

@@ -1,6 +1,7 @@
 """Backend layer: compiles the kernel modules a CUDA engine will need ahead of their first use, on worker
-threads (NVRTC releases the GIL), into memory and CuPy's disk cache; a record in the Alpha cache folder says
-which sets are complete, so a warm machine starts no worker at all. Imports kernel_loader, stdlib; cupy lazily."""
+threads (NVRTC releases the GIL), into memory and CuPy's disk cache, CuPy's own first kernels too (cupy_warm.py);
+a record in the Alpha cache folder says which sets are complete, so a warm machine starts no worker at all.
+Imports kernel_loader, cupy_warm, stdlib; cupy lazily."""
 import atexit
 import hashlib
 import json
@@ -10,6 +11,7 @@ import tempfile
 import threading
 import warnings
 
+from . import cupy_warm
 from . import kernel_loader as kl
 
 FORMAT = 1
@@ -42,11 +44,12 @@ def default_threads():
     return max(1, min(32, n - 1))
 
 
-def module_specs(table, tf32_ks=0, hopper=False):
-    """The (family, instance) modules an engine compiles ahead, from {family: (instances, has plain kernels)}:
-    every family's `extern "C"` module and template instance, except that the implicit-GEMM families keep the
-    instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA tf32_ks, and the TF32
-    tensor-core families come only with tf32_ks > 0 (conv_wgmma only on Hopper)."""
+def module_specs(table, tf32_ks=0, hopper=False, rare=False):
+    """The (family, instance) modules an engine compiles ahead, from {family: (instances, has plain kernels)}, in
+    queue order (spec_rank): every family's `extern "C"` module and template instance, except that the
+    implicit-GEMM families keep the instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA
+    tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma only on Hopper), and the
+    instances of the less common activations and optimizers only with rare=True (`alpha warmup`)."""
     keep_mma = {"0", str(int(tf32_ks))}
     specs = []
     for fam in sorted(table):
@@ -59,7 +62,7 @@ def module_specs(table, tf32_ks=0, hopper=False):
             if fam in GEMM_FAMILIES and inst.rstrip(">").split(",")[-1] not in keep_mma:
                 continue
             specs.append((fam, inst))
-    return sorted(specs, key=lambda s: spec_rank(*s))
+    return sorted((s for s in specs if rare or spec_rank(*s) < 3), key=lambda s: spec_rank(*s))
 
 
 COMMON_ARGS = ("ACT_IDENTITY", "ACT_RELU", "ACT_LEAKY_RELU", "OPTIM_SGD", "OPTIM_MOMENTUM", "OPTIM_ADAM", "OPTIM_ADAMW")
@@ -99,7 +102,8 @@ def fingerprint(specs, device_tag):
         if f.endswith((".cu", ".cuh")):
             with open(os.path.join(d, f), "rb") as fh:
                 h.update(f.encode() + b"\0" + fh.read())
-    h.update(repr((FORMAT, sorted(specs, key=repr), device_tag, os.path.abspath(cupy_cache_dir()))).encode())
+    h.update(repr((FORMAT, cupy_warm.VERSION, sorted(specs, key=repr), device_tag,
+                   os.path.abspath(cupy_cache_dir()))).encode())
     return h.hexdigest()[:32]
 
 
@@ -155,12 +159,14 @@ def needs_build(path, fp, modules, cupy_dir):
 # ------------------------------------------------------------------------------------ worker threads
 class Prebuilder:
     """Daemon threads compiling queued module keys through kernel_loader.build (a key the main thread
-    already claimed is skipped). `submit(keys, on_done)` calls on_done(failures) once all of them ended."""
+    already claimed is skipped) and running queued ("cupy", name, fn) calls (cupy_warm.py). `submit(items,
+    on_done)` calls on_done(failures) once all of them ended."""
 
     def __init__(self, threads, compile_fn=None):
         self.threads, self.compile_fn = int(threads), compile_fn
         self.q, self._workers, self._stop = queue.Queue(), [], False
         self.errors = []                      # (key, exception) of failed background compiles
+        self.op_errors = []                   # (name, exception) of CuPy ops that could not be run ahead
 
     def _start(self):
         while len(self._workers) < self.threads:
@@ -183,7 +189,14 @@ class Prebuilder:
 
     def _one(self, key, group):
         try:
-            if not self._stop:
+            if self._stop:
+                pass
+            elif isinstance(key[0], str):        # ("cupy", name, fn): one of CuPy's own kernels; a failure only
+                try:                              # leaves it to its first use (it is no module of ours)
+                    key[2]()
+                except Exception as e:
+                    self.op_errors.append((key[1], e))
+            else:
                 kl.build(key, self.compile_fn, wait=False)
         except Exception as e:          # reported again, with its message, when the key is asked for
             self.errors.append((key, e))
@@ -220,6 +233,7 @@ class Prebuilder:
 
 _pool = None
 _started = set()
+warm_calls = cupy_warm.warm_calls          # tests without a GPU replace it
 
 
 def pool():
@@ -230,14 +244,14 @@ def pool():
     return _pool
 
 
-def prebuild(device_id, compute_capability, tf32_ks=0, wait=False, record_path=None):
+def prebuild(device_id, compute_capability, tf32_ks=0, wait=False, record_path=None, rare=False):
     """Queues the modules of an engine in this mode (module_specs) on the worker threads, unless the record
     says this set is complete and CuPy's cache still holds it; writes the record once all compiled. Returns
     the number of modules queued (0: warm or ALPHA_COMPILE_THREADS=0, which leaves every compile to the first
-    use). Once per process and set; wait=True blocks until compiled."""
+    use). Once per process and set; wait=True blocks until compiled; rare=True: module_specs' rare ones too."""
     if pool().threads < 1 and not wait:
         return 0
-    specs = module_specs(family_table(), tf32_ks, compute_capability == "90")
+    specs = module_specs(family_table(), tf32_ks, compute_capability == "90", rare)
     fp = fingerprint(specs, f"sm_{compute_capability}")
     if (fp, device_id) in _started:
         if wait:
@@ -247,11 +261,12 @@ def prebuild(device_id, compute_capability, tf32_ks=0, wait=False, record_path=N
     path = record_path or os.path.join(cache_root(), RECORD)
     if not needs_build(path, fp, len(specs), cupy_cache_dir()):
         return 0
-    keys = [kl.module_key(f, None, i, device_id) for f, i in specs]
+    keys = [("cupy", name, fn) for name, fn in warm_calls(device_id)] if not tf32_ks else []
+    keys += [kl.module_key(f, None, i, device_id) for f, i in specs]
 
     def done(failed):
         if not failed:
-            write_record(path, fp, len(keys))
+            write_record(path, fp, len(specs))
     pool().submit(keys, done)
     if wait:
         pool().wait()

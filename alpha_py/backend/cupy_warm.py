@@ -1,0 +1,58 @@
+"""Backend layer: CuPy's own kernels (the elementwise, copy and reduction kernels CuPy compiles with NVRTC at
+their first call; the generic primitives of base.py run them) compiled ahead on kernel_prebuild's worker threads,
+by running each once on tiny arrays in a private memory pool on a private non-blocking stream (so a graph
+captured meanwhile on the main thread sees none of it). Imports cupy, numpy lazily."""
+
+VERSION = 1         # part of the prebuild fingerprint: a changed list is a new set
+
+
+def _ops():
+    """(name, fn(cupy, x, y, labels)) of the CuPy kernels a training step of the zoo nets meets first."""
+    import numpy as np
+    f32 = np.float32
+    return [
+        ("add", lambda cp, x, y, lab: x + y), ("sub", lambda cp, x, y, lab: x - y),
+        ("mul", lambda cp, x, y, lab: x * y), ("div", lambda cp, x, y, lab: x / y),
+        ("add_py", lambda cp, x, y, lab: x + 2.0), ("sub_py", lambda cp, x, y, lab: x - 2.0),
+        ("rsub_py", lambda cp, x, y, lab: 2.0 - x), ("mul_py", lambda cp, x, y, lab: x * 2.0),
+        ("div_py", lambda cp, x, y, lab: x / 2.0), ("mul_f32", lambda cp, x, y, lab: x * f32(2)),
+        ("add_f32", lambda cp, x, y, lab: x + f32(2)), ("sub_f32", lambda cp, x, y, lab: x - f32(2)),
+        ("pow", lambda cp, x, y, lab: x ** 2), ("sqrt", lambda cp, x, y, lab: cp.sqrt(x)),
+        ("exp", lambda cp, x, y, lab: cp.exp(x)), ("log", lambda cp, x, y, lab: cp.log(x)),
+        ("maximum", lambda cp, x, y, lab: cp.maximum(x, y)), ("where", lambda cp, x, y, lab: cp.where(x > y, x, y)),
+        ("full_f32", lambda cp, x, y, lab: cp.full((4, 3), 0.5, dtype=f32)),
+        ("full_f64", lambda cp, x, y, lab: cp.full((4, 3), 0.5, dtype=np.float64)),
+        ("copy_f32", lambda cp, x, y, lab: cp.ascontiguousarray(x.T)),
+        ("copy_f64", lambda cp, x, y, lab: x.astype(np.float64)),
+        ("u8_f32", lambda cp, x, y, lab: lab.astype(np.uint8).astype(f32)),
+        ("argmax", lambda cp, x, y, lab: x.argmax(axis=1).astype(np.int32)),
+        ("equal", lambda cp, x, y, lab: (lab == lab[::-1]).sum()),
+        ("i32_i64", lambda cp, x, y, lab: lab.astype(np.int64)),
+        ("onehot", lambda cp, x, y, lab: x.__setitem__((cp.arange(4), lab.astype(np.int64)), 1.0)),
+        ("sum", lambda cp, x, y, lab: (x.sum(), x.sum(axis=0), x.sum(axis=1, keepdims=True))),
+        ("mean", lambda cp, x, y, lab: (x.mean(), x.mean(axis=0))),
+        ("max", lambda cp, x, y, lab: (x.max(), x.max(axis=1))),
+    ]
+
+
+def warm_calls(device_id):
+    """One zero-argument callable per CuPy op above, for the worker threads."""
+    return [(name, (lambda fn=fn: _run(device_id, fn))) for name, fn in _ops()]
+
+
+_pool = []
+
+
+def _run(device_id, fn):
+    import cupy
+    import numpy as np
+    cupy.cuda.runtime.setDevice(device_id)
+    if not _pool:
+        _pool.append(cupy.cuda.MemoryPool())
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with cupy.cuda.Device(device_id), cupy.cuda.using_allocator(_pool[0].malloc), stream:
+        x = cupy.arange(1, 13, dtype=np.float32).reshape(4, 3)
+        y = x[::-1].copy()
+        lab = cupy.arange(4, dtype=np.int32) % 3
+        fn(cupy, x, y, lab)
+        stream.synchronize()
