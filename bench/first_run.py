@@ -43,9 +43,9 @@ def grab(pattern, text, group=1):
 
 def case_compile(a, rows):
     py = [sys.executable, "-m", "alpha_py", "warmup"]
-    for label, threads in (("serial", 0), (f"{a.threads} threads", a.threads)):
+    for label, threads in ((("serial", 0),) if a.serial else ()) + ((f"{a.threads} threads", a.threads),):
         wall, out = run(py + ["--threads", str(threads)], fresh(), tag=f"warmup {label}")
-        rows.append((f"alpha warmup --threads {threads} (fp32 set, cold)", "process wall", wall,
+        rows.append((f"alpha warmup --threads {threads} (fp32 set incl. rare, CuPy ops, cold)", "process wall", wall,
                      f"`python3 -m alpha_py warmup --threads {threads}`, fresh caches"))
     d = fresh()
     run(py + ["--tf32", "--threads", str(a.threads)], d, tag="warmup tf32")
@@ -59,6 +59,7 @@ def case_resnet18(a, rows):
         "--batch", str(a.batch)]
     warm_dir = fresh()
     for label, env, d in (("cold, shipped table", {}, warm_dir),
+                          ("cold, CuPy ops not warmed", {"ALPHA_WARM_CUPY": "0"}, fresh()),
                           ("cold, no table (every shape timed)", {"ALPHA_CONV_TABLE": "0"}, fresh()),
                           ("warm (caches of the first run)", {}, warm_dir)):
         wall, out = run(cmd, d, env, tag=f"resnet18 {label}")
@@ -73,11 +74,12 @@ def case_fashion(a, rows):
     if a.data_dir:
         cmd += ["--data-dir", a.data_dir]
     d = fresh()
-    for label in ("cold", "warm"):
-        wall, out = run(cmd, d, tag=f"fashion {label}", timeout=300)
+    for label, env, dd in (("cold", {}, d), ("cold, CuPy ops not warmed", {"ALPHA_WARM_CUPY": "0"}, fresh()),
+                           ("warm", {}, d)):
+        wall, out = run(cmd, dd, env, tag=f"fashion {label}", timeout=300)
         al, to = grab(r"^alpha\s+([\d.]+)", out), grab(r"^torch\s+([\d.]+)", out)
         setup = grab(r"set-up before epoch 1 \(engine, data, net\): ([\d.]+) s", out)
-        desc = " ".join(cmd[cmd.index("bench/epoch_vs_torch.py"):])
+        desc = " ".join(cmd[cmd.index("bench/epoch_vs_torch.py"):]) + "".join(f" {k}={v}" for k, v in env.items())
         rows.append((f"Fashion CNN epoch 1, Alpha, {label}", "epoch 1", al, desc))
         rows.append((f"  set-up before it (engine, data, net; kernels compile meanwhile), {label}", "set-up", setup,
                      desc))
@@ -91,6 +93,7 @@ def main():
     ap.add_argument("--data-dir", dest="data_dir", default=None)
     ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--serial", action="store_true", help="compile case: also `alpha warmup --threads 0`")
     ap.add_argument("--trace", action="store_true", help="run the ResNet18 and Fashion children under "
                     "bench/trace_compiles.py (NVRTC compiles of the main thread vs the compile threads)")
     a = ap.parse_args()

@@ -1,7 +1,10 @@
 """Backend layer: CuPy's own kernels (the elementwise, copy and reduction kernels CuPy compiles with NVRTC at
-their first call; the generic primitives of base.py run them) compiled ahead on kernel_prebuild's worker threads,
-by running each once on tiny arrays in a private memory pool on a private non-blocking stream (so a graph
-captured meanwhile on the main thread sees none of it). Imports cupy, numpy lazily."""
+their first call; the generic primitives of base.py run them) compiled ahead on kernel_prebuild's ops thread (one:
+run on all workers they slowed every compile 2-3x on the H100 machine), by running each once on tiny arrays in a
+private memory pool on a private non-blocking stream (a graph captured meanwhile on the main thread sees none of
+it). Imports os; cupy, numpy lazily."""
+
+import os
 
 VERSION = 1         # part of the prebuild fingerprint: a changed list is a new set
 
@@ -35,24 +38,30 @@ def _ops():
     ]
 
 
+def enabled():
+    """$ALPHA_WARM_CUPY=0 turns the warming off (each CuPy kernel then compiles at its first call)."""
+    return os.environ.get("ALPHA_WARM_CUPY", "1").strip().lower() not in ("0", "off", "no", "false")
+
+
 def warm_calls(device_id):
-    """One zero-argument callable per CuPy op above, for the worker threads."""
-    return [(name, (lambda fn=fn: _run(device_id, fn))) for name, fn in _ops()]
-
-
-_pool = []
+    """One zero-argument callable per CuPy op above, for kernel_prebuild's single ops thread; [] when disabled."""
+    return [(name, (lambda fn=fn: _run(device_id, fn))) for name, fn in _ops()] if enabled() else []
 
 
 def _run(device_id, fn):
+    """fn on tiny arrays in a pool of its own (emptied after) on a non-blocking stream of its own."""
     import cupy
     import numpy as np
     cupy.cuda.runtime.setDevice(device_id)
-    if not _pool:
-        _pool.append(cupy.cuda.MemoryPool())
-    stream = cupy.cuda.Stream(non_blocking=True)
-    with cupy.cuda.Device(device_id), cupy.cuda.using_allocator(_pool[0].malloc), stream:
-        x = cupy.arange(1, 13, dtype=np.float32).reshape(4, 3)
-        y = x[::-1].copy()
-        lab = cupy.arange(4, dtype=np.int32) % 3
-        fn(cupy, x, y, lab)
-        stream.synchronize()
+    pool = cupy.cuda.MemoryPool()
+    try:
+        stream = cupy.cuda.Stream(non_blocking=True)
+        with cupy.cuda.Device(device_id), cupy.cuda.using_allocator(pool.malloc), stream:
+            x = cupy.arange(1, 13, dtype=np.float32).reshape(4, 3)
+            y = x[::-1].copy()
+            lab = cupy.arange(4, dtype=np.int32) % 3
+            fn(cupy, x, y, lab)
+            stream.synchronize()
+            del x, y, lab
+    finally:
+        pool.free_all_blocks()

@@ -164,13 +164,16 @@ class Prebuilder:
 
     def __init__(self, threads, compile_fn=None):
         self.threads, self.compile_fn = int(threads), compile_fn
-        self.q, self._workers, self._stop = queue.Queue(), [], False
+        self.q, self.ops_q, self._workers, self._stop = queue.Queue(), queue.Queue(), [], False
         self.errors = []                      # (key, exception) of failed background compiles
         self.op_errors = []                   # (name, exception) of CuPy ops that could not be run ahead
 
     def _start(self):
-        while len(self._workers) < self.threads:
-            t = threading.Thread(target=self._run, name=f"alpha-nvrtc-{len(self._workers)}", daemon=True)
+        """`threads` workers on the module queue plus one on the CuPy-ops queue (those ops run one at a time)."""
+        while len(self._workers) < self.threads + 1:
+            ops = len(self._workers) == self.threads
+            t = threading.Thread(target=self._run, args=(self.ops_q if ops else self.q,), daemon=True,
+                                 name="alpha-cupy-ops" if ops else f"alpha-nvrtc-{len(self._workers)}")
             t.start()
             self._workers.append(t)
 
@@ -185,7 +188,7 @@ class Prebuilder:
             return
         self._start()
         for k in keys:
-            self.q.put((k, group))
+            (self.ops_q if isinstance(k[0], str) else self.q).put((k, group))
 
     def _one(self, key, group):
         try:
@@ -208,27 +211,29 @@ class Prebuilder:
         if last and group["on_done"] and not self._stop:
             group["on_done"](group["failed"])
 
-    def _run(self):
+    def _run(self, q):
         while True:
-            key, group = self.q.get()
+            key, group = q.get()
             try:
                 self._one(key, group)
             finally:
-                self.q.task_done()
+                q.task_done()
 
     def wait(self):
         """Blocks until every queued key was compiled (or failed)."""
         self.q.join()
+        self.ops_q.join()
 
     def stop(self):
         """At exit: drop what is still queued; compiles under way end on their own (daemon threads)."""
         self._stop = True
-        try:
-            while True:
-                self.q.get_nowait()
-                self.q.task_done()
-        except queue.Empty:
-            pass
+        for q in (self.q, self.ops_q):
+            try:
+                while True:
+                    q.get_nowait()
+                    q.task_done()
+            except queue.Empty:
+                pass
 
 
 _pool = None
