@@ -168,3 +168,18 @@ def test_threads_setting(monkeypatch):
 def test_warmup_cli_errors():
     from alpha_py.cli import main
     assert main(["warmup", "--threads", "-1"]) == 2
+
+
+def test_cupy_warm_ops_run_on_numpy_and_switch_off(monkeypatch):
+    """The warmed CuPy ops are NumPy-compatible calls (checked here with NumPy standing in for CuPy)."""
+    import numpy as np
+    from alpha_py.backend import cupy_warm
+    ops = cupy_warm._ops()
+    assert len({n for n, _ in ops}) == len(ops) >= 20
+    for name, fn in ops:
+        x = np.arange(1, 13, dtype=np.float32).reshape(4, 3)
+        fn(np, x, x[::-1].copy(), np.arange(4, dtype=np.int32) % 3)
+    monkeypatch.setenv("ALPHA_WARM_CUPY", "0")
+    assert not cupy_warm.enabled() and cupy_warm.warm_calls(0) == []
+    monkeypatch.setenv("ALPHA_WARM_CUPY", "1")
+    assert len(cupy_warm.warm_calls(0)) == len(ops)
