@@ -28,8 +28,13 @@ def test_module_specs_per_mode():
 
 def test_queue_order():
     assert kp.spec_rank("batchnorm", "bn_apply<ACT_LEAKY_RELU>") == 0 < kp.spec_rank("conv_fwd", "conv_fwd<64,64,1,0>")
-    assert kp.spec_rank("conv_fwd", "conv_fwd<64,64,1,0>") < kp.spec_rank("conv_fwd", "conv_fwd<64,64,0,0>")
-    assert kp.spec_rank("conv_fwd", "conv_fwd<64,64,0,0>") < kp.spec_rank("elementwise", "act_fwd<ACT_GELU>")
+    assert kp.spec_rank("conv_fwd", "conv_fwd<64,64,0,0>") == kp.spec_rank("conv_bwd_data", "conv_bwd_data<64,64,1,0>")
+    assert kp.spec_rank("conv_bwd_data", "conv_bwd_data<64,64,1,0>") < kp.spec_rank("conv_bwd_data",
+                                                                                    "conv_bwd_data<64,64,0,0>")
+    assert kp.spec_rank("conv_bwd_data", "conv_bwd_data<64,64,0,0>") < kp.spec_rank("elementwise", "act_fwd<ACT_GELU>")
+    specs = kp.module_specs(kp.family_table())
+    assert specs[0][0] == "random" and specs.index(("conv_fwd", "conv_fwd<64,64,0,0>")) < specs.index(
+        ("conv_bwd_data", "conv_bwd_data<64,64,1,0>"))
     assert kp.spec_rank("optim", "optim_step<OPTIM_ADAM>") == 0 < kp.spec_rank("optim", "optim_step<OPTIM_RADAM>")
 
 

@@ -62,7 +62,13 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False):
             if fam in GEMM_FAMILIES and inst.rstrip(">").split(",")[-1] not in keep_mma:
                 continue
             specs.append((fam, inst))
-    return sorted((s for s in specs if rare or spec_rank(*s) < 3), key=lambda s: spec_rank(*s))
+    return sorted((s for s in specs if rare or spec_rank(*s) < 3),
+                  key=lambda s: (spec_rank(*s), FIRST.index(s[0]) if s[0] in FIRST else len(FIRST)))
+
+
+# families in the order a first step meets them: random numbers (net.init), the image map, the first convolution
+FIRST = ("random", "image", "conv_fwd", "batchnorm", "elementwise", "pool", "reduce", "softmax", "optim",
+         "conv_bwd_filter", "winograd", "conv_bwd_data")
 
 
 COMMON_ARGS = ("ACT_IDENTITY", "ACT_RELU", "ACT_LEAKY_RELU", "OPTIM_SGD", "OPTIM_MOMENTUM", "OPTIM_ADAM", "OPTIM_ADAMW")
@@ -71,16 +77,16 @@ COMMON_ARGS = ("ACT_IDENTITY", "ACT_RELU", "ACT_LEAKY_RELU", "OPTIM_SGD", "OPTIM
 def spec_rank(family, instance):
     """Queue order (a stable sort): what nearly every training step runs first (the `extern "C"` modules, the
     instances of identity / relu / leakyRelu and of SGD / momentum / Adam(W), random numbers, softmax, Winograd
-    filters, tensor cores), then the implicit-GEMM convolutions (vectorised loads first), then the other activations
-    and optimizers."""
+    filters, tensor cores), then the implicit-GEMM convolutions (backward-data without vector loads last: a first
+    layer needs none), then the other activations and optimizers. Within a rank, families go in FIRST's order."""
     if instance is None:
         return 0
     args = instance[instance.index("<") + 1:-1].split(",")
     named = [a for a in args if a.startswith(("ACT_", "OPTIM_"))]
     if named:
         return 0 if all(a in COMMON_ARGS for a in named) else 3
-    if family in GEMM_FAMILIES:
-        return 1 if args[2] == "1" else 2
+    if family in GEMM_FAMILIES:          # VEC 0 (IC % 4 != 0) is the first layer's: forward and filter gradient
+        return 1 if args[2] == "1" or family != "conv_bwd_data" else 2
     return 0
 
 
