@@ -1,6 +1,6 @@
-"""Tools layer: the `alpha` console script (also `python -m alpha_py`): `alpha train`, `alpha eval`
-and `alpha export` over the zoo, the data loaders, alpha.optim and alpha.stat (alpha_py.trainer,
-alpha_py.evaluator); arguments are checked by alpha_py.validation."""
+"""Tools layer: the `alpha` console script (also `python -m alpha_py`): `alpha train`, `alpha eval`,
+`alpha export` over the zoo, the data loaders, alpha.optim and alpha.stat (alpha_py.trainer, alpha_py.evaluator), and
+`alpha warmup` (GPU kernels compiled ahead, backend/kernel_prebuild.py); arguments checked by alpha_py.validation."""
 import argparse
 import os
 import sys
@@ -74,14 +74,53 @@ def _parser():
     x.add_argument("--checkpoint", required=True, help="any checkpoint (alpha train, Spark ckpt-<step>.npz or dir)")
     x.add_argument("--out", default=None, help="text zip to write (default: the checkpoint path with .zip)")
     x.add_argument("--optim-out", dest="optim_out", default=None, help="also write the optimizer state here")
+    w = sub.add_parser("warmup", help="compile the GPU kernels into the persistent caches now (a fresh machine's "
+                       "first epoch then starts without compiling)", formatter_class=fmt)
+    w.add_argument("--device", type=int, default=0, help="CUDA device")
+    w.add_argument("--tf32", action="store_true", help="also the TF32 tensor-core kernels (train --tf32)")
+    w.add_argument("--threads", type=int, default=None,
+                   help="compile threads (default: $ALPHA_COMPILE_THREADS, else the CPUs of this process)")
     return p
+
+
+def run_warmup(args, out=print):
+    """`alpha warmup`: every kernel module of strict fp32 (and of TF32 with --tf32; the less common activations'
+    and optimizers' too, which an engine leaves to their first use) and CuPy's first kernels compiled on worker
+    threads into CuPy's disk cache, recorded in the Alpha cache folder; prints where the caches are and the time."""
+    import time
+    if args.threads is not None:
+        if args.threads < 0:
+            raise AlphaError(f"warmup: --threads {args.threads}: expected 0 or more")
+        os.environ["ALPHA_COMPILE_THREADS"] = str(args.threads)
+    from . import alpha
+    from .backend import kernel_loader, kernel_prebuild
+    t0 = time.perf_counter()
+    eg = alpha.engine.cuda_float32(args.device)
+    bk = eg.backend
+    bk.prebuild_kernels(wait=True, rare=True)
+    if args.tf32:
+        bk.tf32 = True
+        bk.prebuild_kernels(wait=True, rare=True)
+    errors = kernel_prebuild.pool().errors
+    if errors:
+        key, e = errors[0]
+        raise AlphaError(f"warmup: {len(errors)} kernel module(s) failed to compile, first {key[1]} "
+                         f"{key[3] or ''}: {e}")
+    for name, e in kernel_prebuild.pool().op_errors:
+        out(f"  note: CuPy op {name} was not compiled ahead ({type(e).__name__}: {e}); it compiles at first use")
+    n = kernel_loader.stats["compiled"]
+    out(f"alpha warmup: {n} kernel modules compiled or read from CuPy's cache on {kernel_prebuild.pool().threads} "
+        f"threads in {time.perf_counter() - t0:.1f} s" + ("" if n else " (the caches were complete already)"))
+    out(f"  CuPy kernel cache: {kernel_prebuild.cupy_cache_dir()}")
+    out(f"  Alpha cache (prebuild record, convolution choices): {kernel_prebuild.cache_root()}")
+    return 0
 
 
 def _validate(args):
     """The shared argument checks (alpha_py.validation), as a usage error naming the argument."""
     from .trainer import DATASETS
     from .validation import check_training_args
-    if args.command == "export":
+    if args.command in ("export", "warmup"):
         return
     common = dict(batch=args.batch, engine=args.engine, limit=args.limit)
     if args.command == "train":
@@ -127,6 +166,8 @@ def main(argv=None):
         if args.command == "train":
             from .trainer import Trainer
             return Trainer(args).run()
+        if args.command == "warmup":
+            return run_warmup(args)
         from .evaluator import run_eval, run_export
         if args.command == "export":
             return run_export(args)

@@ -70,6 +70,7 @@ def run_alpha(a, workdir):
     from alpha_py.trainer import Trainer
     argv = alpha_argv(a, os.path.join(workdir, "alpha.ckpt"))
     print("# alpha side: python3 -m alpha_py " + " ".join(argv), flush=True)
+    t_enter = time.perf_counter()                     # set-up (engine, kernels queued, data, net) is reported apart
     args = parse_args(argv)
     args.plot = None                      # no PNG of the curves (it is drawn after the timed pass anyway)
     tr = Trainer(args, out=lambda s: print("  alpha |", s, flush=True))
@@ -78,6 +79,8 @@ def run_alpha(a, workdir):
     def timed_pass(it, epoch):
         tr.eg.backend.synchronize()
         t0 = time.perf_counter()
+        if not times:
+            print(f"  alpha | set-up before epoch 1 (engine, data, net): {t0 - t_enter:.2f} s", flush=True)
         train_pass(it, epoch)
         tr.eg.backend.synchronize()
         times.append(time.perf_counter() - t0)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Device run (lent GPU machine): the GPU parity/training suite, then the conv-shape and network
 # benchmarks. Logs go to $OUT (pytest.log, conv_shapes*.txt, resnet18_cifar.txt, env.txt).
-# Usage: bash bench/gpu_check.sh [tests|cli|bench|all|epoch]   (time limits: T_TEST, T_CONV, T_NET, T_EPOCH seconds)
+# Usage: bash bench/gpu_check.sh [tests|cli|bench|all|epoch|first]   (time limits: T_TEST, T_CONV, T_NET, T_EPOCH seconds)
 # epoch (not in all): bench/epoch_vs_torch.py on .gpudata/fashion and mnist5k (bench/pack_gpudata.sh fills .gpudata/)
+# first (not in all): regenerate the shipped conv algorithm table for this GPU (copied to $OUT), the kernel-cache tests,
+#   then bench/first_run.py (cold start: compile serial vs threads, ResNet18 first step, Fashion epoch 1 vs PyTorch)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/alpha_gpu_out}; mkdir -p "$OUT"
@@ -45,4 +47,14 @@ if [ "$what" = epoch ]; then
     PYTHONPATH=$PWD/.gpudata/site:$PYTHONPATH timeout "${T_EPOCH:-280}" python3 bench/epoch_vs_torch.py --dataset "$ds" \
       ${dd[@]+"${dd[@]}"} ${EPOCH_ARGS:-} 2>&1 | tee "$OUT/epoch_$ds.txt" | grep -v "^  "
   done
+fi
+if [ "$what" = first ]; then
+  timeout "${T_TABLE:-150}" python3 bench/conv_algo_table.py 2>&1 | tee "$OUT/conv_algo_table.txt" | tail -4
+  cp alpha_py/backend/conv_algo_known.json "$OUT/" 2>/dev/null
+  timeout "${T_FIRST:-330}" python3 bench/first_run.py --data-dir .gpudata/fashion ${FIRST_ARGS:-} 2>&1 \
+    | tee "$OUT/first_run.txt" | grep -v "^    \["
+  t0=$(date +%s)
+  timeout "${T_TEST:-150}" python3 -m pytest -q -rs -p no:cacheprovider tests/test_cuda_kernel_cache.py \
+    tests/test_kernel_prebuild.py tests/test_conv_algo.py tests/test_cuda_conv_algos.py > "$OUT/pytest_first.log" 2>&1
+  echo "pytest rc=$? in $(( $(date +%s) - t0 )) s"; grep -E "^(FAILED|ERROR)" "$OUT/pytest_first.log" | head; tail -2 "$OUT/pytest_first.log"
 fi

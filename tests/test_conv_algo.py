@@ -74,3 +74,46 @@ def test_unwritable_folder_only_warns(tmp_path):
     with pytest.warns(RuntimeWarning, match="not written"):
         assert c.pick(("k",), cands("a", "b"), "b") == "a"
     assert c.pick(("k",), cands("a", "b"), "b") == "a"
+
+
+def test_shipped_table_answers_untimed_and_the_own_cache_wins(tmp_path):
+    from alpha_py.backend.conv_algo import load_known
+    table = tmp_path / "known.json"
+    table.write_text(json.dumps({"format": 1, "choices": {"G|k1": "b", "G|k2": "zz", "H|k1": "a"}}))
+    known = load_known("G", str(table))
+    assert known == {"G|k1": "b", "G|k2": "zz"}                     # other GPUs' entries are not used
+    t = FakeTimer({"a": 1.0, "b": 2.0})
+    path = tmp_path / "algo.json"
+    c = ConvAlgoCache("G", t, str(path), known=known)
+    assert c.pick(("k1",), cands("a", "b"), "a") == "b" and t.calls == [] and c.table_hits == 1
+    assert not path.exists()                                         # a table answer is not copied to the cache
+    assert c.pick(("k2",), cands("a", "b"), "b") == "a"              # a name that is no candidate: timed
+    path.write_text(json.dumps({"format": 1, "choices": {"G|k1": "a"}}))
+    assert ConvAlgoCache("G", t, str(path), known=known).pick(("k1",), cands("a", "b"), "b") == "a"
+
+
+def test_corrupt_table_is_ignored_with_warning(tmp_path, monkeypatch):
+    from alpha_py.backend.conv_algo import known_table_path, load_known
+    bad = tmp_path / "known.json"
+    bad.write_text("[1, 2")
+    with pytest.warns(RuntimeWarning, match="table .* unreadable.*ignoring it"):
+        assert load_known("G", str(bad)) == {}
+    monkeypatch.setenv("ALPHA_CONV_TABLE", "0")
+    assert known_table_path() is None and load_known("G") == {}
+    monkeypatch.setenv("ALPHA_CONV_TABLE", str(bad))
+    assert known_table_path() == str(bad)
+
+
+def test_the_shipped_table_is_well_formed():
+    import os
+    import re
+    from alpha_py.backend.conv_algo import KNOWN_TABLE, read_choices
+    if not os.path.exists(KNOWN_TABLE):
+        pytest.skip("no table shipped")
+    assert os.path.getsize(KNOWN_TABLE) < 256 * 1024
+    choices = read_choices(KNOWN_TABLE)
+    assert choices
+    for k, v in choices.items():
+        assert re.fullmatch(r"winograd|(gemm|tc)(64|128)x(64|128)|wg128x(64|128)", v), (k, v)
+        gpu, pas, *_ = k.split("|")
+        assert gpu and pas in ("fwd", "bwd_data", "bwd_filter") and k.endswith(("|fp32", "|tf32ks1", "|tf32ks2"))

@@ -1,13 +1,50 @@
-"""Backend layer: per-shape convolution algorithm choice, like cudnn.benchmark. On the first use of a
-(pass, shape, mode) every candidate kernel is timed on the GPU and the fastest is kept, in memory and in a
-JSON file keyed by GPU name + pass + shape + mode, so later processes skip the timing. A corrupt cache file is
-rebuilt with a warning. Imports json/os/tempfile/warnings only; the timer is injected (CUDA events in use)."""
+"""Backend layer: per-shape convolution algorithm choice, like cudnn.benchmark. A (pass, shape, mode) found in
+the table shipped with the package (conv_algo_known.json, choices timed on the GPUs it names by
+bench/conv_algo_table.py) is taken from it untimed; on the first use of another one every candidate kernel is
+timed on the GPU and the fastest is kept, in memory and in a JSON file keyed by GPU name + pass + shape + mode,
+so later processes skip the timing. A corrupt cache file is rebuilt with a warning; a corrupt table is ignored
+with one. Imports json/os/tempfile/warnings only; the timer is injected (CUDA events in use)."""
 import json
 import os
 import tempfile
 import warnings
 
 FORMAT = 1
+
+
+KNOWN_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "conv_algo_known.json")
+
+
+def known_table_path():
+    """The shipped table, or $ALPHA_CONV_TABLE (a path; `0` or `off`: no table, every new shape is timed)."""
+    env = os.environ.get("ALPHA_CONV_TABLE")
+    if env is not None and env.strip().lower() in ("0", "off", "none", ""):
+        return None
+    return env or KNOWN_TABLE
+
+
+def read_choices(path, what="convolution algorithm cache", action="rebuilding it"):
+    """{file key: algorithm} of a `{'format': 1, 'choices': {...}}` file; a missing file gives {}, an unreadable
+    one a RuntimeWarning naming `what` and `action`, then {}."""
+    if not path or not os.path.exists(path):
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("choices"), dict):
+            raise ValueError(f"expected {{'format': {FORMAT}, 'choices': {{...}}}}")
+        return {str(k): str(v) for k, v in data["choices"].items()}
+    except (OSError, ValueError) as e:
+        warnings.warn(f"{what} {path!r} is unreadable ({e}); {action}", RuntimeWarning, stacklevel=3)
+        return {}
+
+
+def load_known(device_name, path=None):
+    """The shipped table's choices for one GPU name ({file key: algorithm}); see known_table_path."""
+    path = known_table_path() if path is None else path
+    prefix = str(device_name) + "|"
+    return {k: v for k, v in read_choices(path, "convolution algorithm table", "ignoring it").items()
+            if k.startswith(prefix)}
 
 
 def default_cache_path():
@@ -21,10 +58,12 @@ class ConvAlgoCache:
     enabled=False (the engine's conv_autotune=False) always returns `default` and times nothing, so a run's
     kernels depend on nothing but the shapes (determinism tests). `path=None`: memory only."""
 
-    def __init__(self, device_name, timer, path=None, enabled=True, reps=3):
+    def __init__(self, device_name, timer, path=None, enabled=True, reps=3, known=None):
         self.device_name, self.timer, self.path = str(device_name), timer, path
         self.enabled, self.reps = bool(enabled), int(reps)
+        self.known = dict(known or {})    # file key -> name: the shipped table (load_known), never timed
         self.timings = {}                 # key -> {name: ms} measured by this process
+        self.table_hits = 0               # picks answered by the shipped table
         self._choice = None               # loaded lazily from the file
 
     # ---------------------------------------------------------------- file
@@ -34,18 +73,7 @@ class ConvAlgoCache:
         return self._choice
 
     def _read(self):
-        if not self.path or not os.path.exists(self.path):
-            return {}
-        try:
-            with open(self.path, encoding="utf-8") as f:
-                data = json.load(f)
-            if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("choices"), dict):
-                raise ValueError(f"expected {{'format': {FORMAT}, 'choices': {{...}}}}")
-            return {str(k): str(v) for k, v in data["choices"].items()}
-        except (OSError, ValueError) as e:
-            warnings.warn(f"convolution algorithm cache {self.path!r} is unreadable ({e}); rebuilding it",
-                          RuntimeWarning, stacklevel=3)
-            return {}
+        return read_choices(self.path)
 
     def _write(self):
         """Merge with what other processes wrote meanwhile, then replace the file atomically."""
@@ -83,6 +111,10 @@ class ConvAlgoCache:
         fk = self.file_key(key)
         name = self._entries().get(fk)
         if name in candidates:
+            return name
+        name = self.known.get(fk)
+        if name in candidates:
+            self.table_hits += 1
             return name
         if not can_time:
             return default

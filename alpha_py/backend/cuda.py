@@ -66,6 +66,7 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
         self.sm_count = self.device.attributes["MultiProcessorCount"]
         self._kernels = {}
         self._seed, self._rng_calls = 0, 0
+        self.prebuild_kernels()         # worker threads compile this mode's kernels ahead (kernel_prebuild.py)
 
     # ---------------------------------------------------------------- kernels
     def kernel(self, family, name, smem=0):

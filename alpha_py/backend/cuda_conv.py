@@ -4,7 +4,8 @@ per-shape algorithm choice (conv_algo.py), depthwise convolution (kernels/dwconv
 import cupy
 import numpy as np
 
-from .conv_algo import ConvAlgoCache, default_cache_path
+from .conv_algo import ConvAlgoCache, default_cache_path, load_known
+from .kernel_prebuild import prebuild
 from .cuda_conv_tc import CudaTensorCoreConvOps, aligned
 from .cuda_winograd import CudaWinogradOps, winograd_applicable
 
@@ -63,9 +64,20 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         if cache is None:
             name = cupy.cuda.runtime.getDeviceProperties(self.device_id)["name"]
             name = name.decode() if isinstance(name, bytes) else str(name)
-            cache = self._algos = ConvAlgoCache(name, _time_ms, default_cache_path())
+            cache = self._algos = ConvAlgoCache(name, _time_ms, default_cache_path(), known=load_known(name))
         cache.enabled = bool(self.conv_autotune)
         return cache
+
+    def prebuild_kernels(self, wait=False, rare=False):
+        """Compiles the kernel modules of the current mode (strict fp32, or TF32 with tf32_ks) ahead of their
+        first use on worker threads (kernel_prebuild.py); once per mode. rare=True: also the instances of the
+        less common activations and optimizers. Returns the number queued."""
+        ks = int(self.tf32_ks) if self.tf32 else 0
+        done = self.__dict__.setdefault("_prebuilt", set())
+        if ks in done and not wait:
+            return 0
+        done.add(ks)
+        return prebuild(self.device_id, self.device.compute_capability, ks, wait=wait, rare=rare)
 
     def _mode(self):
         return f"tf32ks{int(self.tf32_ks)}" if self.tf32 else "fp32"
@@ -85,6 +97,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
             default = "tc%dx%d" % tiles
             if self.wgmma_ok():
                 cands.update({f"wg128x{bn}": (lambda bn=bn: tc(128, bn, True)) for bn in (128, 64)})
+        if self.tf32 and int(self.tf32_ks) not in self.__dict__.get("_prebuilt", ()):
+            self.prebuild_kernels()
         key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
         capturing = cupy.cuda.get_current_stream().is_capturing()
         name = self.last_conv_algo = self._algo_cache().pick(key, cands, default, can_time=not capturing)

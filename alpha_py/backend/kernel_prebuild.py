@@ -1,0 +1,284 @@
+"""Backend layer: compiles the kernel modules a CUDA engine will need ahead of their first use, on worker
+threads (NVRTC releases the GIL), into memory and CuPy's disk cache, CuPy's own first kernels too (cupy_warm.py);
+a record in the Alpha cache folder says which sets are complete, so a warm machine starts no worker at all.
+Imports kernel_loader, cupy_warm, stdlib; cupy lazily."""
+import atexit
+import hashlib
+import json
+import os
+import queue
+import tempfile
+import threading
+import warnings
+
+from . import cupy_warm
+from . import kernel_loader as kl
+
+FORMAT = 1
+RECORD = "kernels_prebuilt.json"
+GEMM_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter")     # instances <BM,BN,VEC,MMA>
+
+
+def cache_root():
+    """The Alpha cache folder: $ALPHA_CACHE_DIR, else ~/.cache/alpha_py (conv_algo.py keeps its file there)."""
+    return os.environ.get("ALPHA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "alpha_py")
+
+
+def cupy_cache_dir():
+    return os.environ.get("CUPY_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cupy", "kernel_cache")
+
+
+def default_threads():
+    """Worker threads: $ALPHA_COMPILE_THREADS, else the CPUs this process may use less one (the caller's), at
+    least 1 and at most 32."""
+    env = os.environ.get("ALPHA_COMPILE_THREADS")
+    if env:
+        try:
+            return max(0, int(env))
+        except ValueError:
+            raise ValueError(f"ALPHA_COMPILE_THREADS={env!r}: expected a whole number of threads") from None
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:
+        n = os.cpu_count() or 1
+    return max(1, min(32, n - 1))
+
+
+def module_specs(table, tf32_ks=0, hopper=False, rare=False):
+    """The (family, instance) modules an engine compiles ahead, from {family: (instances, has plain kernels)}, in
+    queue order (spec_rank): every family's `extern "C"` module and template instance, except that the
+    implicit-GEMM families keep the instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA
+    tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma only on Hopper), and the
+    instances of the less common activations and optimizers only with rare=True (`alpha warmup`)."""
+    keep_mma = {"0", str(int(tf32_ks))}
+    specs = []
+    for fam in sorted(table):
+        if fam == "conv_tc" and not tf32_ks or fam == "conv_wgmma" and not (tf32_ks and hopper):
+            continue
+        instances, plain = table[fam]
+        if plain:
+            specs.append((fam, None))
+        for inst in instances:
+            if fam in GEMM_FAMILIES and inst.rstrip(">").split(",")[-1] not in keep_mma:
+                continue
+            specs.append((fam, inst))
+    return sorted((s for s in specs if rare or spec_rank(*s) < 3),
+                  key=lambda s: (spec_rank(*s), FIRST.index(s[0]) if s[0] in FIRST else len(FIRST)))
+
+
+# families in the order a first step meets them: random numbers (net.init), the image map, the first convolution
+FIRST = ("random", "image", "conv_fwd", "batchnorm", "elementwise", "pool", "reduce", "softmax", "optim",
+         "conv_bwd_filter", "winograd", "conv_bwd_data")
+
+
+COMMON_ARGS = ("ACT_IDENTITY", "ACT_RELU", "ACT_LEAKY_RELU", "OPTIM_SGD", "OPTIM_MOMENTUM", "OPTIM_ADAM", "OPTIM_ADAMW")
+
+
+def spec_rank(family, instance):
+    """Queue order (a stable sort): what nearly every training step runs first (the `extern "C"` modules, the
+    instances of identity / relu / leakyRelu and of SGD / momentum / Adam(W), random numbers, softmax, Winograd
+    filters, tensor cores), then the implicit-GEMM convolutions (backward-data without vector loads last: a first
+    layer needs none), then the other activations and optimizers. Within a rank, families go in FIRST's order."""
+    if instance is None:
+        return 0
+    args = instance[instance.index("<") + 1:-1].split(",")
+    named = [a for a in args if a.startswith(("ACT_", "OPTIM_"))]
+    if named:
+        return 0 if all(a in COMMON_ARGS for a in named) else 3
+    if family in GEMM_FAMILIES:          # VEC 0 (IC % 4 != 0) is the first layer's: forward and filter gradient
+        return 1 if args[2] == "1" or family != "conv_bwd_data" else 2
+    return 0
+
+
+def family_table():
+    """{family: (template instances, has extern "C" kernels)} of the kernels/ folder."""
+    out = {}
+    for fam in kl.families():
+        src = kl.module_source(fam)[0]
+        out[fam] = (kl.parse_instances(src), kl.has_plain_kernels(src))
+    return out
+
+
+def fingerprint(specs, device_tag):
+    """Hash of what a prebuilt set depends on: the kernel sources and headers, the module list, the GPU
+    (compute capability), CuPy and NVRTC versions and CuPy's cache folder."""
+    h = hashlib.sha256()
+    d = kl.kernel_dir()
+    for f in sorted(os.listdir(d)):
+        if f.endswith((".cu", ".cuh")):
+            with open(os.path.join(d, f), "rb") as fh:
+                h.update(f.encode() + b"\0" + fh.read())
+    h.update(repr((FORMAT, cupy_warm.VERSION, sorted(specs, key=repr), device_tag,
+                   os.path.abspath(cupy_cache_dir()))).encode())
+    return h.hexdigest()[:32]
+
+
+# ------------------------------------------------------------------------------------ the record
+def read_record(path):
+    """{fingerprint: modules} of complete sets. An unreadable file or another format: a warning, then {}."""
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("sets"), dict):
+            raise ValueError(f"expected {{'format': {FORMAT}, 'sets': {{...}}}} (stale or foreign file)")
+        return {str(k): int(v) for k, v in data["sets"].items()}
+    except (OSError, ValueError, TypeError) as e:
+        warnings.warn(f"kernel prebuild record {path!r} is unreadable ({e}); rebuilding the kernels", RuntimeWarning,
+                      stacklevel=2)
+        return {}
+
+
+def write_record(path, fp, modules):
+    """Adds a complete set to the record atomically (temp file + rename); an unwritable folder only warns."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sets = read_record(path)
+    sets[fp] = int(modules)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".kernels.", suffix=".tmp", dir=os.path.dirname(os.path.abspath(path)))
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"format": FORMAT, "sets": sets}, f, indent=0, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError as e:
+        warnings.warn(f"kernel prebuild record {path!r} not written ({e})", RuntimeWarning, stacklevel=2)
+
+
+def needs_build(path, fp, modules, cupy_dir):
+    """True unless the record lists this set complete and CuPy's cache folder still holds at least as many
+    files as the set has modules (a cleared CuPy cache is noticed: the set is rebuilt, with a warning)."""
+    if fp not in read_record(path):
+        return True
+    try:
+        held = sum(1 for e in os.scandir(cupy_dir) if e.name.endswith(".cubin"))
+    except OSError:
+        held = 0
+    if held < modules:
+        warnings.warn(f"CuPy kernel cache {cupy_dir!r} holds {held} cubins, fewer than the {modules} modules "
+                      f"recorded as prebuilt: rebuilding them", RuntimeWarning, stacklevel=2)
+        return True
+    return False
+
+
+# ------------------------------------------------------------------------------------ worker threads
+class Prebuilder:
+    """Daemon threads compiling queued module keys through kernel_loader.build (a key the main thread
+    already claimed is skipped) and running queued ("cupy", name, fn) calls (cupy_warm.py). `submit(items,
+    on_done)` calls on_done(failures) once all of them ended."""
+
+    def __init__(self, threads, compile_fn=None):
+        self.threads, self.compile_fn = int(threads), compile_fn
+        self.q, self.ops_q, self._workers, self._stop = queue.Queue(), queue.Queue(), [], False
+        self.errors = []                      # (key, exception) of failed background compiles
+        self.op_errors = []                   # (name, exception) of CuPy ops that could not be run ahead
+
+    def _start(self):
+        """`threads` workers on the module queue plus one on the CuPy-ops queue (those ops run one at a time)."""
+        while len(self._workers) < self.threads + 1:
+            ops = len(self._workers) == self.threads
+            t = threading.Thread(target=self._run, args=(self.ops_q if ops else self.q,), daemon=True,
+                                 name="alpha-cupy-ops" if ops else f"alpha-nvrtc-{len(self._workers)}")
+            t.start()
+            self._workers.append(t)
+
+    def submit(self, keys, on_done=None):
+        keys = list(keys)
+        group = {"left": len(keys), "failed": 0, "lock": threading.Lock(), "on_done": on_done}
+        if not keys or self.threads < 1:
+            for k in keys:               # no threads: compile here, in order
+                self._one(k, group)
+            if not keys and on_done:
+                on_done(0)
+            return
+        self._start()
+        for k in keys:
+            (self.ops_q if isinstance(k[0], str) else self.q).put((k, group))
+
+    def _one(self, key, group):
+        try:
+            if self._stop:
+                pass
+            elif isinstance(key[0], str):        # ("cupy", name, fn): one of CuPy's own kernels; a failure only
+                try:                              # leaves it to its first use (it is no module of ours)
+                    key[2]()
+                except Exception as e:
+                    self.op_errors.append((key[1], e))
+            else:
+                kl.build(key, self.compile_fn, wait=False)
+        except Exception as e:          # reported again, with its message, when the key is asked for
+            self.errors.append((key, e))
+            with group["lock"]:
+                group["failed"] += 1
+        with group["lock"]:
+            group["left"] -= 1
+            last = group["left"] == 0
+        if last and group["on_done"] and not self._stop:
+            group["on_done"](group["failed"])
+
+    def _run(self, q):
+        while True:
+            key, group = q.get()
+            try:
+                self._one(key, group)
+            finally:
+                q.task_done()
+
+    def wait(self):
+        """Blocks until every queued key was compiled (or failed)."""
+        self.q.join()
+        self.ops_q.join()
+
+    def stop(self):
+        """At exit: drop what is still queued; compiles under way end on their own (daemon threads)."""
+        self._stop = True
+        for q in (self.q, self.ops_q):
+            try:
+                while True:
+                    q.get_nowait()
+                    q.task_done()
+            except queue.Empty:
+                pass
+
+
+_pool = None
+_started = set()
+warm_calls = cupy_warm.warm_calls          # tests without a GPU replace it
+
+
+def pool():
+    global _pool
+    if _pool is None:
+        _pool = Prebuilder(default_threads())
+        atexit.register(_pool.stop)
+    return _pool
+
+
+def prebuild(device_id, compute_capability, tf32_ks=0, wait=False, record_path=None, rare=False):
+    """Queues the modules of an engine in this mode (module_specs) on the worker threads, unless the record
+    says this set is complete and CuPy's cache still holds it; writes the record once all compiled. Returns
+    the number of modules queued (0: warm or ALPHA_COMPILE_THREADS=0, which leaves every compile to the first
+    use). Once per process and set; wait=True blocks until compiled; rare=True: module_specs' rare ones too."""
+    if pool().threads < 1 and not wait:
+        return 0
+    specs = module_specs(family_table(), tf32_ks, compute_capability == "90", rare)
+    fp = fingerprint(specs, f"sm_{compute_capability}")
+    if (fp, device_id) in _started:
+        if wait:
+            pool().wait()
+        return 0
+    _started.add((fp, device_id))
+    path = record_path or os.path.join(cache_root(), RECORD)
+    if not needs_build(path, fp, len(specs), cupy_cache_dir()):
+        return 0
+    keys = [("cupy", name, fn) for name, fn in warm_calls(device_id)] if not tf32_ks else []
+    keys += [kl.module_key(f, None, i, device_id) for f, i in specs]
+
+    def done(failed):
+        if not failed:
+            write_record(path, fp, len(specs))
+    pool().submit(keys, done)
+    if wait:
+        pool().wait()
+    return len(keys)

@@ -1,0 +1,53 @@
+"""Diagnostic (device): runs a Python script as __main__ with every NVRTC compile of the process timed (CuPy's
+private compile entry point wrapped; cache hits do not compile), then prints how many compiles ran on the main
+thread and on Alpha's compile threads, their seconds, and the slowest main-thread ones (CuPy's own kernels too).
+Usage: python3 bench/trace_compiles.py SCRIPT [ARGS...]"""
+import atexit
+import re
+import runpy
+import sys
+import threading
+import time
+
+LOG = []            # (thread name, seconds, what)
+
+
+def _what(source, name_expressions):
+    if name_expressions:
+        return ",".join(name_expressions)[:60]
+    m = re.search(r"#line 1 \"[^\"]*/(\w+\.cu)\"", source[:300])
+    if m:
+        return m.group(1)
+    names = re.findall(r"__global__\s+void\s+(\w+)", source)
+    return ("cupy:" + ",".join(names))[:60] if names else "(preprocess)"
+
+
+def install():
+    from cupy.cuda import compiler
+    orig = compiler._compile_using_nvrtc_no_warning
+
+    def timed(source, options=(), arch=None, filename="kern.cu", name_expressions=None, *args, **kw):
+        t0 = time.perf_counter()
+        try:
+            return orig(source, options, arch, filename, name_expressions, *args, **kw)
+        finally:
+            LOG.append((threading.current_thread().name, time.perf_counter() - t0, _what(source, name_expressions)))
+    compiler._compile_using_nvrtc_no_warning = timed
+    atexit.register(report)
+
+
+def report():
+    main = [e for e in LOG if e[0] == "MainThread"]
+    other = [e for e in LOG if e[0] != "MainThread"]
+    print(f"TRACE compiles: main thread {len(main)} ({sum(e[1] for e in main):.2f} s), other threads {len(other)} "
+          f"({sum(e[1] for e in other):.2f} s of compile time)", flush=True)
+    for name, s, what in sorted(main, key=lambda e: -e[1])[:40]:
+        print(f"TRACE   main {s:6.3f} s  {what}", flush=True)
+
+
+if __name__ == "__main__":
+    script = sys.argv[1]
+    sys.argv = sys.argv[1:]
+    sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(script)))
+    install()
+    runpy.run_path(script, run_name="__main__")
