@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The part of both backends that is the same: typed requests ({@link Codec}) to a PyEndpoint,
  * handle accounting (Java-side reference counts), frees queued by release()/Cleaners and sent
- * along with the next request, and the closed state.
+ * along with the next request, and the closed state. Thread-safe: requests (and the decoding of
+ * their replies) are serialised by this object's lock, uncontended when one thread uses the bridge;
+ * frees from any thread (Cleaners included) go through a concurrent queue.
  */
 public abstract class EndpointBackend implements Backend {
     private final ConcurrentHashMap<Long, Integer> live = new ConcurrentHashMap<>();
@@ -46,14 +48,13 @@ public abstract class EndpointBackend implements Backend {
 
     private Object send(int op, long target, String name, Object[] args, Handle who) {
         Codec.Request req = new Codec.Request(args);
-        Object raw;
         synchronized (this) {
             if (closedReason != null) throw closed(who, name, args);
             long[] frame = req.frame(op, target, drainFrees());
             requests.incrementAndGet();
-            raw = transport(name, frame, req.objs());
+            // decoded under the lock: a reply may use a type code another thread's reply defined (TYPEDEF)
+            return decode(transport(name, frame, req.objs()));
         }
-        return decode(raw);
     }
 
     /** The error for a call after close(), naming the object (the target or a handle argument). */

@@ -8,17 +8,18 @@ import java.lang.ref.Cleaner;
  * Base of every Java object that stands for a Python object: an id in the Python registry.
  * Released by close()/free()/delete(), by the alpha.Scope it was made in (told through {@link BindHook}), by Module.gc() for a
  * step's tensors, or by a Cleaner when collected. Using it afterwards raises an AlphaException
- * naming the object and what released it.
+ * naming the object and what released it. Safe to share between threads: its state is volatile and
+ * the Cleaner frees the Python object once, whichever thread releases it first.
  */
 public class Handle implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
 
-    private Backend backend;
+    private volatile Backend backend;
     private volatile long id;
     private long boundId;
     private String pyClass;
     private String kind;
-    private Cleaner.Cleanable cleanable;
+    private volatile Cleaner.Cleanable cleanable;
     private volatile String releasedBy;
 
     /** Unbound: a Java-driven object that creates its Python side later (Module). */
@@ -52,6 +53,9 @@ public class Handle implements AutoCloseable {
         }
         return i;
     }
+
+    /** The registry id, or 0 when released or not bound (no exception: for bookkeeping). */
+    public final long idOrZero() { return id; }
 
     public final boolean isReleased() { return releasedBy != null; }
 

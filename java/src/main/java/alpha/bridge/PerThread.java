@@ -1,0 +1,68 @@
+package alpha.bridge;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * One value per thread, owned by an object (a unit's step state: its outputs and their tensors), so
+ * several threads can share the object without sharing that state. The first thread's value is read
+ * with one volatile load (the single-threaded fast path, no lock, no map); other threads go through a
+ * ConcurrentHashMap. Values of threads that ended are dropped when another thread first arrives.
+ */
+public final class PerThread<T> {
+    private record Slot<T>(Thread thread, T value) {}
+
+    private final Supplier<T> make;
+    private volatile Slot<T> first;
+    private volatile ConcurrentHashMap<Thread, T> others;
+
+    public PerThread(Supplier<T> make) { this.make = make; }
+
+    /** The calling thread's value, made on first use. */
+    public T get() {
+        Thread t = Thread.currentThread();
+        Slot<T> f = first;
+        if (f != null && f.thread == t) return f.value;
+        return slow(t);
+    }
+
+    private synchronized T slow(Thread t) {
+        Slot<T> f = first;
+        if (f != null && f.thread == t) return f.value;
+        ConcurrentHashMap<Thread, T> m = others;
+        if (m != null) {
+            T v = m.get(t);
+            if (v != null) return v;
+            m.keySet().removeIf(th -> !th.isAlive());
+        }
+        T v = make.get();
+        if (f == null || !f.thread.isAlive()) {
+            first = new Slot<>(t, v);
+        } else {
+            if (m == null) others = m = new ConcurrentHashMap<>();
+            m.put(t, v);
+        }
+        return v;
+    }
+
+    /** The calling thread's value, or null when it has none yet. */
+    public T peek() {
+        Thread t = Thread.currentThread();
+        Slot<T> f = first;
+        if (f != null && f.thread == t) return f.value;
+        ConcurrentHashMap<Thread, T> m = others;
+        return m == null ? null : m.get(t);
+    }
+
+    /** Every thread's value (a snapshot). */
+    public Collection<T> all() {
+        Slot<T> f = first;
+        ConcurrentHashMap<Thread, T> m = others;
+        List<T> out = new java.util.ArrayList<>();
+        if (f != null) out.add(f.value);
+        if (m != null) out.addAll(m.values());
+        return out;
+    }
+}
