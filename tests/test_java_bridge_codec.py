@@ -2,6 +2,8 @@
 Java's Codec builds them, replies as Java decodes them, the Py4J text form, and errors."""
 import struct
 
+import numpy as np
+
 from alpha_py import alpha, nn
 from alpha_py.bridge import codec
 from alpha_py.bridge.dispatch import Dispatcher
@@ -19,7 +21,7 @@ def request(op, target, *tagged, frees=()):
 
 def test_decode_every_tag():
     get = {7: "T7", 8: "T8"}.get
-    args = codec.decode_args(request(0, 0,
+    args, _ = codec.decode_args(request(0, 0,
                                      (codec.LIST, 2, codec.HANDLE, 7, codec.HANDLE, 8),
                                      (codec.INT, -3), (codec.F32, f32_bits(0.01)),
                                      (codec.F64, codec.f64_bits(2.5)), (codec.BOOL, 1), (codec.NULL,),
@@ -82,3 +84,24 @@ def test_py4j_text_form_round_trip():
     assert bad.startswith("E") and "\n" in bad
     assert codec.text_reply(float("nan")) == "DNaN" and codec.text_reply(float("-inf")) == "D-Infinity"
     assert codec.parse_strs(codec.join_strs(["a:b", "", "ü𝄞x"])) == ["a:b", "", "ü𝄞x"]
+
+
+def test_dispatch_batch_runs_calls_in_order_with_pending_results():
+    """OP_BATCH as alpha.bridge.Batch sends it: relu.forward(x), then F.tanh of its output (PENDING 0 0);
+    one reply list per call; an error names the failing call's unit."""
+    d = Dispatcher()
+    eg = alpha.engine.cpu_float32()
+    x = eg.tensor([-1.0, 2.0, -3.0, 4.0], 1, 4)
+    hx, hr = d.registry.put(x), d.registry.put(nn.relu().init(eg, "r"))
+    batch = (codec.OP_BATCH, 0, 0, 2,
+             codec.OP_CALL, hr, 0, 1, codec.HANDLE, hx,
+             codec.OP_NEW, 0, 1, 1, codec.PENDING, 0, 0)
+    ok, (ints, strs) = d.handle("batch", batch, ["forward", "F.tanh"])
+    assert ok and ints[:2] == [codec.LIST, 2], ints
+    tanh_id = ints[-2]
+    np.testing.assert_allclose(d.registry.get(tanh_id).value().reshape(-1), np.tanh([0.0, 2.0, 0.0, 4.0]), rtol=1e-6)
+    bad = (codec.OP_BATCH, 0, 0, 1, codec.OP_CALL, hr, 0, 1, codec.INT, 3)
+    ok, (etype, msg) = d.handle("batch", bad, ["forward"])
+    assert not ok and "'r'" in msg, msg
+    ok, (etype, msg) = d.handle("x", (codec.OP_CALL, hr, 0, 1, codec.PENDING, 0, 0), None)
+    assert not ok and "outside a batch" in msg

@@ -10,6 +10,7 @@ import alpha.AlphaException;
  */
 public final class Bridge {
     private static volatile Backend current;
+    private static volatile boolean batching = !"false".equalsIgnoreCase(System.getProperty("alpha.bridge.batch", "true"));
 
     private Bridge() {}
 
@@ -36,6 +37,14 @@ public final class Bridge {
 
     /** The backend, started if needed, for try-with-resources. */
     public static Backend open() { return backend(); }
+
+    /**
+     * Whether a Java Module's forward sends its unit calls as one batched request (see {@link Batch});
+     * on by default, off with -Dalpha.bridge.batch=false or batching(false). Results are the same.
+     */
+    public static boolean batching() { return batching; }
+
+    public static void batching(boolean on) { batching = on; }
 
     public static synchronized boolean isStarted() { return current != null && !current.isClosed(); }
 

@@ -21,8 +21,10 @@ public final class Codec {
     };
 
     static final int NULL = 0, HANDLE = 1, INT = 2, BOOL = 3, F64 = 4, F32 = 5, STR = 6, LIST = 7, MAP = 8,
-            OBJ = 9, SELF_TAG = 10, TYPEDEF = 11;
-    static final int OP_CALL = 0, OP_NEW = 1, OP_ATTR = 2, OP_FN = 3;
+            OBJ = 9, SELF_TAG = 10, TYPEDEF = 11, PENDING = 12;
+    /** OP_BATCH: [ncalls, per call: op, target, name (string index), nargs, tagged args...]; PENDING k j
+     *  (in a batch only) = output j of call k of the same batch. See {@link Batch}. */
+    static final int OP_CALL = 0, OP_NEW = 1, OP_ATTR = 2, OP_FN = 3, OP_BATCH = 4;
 
     private Codec() {}
 
@@ -31,12 +33,33 @@ public final class Codec {
         private long[] ints = new long[16];
         private int n;
         private List<Object> objs;
+        private Batch batch;            // a batch request: its own pending handles become PENDING slots
 
         Request(Object[] args) {
             if (args == null) { add(0); return; }
             add(args.length);
             for (Object a : args) value(a);
         }
+
+        /** An empty batch request ({@link #call} appends the calls; the count goes first). */
+        Request(Batch batch) {
+            this.batch = batch;
+            add(0);
+        }
+
+        /** Append one call of a batch: op, target, name, its arguments. */
+        void call(int op, long target, String name, Object[] args) {
+            ints[0]++;
+            add(op);
+            add(target);
+            if (objs == null) objs = new ArrayList<>(8);
+            add(objs.size());
+            objs.add(name);
+            add(args.length);
+            for (Object a : args) value(a);
+        }
+
+        int calls() { return (int) ints[0]; }
 
         private void add(long v) {
             if (n == ints.length) ints = Arrays.copyOf(ints, 2 * n);
@@ -53,7 +76,7 @@ public final class Codec {
 
         private void value(Object v) {
             if (v == null) add(NULL);
-            else if (v instanceof Handle h) add(HANDLE, h.id());
+            else if (v instanceof Handle h) handle(h);
             else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte)
                 add(INT, ((Number) v).longValue());
             else if (v instanceof Float f) add(F32, Float.floatToRawIntBits(f));
@@ -80,6 +103,14 @@ public final class Codec {
             else if (v instanceof boolean[] a) { add(LIST, a.length); for (boolean x : a) add(BOOL, x ? 1 : 0); }
             else if (v instanceof ByteBuffer || v instanceof PassByReference) obj(OBJ, v);
             else throw new IllegalArgumentException("cannot pass a " + v.getClass().getName() + " to Python");
+        }
+
+        private void handle(Handle h) {
+            long id = h.idOrZero();
+            if (id != 0) { add(HANDLE, id); return; }
+            Batch.Slot slot = batch == null ? null : batch.slotOf(h);
+            if (slot != null) { add(PENDING); add(slot.call()); add(slot.out()); }
+            else add(HANDLE, h.id());           // flushes the batch that makes h, or says why h is unusable
         }
 
         Object[] objs() { return objs == null ? null : objs.toArray(); }

@@ -46,8 +46,14 @@ public abstract class EndpointBackend implements Backend {
     @Override
     public Object function(String name, Object... args) { return send(Codec.OP_FN, 0, name, args, null); }
 
+    /** Send a Batch's calls as one request; the reply is one list of tensors per call. */
+    Object sendBatch(Codec.Request req) { return send(Codec.OP_BATCH, 0, "batch", req, null, null); }
+
     private Object send(int op, long target, String name, Object[] args, Handle who) {
-        Codec.Request req = new Codec.Request(args);
+        return send(op, target, name, new Codec.Request(args), args, who);
+    }
+
+    private Object send(int op, long target, String name, Codec.Request req, Object[] args, Handle who) {
         synchronized (this) {
             if (closedReason != null) throw closed(who, name, args);
             long[] frame = req.frame(op, target, drainFrees());

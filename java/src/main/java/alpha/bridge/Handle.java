@@ -21,6 +21,8 @@ public class Handle implements AutoCloseable {
     private String kind;
     private volatile Cleaner.Cleanable cleanable;
     private volatile String releasedBy;
+    /** Set while this is a placeholder for a result of a queued {@link Batch} call. */
+    volatile Batch.Slot pending;
 
     /** Unbound: a Java-driven object that creates its Python side later (Module). */
     protected Handle() {}
@@ -40,12 +42,29 @@ public class Handle implements AutoCloseable {
         BindHook.bound(this);
     }
 
+    /** A Batch placeholder gets its Python object. */
+    final void bindFromBatch(Ref ref) {
+        bind(ref);
+        pending = null;
+    }
+
+    /** A Batch placeholder whose call was not made (or failed): unusable, saying why. */
+    final void dropPending(String why) {
+        pending = null;
+        if (releasedBy == null) releasedBy = why;
+    }
+
     public final boolean isBound() { return cleanable != null; }
 
     /** The registry id; throws if this object was released. */
     public long id() {
         long i = id;
         if (i == 0) {
+            Batch.Slot p = pending;
+            if (p != null) {
+                p.batch().flushFor(this);
+                if ((i = id) != 0) return i;
+            }
             if (releasedBy != null)
                 throw new AlphaException("StateError", describeReleased() + " was released by " + releasedBy
                         + " and cannot be used any more");

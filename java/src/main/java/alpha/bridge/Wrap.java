@@ -14,6 +14,7 @@ import java.util.function.Function;
 public final class Wrap {
     private static final Map<String, Function<Ref, Object>> KINDS = new java.util.concurrent.ConcurrentHashMap<>();
     private static final ThreadLocal<StepTensors> SCOPE = new ThreadLocal<>();
+    private static final ThreadLocal<Batch> BATCH = new ThreadLocal<>();
 
     static {
         try {
@@ -57,17 +58,70 @@ public final class Wrap {
 
     /**
      * Start recording the tensors created on this thread (a Java Module's forward); returns the
-     * enclosing recording, or null when this call is the outermost one.
+     * enclosing recording, or null when this call is the outermost one, which also starts batching
+     * this thread's unit calls (see {@link Batch}) unless {@link Bridge#batching(boolean)} is off.
      */
     public static StepTensors beginScope(StepTensors into) {
         StepTensors outer = SCOPE.get();
-        if (outer == null) SCOPE.set(into);
+        if (outer == null) {
+            SCOPE.set(into);
+            if (Bridge.batching() && Bridge.backend() instanceof EndpointBackend eb) BATCH.set(new Batch(eb));
+        }
         return outer;
     }
 
-    public static void endScope(StepTensors outer) {
-        if (outer == null) SCOPE.remove();
+    /**
+     * End a recording; the outermost one sends the batched calls first. `failed`: the exception the
+     * forward is ending with, or null; an error of the batch is then added to it as suppressed
+     * (the calls made before a Java exception still run, as they would one by one).
+     */
+    public static void endScope(StepTensors outer, Throwable failed) {
+        if (outer != null) return;
+        Batch b = BATCH.get();
+        BATCH.remove();
+        try {
+            if (b != null) b.flush();
+        } catch (RuntimeException e) {
+            if (failed == null) throw e;
+            failed.addSuppressed(e);
+        } finally {
+            SCOPE.remove();
+        }
     }
 
+    public static void endScope(StepTensors outer) { endScope(outer, null); }
+
     public static boolean inScope() { return SCOPE.get() != null; }
+
+    /** Whether this thread queues unit calls (inside a Java Module forward with batching on). */
+    public static boolean batching() { return BATCH.get() != null; }
+
+    /** Send this thread's queued calls now (no-op when none). */
+    public static void flush() {
+        Batch b = BATCH.get();
+        if (b != null) b.flush();
+    }
+
+    /**
+     * Queue target.method(args) returning nOut tensors; returns the placeholder tensors, or null
+     * when this thread is not batching.
+     */
+    public static List<Object> deferCall(Handle target, String method, Object[] args, int nOut) {
+        Batch b = BATCH.get();
+        return b == null ? null : placeholders(b.defer(Codec.OP_CALL, target.id(), method, args, nOut, tensorKind()));
+    }
+
+    /** Queue a facade function by dotted path (e.g. "F.relu") returning nOut tensors; null when not batching. */
+    public static List<Object> deferCreate(String path, Object[] args, int nOut) {
+        Batch b = BATCH.get();
+        return b == null ? null : placeholders(b.defer(Codec.OP_NEW, 0, path, args, nOut, tensorKind()));
+    }
+
+    private static Function<Ref, Object> tensorKind() { return KINDS.getOrDefault("Tensor", PyObject::new); }
+
+    private static List<Object> placeholders(List<Object> ts) {
+        StepTensors scope = SCOPE.get();
+        if (scope != null) for (Object o : ts) scope.add((Handle) o);
+        return ts;
+    }
 }

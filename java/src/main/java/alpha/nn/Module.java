@@ -147,12 +147,16 @@ public abstract class Module extends Unit {
         for (Tensor x : X)
             if (x == null) throw new AlphaException("ShapeError", describe() + ": forward got a null input tensor");
         Step s = step();
-        StepTensors outer = Wrap.beginScope(s.scratch);
+        StepTensors outer = Wrap.beginScope(s.scratch);       // outermost: unit calls are batched (alpha.bridge.Batch)
         Tensor[] out;
+        Throwable failed = null;
         try {
             out = __forward__(X);
+        } catch (Throwable t) {
+            failed = t;
+            throw t;
         } finally {
-            Wrap.endScope(outer);
+            Wrap.endScope(outer, failed);                       // sends the batch: errors of its calls surface here
         }
         if (out == null) throw new AlphaException("StateError", describe() + ": __forward__ returned null");
         s.lastIn = X;

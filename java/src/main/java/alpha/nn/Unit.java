@@ -37,6 +37,8 @@ public class Unit extends Handle {
     private final PerThread<Step> steps = new PerThread<>(Step::new);
     private final AtomicReference<Thread> trainer = new AtomicReference<>();
     private String givenName;
+    /** (inputs << 32) | outputs of the last forward made directly: lets a Module forward batch the next ones. */
+    private volatile long knownOutputs = -1;
 
     public Unit(Ref ref) { super(ref); }
 
@@ -108,7 +110,14 @@ public class Unit extends Handle {
     protected final Step step() { return steps.get(); }
 
     public Tensor[] forward(Tensor... X) {
-        Tensor[] out = Tensor.of(py("forward", (Object[]) X));        // one argument per tensor
+        long known = knownOutputs;
+        List<Object> queued = (known >>> 32) == X.length ? Wrap.deferCall(this, "forward", X, (int) known) : null;
+        Tensor[] out;
+        if (queued != null) out = Tensor.of(queued);               // in a Module forward: sent in its batch
+        else {
+            out = Tensor.of(py("forward", (Object[]) X));           // one argument per tensor
+            knownOutputs = ((long) X.length << 32) | out.length;
+        }
         Step s = step();
         if (!Wrap.inScope()) keep(s, out);
         s.lastIn = X;

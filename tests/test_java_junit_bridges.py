@@ -1,6 +1,8 @@
-"""One net shared by several Java threads (docs/java-threads.md): the JUnit class SharedNetThreadsTest
-(8 threads x 1000 forward calls equal to serial, no handle leak, concurrent training refused naming both
-threads) run under both bridges through alpha.JUnitMain; Maven compiles it. Skipped without mvn/java."""
+"""JUnit classes run under both bridges through alpha.JUnitMain (Maven compiles them; `mvn verify` runs
+them under Py4J only): SharedNetThreadsTest (one net shared by 8 threads x 1000 forward calls, equal to
+serial, no handle leak, concurrent training refused naming both threads; docs/java-threads.md),
+BatchedForwardTest (a Java Module's forward as one request, a data-dependent branch included) and
+HandleGrowthTest. Skipped without mvn/java."""
 import os
 import shutil
 import subprocess
@@ -11,7 +13,7 @@ from java_support import JAVA, run_jpype, run_py4j
 
 pytestmark = pytest.mark.skipif(not (shutil.which("mvn") and shutil.which("java") and shutil.which("javac")),
                                 reason="needs Maven and a JDK")
-CLASSES = ["alpha.SharedNetThreadsTest", "alpha.HandleGrowthTest"]
+CLASSES = ["alpha.SharedNetThreadsTest", "alpha.BatchedForwardTest", "alpha.HandleGrowthTest", "alpha.ModuleTest"]
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +30,11 @@ def junit_cp(tmp_path_factory):
 
 
 @pytest.mark.parametrize("bridge", ["jpype", "py4j"])
-def test_shared_net_threads_junit(junit_cp, bridge):
+def test_junit_under_both_bridges(junit_cp, bridge):
     if bridge == "jpype":
         pytest.importorskip("jpype")
         out = run_jpype(junit_cp, "alpha.JUnitMain", *CLASSES, timeout=600)
     else:
         out = run_py4j(junit_cp, "alpha.JUnitMain", *CLASSES, timeout=600)
     assert f"bridge {bridge}" in out
-    assert "junit 5 passed 0 failed" in out, out[-4000:]
+    assert "junit 14 passed 0 failed" in out, out[-4000:]
