@@ -105,3 +105,23 @@ def test_dispatch_batch_runs_calls_in_order_with_pending_results():
     assert not ok and "'r'" in msg, msg
     ok, (etype, msg) = d.handle("x", (codec.OP_CALL, hr, 0, 1, codec.PENDING, 0, 0), None)
     assert not ok and "outside a batch" in msg
+
+
+def test_deferred_calls_run_before_the_frees_and_the_request():
+    """op | DEFERRED: [ncalls, calls...] after the frees (Java's gc()/clear_grads() sent late): they run
+    first (their handle arguments are still valid), then the frees, then the request; a failing one is
+    reported by this request, naming it."""
+    d = Dispatcher()
+    eg = alpha.engine.cpu_float32()
+    x = eg.ones(1, 4)
+    hx, hr = d.registry.put(x), d.registry.put(nn.relu().init(eg, "r"))
+    ok, (ints, _) = d.handle("forward", request(codec.OP_CALL, hr, (codec.HANDLE, hx)), None)
+    out_id = ints[-2]
+    frame = (codec.OP_FN | codec.DEFERRED, 0, 1, hx,                 # frees x after the deferred call
+             1, codec.OP_FN, 0, 0, 3, codec.HANDLE, hr, codec.LIST, 1, codec.HANDLE, hx, codec.LIST, 1, codec.INT, out_id,
+             0)
+    ok, n = d.handle("count", frame, ["unit_gc"])
+    assert ok and n == 1, n                                         # the relu left; x freed, the output released
+    bad = (codec.OP_FN | codec.DEFERRED, 0, 0, 1, codec.OP_CALL, hr, 0, 0, 0)
+    ok, (etype, msg) = d.handle("count", bad, ["no_such_method"])
+    assert not ok and "no_such_method" in msg and "sent late" in msg and "count" in msg, msg

@@ -15,6 +15,9 @@ NULL, HANDLE, INT, BOOL, F64, F32, STR, LIST, MAP, OBJ, SELF, TYPEDEF, PENDING =
 # request ops; OP_BATCH: [ncalls, per call: op, target, name index, nargs, args...], where PENDING k j
 # (batches only) is output j of call k of the same batch (alpha.bridge.Batch)
 OP_CALL, OP_NEW, OP_ATTR, OP_FN, OP_BATCH = range(5)
+# flag on a request's op: [ncalls, calls as in a batch...] follow the frees — void calls Java sent late
+# (gc(), clear_grads()); they run first, then the frees, then the request
+DEFERRED = 16
 
 _Q, _D, _I, _F = struct.Struct("<q"), struct.Struct("<d"), struct.Struct("<i"), struct.Struct("<f")
 _F32_CACHE = {}

@@ -20,15 +20,18 @@ class Dispatcher:
 
     def handle(self, name, ints, objs):
         """-> (True, reply from ReplyEncoder.encode) or (False, (error type name, message))."""
-        target = None
+        target, op, self._where = None, None, None
         try:
             op, hid, nfree = ints[0], ints[1], ints[2]
-            reg = self.registry
+            reg, pos = self.registry, 3 + nfree
+            if op & codec.DEFERRED:
+                op ^= codec.DEFERRED
+                _, pos = self._run(ints, pos, objs, keep=False)
             for i in range(3, 3 + nfree):
                 reg.free(ints[i])
             if op == codec.OP_BATCH:
-                return True, self.encoder.encode_batch(self._batch(ints, 3 + nfree, objs))
-            args, _ = codec.decode_args(ints, 3 + nfree, objs, reg.get, self.java_object)
+                return True, self.encoder.encode_batch(self._run(ints, pos, objs)[0])
+            args, _ = codec.decode_args(ints, pos, objs, reg.get, self.java_object)
             if op == codec.OP_CALL:
                 target = reg.get(hid)
                 result = getattr(target, name)(*args)
@@ -42,28 +45,33 @@ class Dispatcher:
                 raise ValueError(f"unknown bridge op {op!r}")
             return True, self.encoder.encode(result, target)
         except Exception as e:  # every failure goes back to Java as an AlphaException
-            return False, (type(e).__name__, self._message(e, ints, name, target))
+            return False, (type(e).__name__, self._message(e, op, name, target))
 
-    def _batch(self, ints, pos, objs):
-        """Run a batch's calls in order (unit forwards and F functions of a Java Module forward);
-        -> one list of outputs per call. PENDING arguments are outputs of earlier calls."""
-        reg, results, self._where = self.registry, [], None
+    def _run(self, ints, pos, objs, keep=True):
+        """Run the calls at ints[pos] in order: a batch (unit forwards and F functions of a Java Module
+        forward; -> one list of outputs per call, PENDING arguments are outputs of earlier calls) or,
+        keep=False, the void calls Java deferred. -> (results, position after the calls)."""
+        reg, results = self.registry, []
         n, pos = ints[pos], pos + 1
         for _ in range(n):
             op, target, name = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]])
             args, pos = codec.decode_args(ints, pos + 3, objs, reg.get, self.java_object, results)
             if op == codec.OP_CALL:
                 unit = reg.get(target)
-                self._where = (unit, name)                      # names the failing call in _message
+                self._where = (unit, name, keep)                # names the failing call in _message
                 out = getattr(unit, name)(*args)
             elif op == codec.OP_NEW:
-                self._where = (None, name)
+                self._where = (None, f"alpha.{name}", keep)
                 out = self._resolve(name)(*args)
+            elif op == codec.OP_FN and not keep:
+                self._where = (None, f"bridge.{name}", keep)
+                out = functions.FUNCTIONS[name](self, *args)
             else:
-                raise ValueError(f"bridge batch: op {op!r} cannot be batched")
-            results.append(out if type(out) is list else list(out) if type(out) is tuple else [out])
+                raise ValueError(f"bridge: op {op!r} cannot be {'batched' if keep else 'deferred'}")
+            if keep:
+                results.append(out if type(out) is list else list(out) if type(out) is tuple else [out])
         self._where = None
-        return results
+        return results, pos
 
     def _resolve(self, path):
         """A facade callable by dotted path; alpha.F functions are looked up once."""
@@ -74,14 +82,16 @@ class Dispatcher:
                 self._functions[path] = fn
         return fn
 
-    def _message(self, e, ints, name, target):
+    def _message(self, e, op, name, target):
         msg = str(e) or type(e).__name__
+        call, self._where = self._where, None
+        if call is not None and not call[2]:
+            where = f"{_describe(call[0])}.{call[1]}" if call[0] is not None else call[1]
+            return f"{where} (a call Java sent late, run before {name}): {msg}"
         if isinstance(e, AlphaError):
             return msg
-        op = ints[0] if ints else None
-        if op == codec.OP_BATCH:
-            (unit, call), self._where = self._where or (None, "batch"), None
-            where = f"{_describe(unit)}.{call}" if unit is not None else f"alpha.{call}"
+        if call is not None:
+            where = f"{_describe(call[0])}.{call[1]}" if call[0] is not None else call[1]
         elif op == codec.OP_FN:
             where = f"bridge.{name}"
         elif op == codec.OP_NEW:

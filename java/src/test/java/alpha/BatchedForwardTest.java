@@ -138,6 +138,37 @@ class BatchedForwardTest {
         net.gc();
     }
 
+    /** A Module training step: forward (1 request), loss gradient, backward, update; gc() and clear_grads() ride along. */
+    @Test
+    void trainingStepTakesFourRequests() {
+        Plain net = new Plain().init(eg);
+        Optimizer opt = alpha.optim.SGD(net.param_map(), 0.1f);
+        LossFunction ls = alpha.loss.softmax_crossEntropy();
+        Tensor x = eg.tensor(input(0), 2, 6);
+        Tensor y = eg.onehot(new int[]{0, 2}, 3);
+        Runnable step = () -> {
+            Tensor yh = net.forward(x)[0];
+            net.backward(ls.gradient(yh, y));
+            opt.update().clear_grads();
+            net.gc();
+        };
+        step.run();
+        long r0 = requests();
+        step.run();
+        assertEquals(4L, requests() - r0);
+        for (Parameter p : net.param_map().values()) assertNull(p.grad(), "clear_grads() ran before this request");
+    }
+
+    /** A call sent late that fails is raised by the next request, naming it. */
+    @Test
+    void failingLateCallIsRaisedByTheNextRequest() {
+        Unit fc = nn.fullconnect(true, 6, 3).init(eg);
+        Bridge.backend().callLater(fc, "no_such_method");
+        AlphaException e = assertThrows(AlphaException.class, () -> fc.name());
+        assertTrue(e.getMessage().contains("no_such_method") && e.getMessage().contains("sent late"), e.getMessage());
+        assertEquals(3, fc.forward(eg.tensor(input(0), 2, 6))[0].dim()[1]);   // the bridge goes on
+    }
+
     static class Failing extends Module {
         Unit fc = nn.fullconnect(true, 6, 8);
         Unit bn = nn.batchNorm(8);

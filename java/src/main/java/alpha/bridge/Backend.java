@@ -24,6 +24,16 @@ public interface Backend extends AutoCloseable {
     /** Call a bridge helper function (alpha_py.bridge.functions). */
     Object function(String name, Object... args);
 
+    /**
+     * A call whose result nobody reads and which cannot fail for a valid target (gc(), clear_grads()):
+     * queued and run by Python just before the next request (in order, before that request's frees);
+     * should it fail after all, the next request raises the error, naming the call.
+     */
+    void callLater(Handle target, String method, Object... args);
+
+    /** A bridge helper function sent late, as {@link #callLater}. */
+    void functionLater(String name, Object... args);
+
     /** Drop one reference to a handle (queued; sent with the next request). */
     void free(long id);
 

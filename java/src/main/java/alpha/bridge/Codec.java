@@ -25,6 +25,9 @@ public final class Codec {
     /** OP_BATCH: [ncalls, per call: op, target, name (string index), nargs, tagged args...]; PENDING k j
      *  (in a batch only) = output j of call k of the same batch. See {@link Batch}. */
     static final int OP_CALL = 0, OP_NEW = 1, OP_ATTR = 2, OP_FN = 3, OP_BATCH = 4;
+    /** Flag on a request's op: [ndeferred, calls as in a batch...] follow its frees (void calls sent late,
+     *  see {@link Backend#callLater}); Python runs them, then applies the frees, then the request. */
+    static final int DEFERRED = 16;
 
     private Codec() {}
 
@@ -34,6 +37,8 @@ public final class Codec {
         private int n;
         private List<Object> objs;
         private Batch batch;            // a batch request: its own pending handles become PENDING slots
+        private int[] objSlots;         // positions in ints holding an objs index
+        private int nSlots;
 
         Request(Object[] args) {
             if (args == null) { add(0); return; }
@@ -53,6 +58,7 @@ public final class Codec {
             add(op);
             add(target);
             if (objs == null) objs = new ArrayList<>(8);
+            objSlot();
             add(objs.size());
             objs.add(name);
             add(args.length);
@@ -60,6 +66,24 @@ public final class Codec {
         }
 
         int calls() { return (int) ints[0]; }
+
+        /** Append the calls of another batch-form request (its object indices shifted past ours). */
+        void append(Request other) {
+            int base = n, shift = objs == null ? 0 : objs.size();
+            ints[0] += other.ints[0];
+            for (int i = 1; i < other.n; i++) add(other.ints[i]);
+            for (int k = 0; k < other.nSlots; k++) {
+                int pos = base + other.objSlots[k] - 1;
+                ints[pos] += shift;
+                if (objSlots == null) objSlots = new int[4];
+                else if (nSlots == objSlots.length) objSlots = Arrays.copyOf(objSlots, 2 * nSlots);
+                objSlots[nSlots++] = pos;
+            }
+            if (other.objs != null) {
+                if (objs == null) objs = new ArrayList<>(other.objs.size());
+                objs.addAll(other.objs);
+            }
+        }
 
         private void add(long v) {
             if (n == ints.length) ints = Arrays.copyOf(ints, 2 * n);
@@ -70,8 +94,17 @@ public final class Codec {
 
         private void obj(int tag, Object o) {
             if (objs == null) objs = new ArrayList<>(2);
-            add(tag, objs.size());
+            add(tag);
+            objSlot();
+            add(objs.size());
             objs.add(o);
+        }
+
+        /** The next int is an index into objs (shifted when this request rides on another: {@link #frame}). */
+        private void objSlot() {
+            if (objSlots == null) objSlots = new int[4];
+            else if (nSlots == objSlots.length) objSlots = Arrays.copyOf(objSlots, 2 * nSlots);
+            objSlots[nSlots++] = n;
         }
 
         private void value(Object v) {
@@ -116,15 +149,36 @@ public final class Codec {
         Object[] objs() { return objs == null ? null : objs.toArray(); }
 
         /** [op, target, nfree, frees..., this request's ints]. */
-        long[] frame(int op, long target, long[] frees) {
+        long[] frame(int op, long target, long[] frees) { return frame(op, target, frees, null); }
+
+        /**
+         * [op | DEFERRED, target, nfree, frees..., ncalls, deferred calls..., this request's ints] when
+         * `deferred` (a batch-form Request of void calls) has calls; their objects follow this request's
+         * in {@link #objs(Request)}, so their indices are shifted here.
+         */
+        long[] frame(int op, long target, long[] frees, Request deferred) {
             int nf = frees == null ? 0 : frees.length;
-            long[] out = new long[3 + nf + n];
-            out[0] = op;
+            int nd = deferred == null || deferred.calls() == 0 ? 0 : deferred.n;
+            long[] out = new long[3 + nf + nd + n];
+            out[0] = nd > 0 ? op | DEFERRED : op;
             out[1] = target;
             out[2] = nf;
             if (nf > 0) System.arraycopy(frees, 0, out, 3, nf);
-            System.arraycopy(ints, 0, out, 3 + nf, n);
+            if (nd > 0) {
+                System.arraycopy(deferred.ints, 0, out, 3 + nf, nd);
+                int shift = objs == null ? 0 : objs.size();
+                for (int k = 0; k < deferred.nSlots; k++) out[3 + nf + deferred.objSlots[k]] += shift;
+            }
+            System.arraycopy(ints, 0, out, 3 + nf + nd, n);
             return out;
+        }
+
+        /** This request's objects, then those of the deferred calls riding on it. */
+        Object[] objs(Request deferred) {
+            if (deferred == null || deferred.calls() == 0 || deferred.objs == null) return objs();
+            List<Object> all = new ArrayList<>(objs == null ? List.of() : objs);
+            all.addAll(deferred.objs);
+            return all.toArray();
         }
     }
 

@@ -56,10 +56,32 @@ public abstract class EndpointBackend implements Backend {
     private Object send(int op, long target, String name, Codec.Request req, Object[] args, Handle who) {
         synchronized (this) {
             if (closedReason != null) throw closed(who, name, args);
-            long[] frame = req.frame(op, target, drainFrees());
+            Codec.Request later = deferred;
+            if (later != null) deferred = null;
+            long[] frame = req.frame(op, target, drainFrees(), later);
             requests.incrementAndGet();
             // decoded under the lock: a reply may use a type code another thread's reply defined (TYPEDEF)
-            return decode(transport(name, frame, req.objs()));
+            return decode(transport(name, frame, req.objs(later)));
+        }
+    }
+
+    // ------------------------------------------------------------------ void calls sent late
+    private Codec.Request deferred;         // guarded by this
+
+    @Override
+    public void callLater(Handle target, String method, Object... args) { later(Codec.OP_CALL, target.id(), method, args); }
+
+    @Override
+    public void functionLater(String name, Object... args) { later(Codec.OP_FN, 0, name, args); }
+
+    private void later(int op, long target, String name, Object[] args) {
+        Codec.Request one = new Codec.Request((Batch) null);
+        one.call(op, target, name, args);                       // encoded first: a handle may flush a Batch
+        synchronized (this) {
+            if (closedReason != null) return;                   // nothing left to clear on the Python side
+            if (deferred == null) deferred = one;
+            else deferred.append(one);
+            if (deferred.calls() >= 64) flush();
         }
     }
 
@@ -121,7 +143,7 @@ public abstract class EndpointBackend implements Backend {
     /** Send queued frees now (one round trip, only when some are queued). */
     @Override
     public void flush() {
-        if (!pendingFree.isEmpty() && closedReason == null) function("count");
+        if ((!pendingFree.isEmpty() || deferred != null) && closedReason == null) function("count");
     }
 
     @Override

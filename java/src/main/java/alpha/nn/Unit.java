@@ -164,7 +164,8 @@ public class Unit extends Handle {
     public <T extends Unit> T gc() {
         Step s = step();
         long[] ids = s.scratch.ids();
-        Wrap.discard(backend().function("unit_gc", this, s.lastOut == null ? new Object[0] : liveOnly(s.lastOut), ids));
+        // sent with the next request (Backend.callLater): gc() needs no round trip of its own
+        backend().functionLater("unit_gc", this, s.lastOut == null ? new Object[0] : liveOnly(s.lastOut), ids);
         backend().forget(ids);
         s.scratch.releaseAll(getClass().getSimpleName() + ".gc()");
         s.lastIn = s.lastOut = null;

@@ -18,7 +18,8 @@ public class Optimizer extends Handle {
     /** Dragon-Alpha's form in the paper's Figure 2, {@code opt.update(0)}: the same as update(); other values are refused. */
     public Optimizer update(int zero) { py("update", zero); return this; }
 
-    public Optimizer clear_grads() { py("clear_grads"); return this; }
+    /** Zero the gradients; sent with the next bridge request (Backend.callLater), no round trip of its own. */
+    public Optimizer clear_grads() { backend().callLater(this, "clear_grads"); return this; }
 
     public Optimizer learning_rate(float lr) { return set("learning_rate", lr); }
 
