@@ -80,6 +80,10 @@ def decode_args(ints, pos, objs, get, java_object, results=None):
             args.append(get(ints[pos + 1]))
             pos += 2
             continue
+        if tag == PENDING and results is not None:       # a batch: an output of an earlier call
+            args.append(results[ints[pos + 1]][ints[pos + 2]])
+            pos += 3
+            continue
         if tag == LIST:
             m = ints[pos + 1]
             end = pos + 2 + 2 * m
@@ -167,8 +171,15 @@ class ReplyEncoder:
     def encode_batch(self, results):
         """A batch's results (a list of output lists, one per call) as one reply."""
         ints, strs = [LIST, len(results)], []
+        known, put = self._known, self.registry.put
         for outs in results:
-            self._put(outs, ints, strs)
+            ints += (LIST, len(outs))
+            for x in outs:
+                code = known.get(type(x))
+                if code is None:
+                    self._put(x, ints, strs)
+                else:
+                    ints += (HANDLE, put(x), code)
         return ints, strs or None
 
     def _put(self, v, ints, strs):

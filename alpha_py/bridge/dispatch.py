@@ -27,8 +27,8 @@ class Dispatcher:
             if op & codec.DEFERRED:
                 op ^= codec.DEFERRED
                 _, pos = self._run(ints, pos, objs, keep=False)
-            for i in range(3, 3 + nfree):
-                reg.free(ints[i])
+            if nfree:
+                reg.free_all_of(ints[3:3 + nfree])
             if op == codec.OP_BATCH:
                 return True, self.encoder.encode_batch(self._run(ints, pos, objs)[0])
             args, _ = codec.decode_args(ints, pos, objs, reg.get, self.java_object)

@@ -18,8 +18,7 @@ def count(d):
 
 
 def release(d, ids):
-    for hid in ids:
-        d.registry.release(hid)
+    d.registry.release_all_of(ids)
 
 
 def release_all(d):

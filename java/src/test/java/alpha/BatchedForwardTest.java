@@ -181,6 +181,37 @@ class BatchedForwardTest {
         }
     }
 
+    /** Reads BatchNorm's running mean in mid-forward, through a request that does not use the batch's tensors. */
+    static class Reader extends Module {
+        Unit fc = nn.fullconnect(true, 6, 8);
+        Unit bn = nn.batchNorm(8);
+        final List<Float> seen = new ArrayList<>();
+
+        @Override
+        public Tensor[] __forward__(Tensor... X) {
+            Tensor[] h = bn.forward(fc.forward(X));
+            seen.add(state_map().get("Reader.bn.run_mean").value()[0]);
+            return h;
+        }
+    }
+
+    @Test
+    void anyOtherRequestSeesTheBatchedCallsDone() {
+        List<List<Float>> seen = new ArrayList<>();
+        for (int k = 0; k < 2; k++) {
+            Bridge.batching(k == 1);
+            eg.set_seed(5);
+            Reader net = new Reader().train().init(eg);
+            for (int i = 0; i < 3; i++) {
+                net.forward(eg.tensor(input(i), 2, 6));
+                net.gc();
+            }
+            seen.add(net.seen);
+        }
+        assertEquals(seen.get(0), seen.get(1));
+        assertNotEquals(0f, seen.get(1).get(0), "the first forward's statistics are seen");
+    }
+
     /** A Java exception in mid-forward: the calls queued before it still run (BatchNorm statistics move). */
     @Test
     void javaExceptionStillRunsTheQueuedCalls() {

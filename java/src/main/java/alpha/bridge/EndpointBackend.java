@@ -54,6 +54,7 @@ public abstract class EndpointBackend implements Backend {
     }
 
     private Object send(int op, long target, String name, Codec.Request req, Object[] args, Handle who) {
+        if (op != Codec.OP_BATCH) Wrap.flush();         // this thread's batched calls run before any later request
         synchronized (this) {
             if (closedReason != null) throw closed(who, name, args);
             Codec.Request later = deferred;
@@ -75,6 +76,7 @@ public abstract class EndpointBackend implements Backend {
     public void functionLater(String name, Object... args) { later(Codec.OP_FN, 0, name, args); }
 
     private void later(int op, long target, String name, Object[] args) {
+        Wrap.flush();                                   // keep the order: this thread's batched calls first
         Codec.Request one = new Codec.Request((Batch) null);
         one.call(op, target, name, args);                       // encoded first: a handle may flush a Batch
         synchronized (this) {
