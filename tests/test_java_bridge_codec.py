@@ -125,3 +125,18 @@ def test_deferred_calls_run_before_the_frees_and_the_request():
     bad = (codec.OP_FN | codec.DEFERRED, 0, 0, 1, codec.OP_CALL, hr, 0, 0, 0)
     ok, (etype, msg) = d.handle("count", bad, ["no_such_method"])
     assert not ok and "no_such_method" in msg and "sent late" in msg and "count" in msg, msg
+
+
+def test_list_reply_fast_path_with_none_and_undo():
+    """[tensor, None] (input gradients) stays on the fast path; a list with an unknown type undoes its puts."""
+    d = Dispatcher()
+    eg = alpha.engine.cpu_float32()
+    x = eg.ones(2)
+    enc = d.encoder
+    enc.encode([x], None)                                   # the type is announced
+    ints, strs = enc.encode([x, None], None)
+    assert ints[:2] == [codec.LIST, 2] and ints[2] == codec.HANDLE and ints[-1] == codec.NULL and strs is None
+    y = eg.zeros(3)
+    ints, strs = enc.encode([None, y, "s"], None)           # a string: the general path, puts undone first
+    hy = ints[ints.index(codec.HANDLE) + 1]
+    assert strs == ["s"] and d.registry._objs[hy][1] == 1    # one Java reference, not two

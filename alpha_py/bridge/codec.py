@@ -156,12 +156,20 @@ class ReplyEncoder:
             for x in v:
                 code = known.get(type(x))
                 if code is None:
+                    if x is None:                       # an input gradient nobody needs
+                        ints.append(NULL)
+                        continue
                     break
                 ints += (HANDLE, put(x), code)
             else:
                 return ints, None
-            for k in range(3, len(ints), 3):            # undo the puts, take the general path
-                self.registry.free(ints[k])
+            k = 2
+            while k < len(ints):                        # undo the puts, take the general path
+                if ints[k] == NULL:
+                    k += 1
+                else:
+                    self.registry.free(ints[k + 1])
+                    k += 3
         if isinstance(v, np.generic) and getattr(v, "ndim", 1) == 0:
             return v.item()
         ints, strs = [], []

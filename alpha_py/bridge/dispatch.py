@@ -53,24 +53,27 @@ class Dispatcher:
         keep=False, the void calls Java deferred. -> (results, position after the calls)."""
         reg, results = self.registry, []
         n, pos = ints[pos], pos + 1
-        for _ in range(n):
-            op, target, name = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]])
-            args, pos = codec.decode_args(ints, pos + 3, objs, reg.get, self.java_object, results)
-            if op == codec.OP_CALL:
-                unit = reg.get(target)
-                self._where = (unit, name, keep)                # names the failing call in _message
-                out = getattr(unit, name)(*args)
-            elif op == codec.OP_NEW:
-                self._where = (None, f"alpha.{name}", keep)
-                out = self._resolve(name)(*args)
-            elif op == codec.OP_FN and not keep:
-                self._where = (None, f"bridge.{name}", keep)
-                out = functions.FUNCTIONS[name](self, *args)
-            else:
-                raise ValueError(f"bridge: op {op!r} cannot be {'batched' if keep else 'deferred'}")
-            if keep:
-                results.append(out if type(out) is list else list(out) if type(out) is tuple else [out])
-        self._where = None
+        unit, name = None, "batch"
+        try:
+            for _ in range(n):
+                op, target, name, unit = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]]), None
+                args, pos = codec.decode_args(ints, pos + 3, objs, reg.get, self.java_object, results)
+                if op == codec.OP_CALL:
+                    unit = reg.get(target)
+                    out = getattr(unit, name)(*args)
+                elif op == codec.OP_NEW:
+                    name = f"alpha.{name}"
+                    out = self._resolve(name[6:])(*args)
+                elif op == codec.OP_FN and not keep:
+                    name = f"bridge.{name}"
+                    out = functions.FUNCTIONS[name[7:]](self, *args)
+                else:
+                    raise ValueError(f"bridge: op {op!r} cannot be {'batched' if keep else 'deferred'}")
+                if keep:
+                    results.append(out if type(out) is list else list(out) if type(out) is tuple else [out])
+        except Exception:
+            self._where = (unit, name, keep)                # names the failing call in _message
+            raise
         return results, pos
 
     def _resolve(self, path):

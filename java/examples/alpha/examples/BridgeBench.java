@@ -57,6 +57,36 @@ public class BridgeBench {
         }
     }
 
+    /** SmallNet training steps driven from Java, for bench/bridge_profile.py (JPype: Python times each request). */
+    public static final class SmallLoop {
+        private final SmallNet net;
+        private final Optimizer opt;
+        private final LossFunction ls = alpha.loss.softmax_crossEntropy();
+        private final Tensor x, y;
+
+        public SmallLoop(Engine eg) {
+            eg.set_seed(0);
+            net = new SmallNet().train().init(eg);
+            opt = alpha.optim.Adam(net.param_map(), 1e-3f);
+            x = eg.gaussian(0f, 1f, 16, 32);
+            int[] labels = new int[16];
+            for (int i = 0; i < labels.length; i++) labels[i] = i % 10;
+            y = eg.onehot(labels, 10);
+        }
+
+        /** Mean microseconds per step over n steps. */
+        public double run(int n) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                Tensor yh = net.forward(x)[0];
+                net.backward(ls.gradient(yh, y));
+                opt.update().clear_grads();
+                net.gc();
+            }
+            return (System.nanoTime() - t0) / 1e3 / n;
+        }
+    }
+
     /** -Dalpha.engine=cuda: the CUDA engine (device 0, memp1 pool); default: the CPU engine. */
     static Engine engine() {
         if (!"cuda".equals(System.getProperty("alpha.engine"))) return alpha.engine.cpu_float32();
