@@ -138,7 +138,7 @@ class BatchedForwardTest {
         net.gc();
     }
 
-    /** A Module training step: forward (1 request), loss gradient, backward, update; gc() and clear_grads() ride along. */
+    /** A Module training step: forward (1 request), loss gradient, backward, update (its errors are raised by update()); clear_grads() and gc() ride along. */
     @Test
     void trainingStepTakesFourRequests() {
         Plain net = new Plain().init(eg);
