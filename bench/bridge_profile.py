@@ -1,7 +1,8 @@
 """Bench: where the time of a Java Module's training step goes under JPype — the 3-layer MLP of
 BridgeBench (SmallLoop, batch 16, Adam) driven from Java, each bridge request timed on the Python side
-(per request kind), against the same step in Python timed per phase. Prints µs per step (best of 5 runs
-of --steps steps; not asserted). Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch]"""
+(per request kind), against the same step in Python timed per phase — and the parts of one relu.forward
+call: a bare JPype proxy round trip (long[] in, long[] out) and the Python dispatcher's share. Prints µs
+(best of 5 runs; not asserted). Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch]"""
 import argparse
 import collections
 import os
@@ -37,6 +38,7 @@ def java_side(steps, batch):
         count[key] += 1
         return r
 
+    parts = call_parts(endpoint)
     plain = min(loop.run(steps) for _ in range(5))
     d.handle = timed
     best = None
@@ -47,7 +49,53 @@ def java_side(steps, batch):
         if best is None or us < best[0]:
             best = (us, {k: (spent[k] / steps * 1e6, count[k] / steps) for k in spent})
     d.handle = handle
-    return plain, best
+    return plain, best, parts
+
+
+def call_parts(endpoint):
+    """µs of: a JPype proxy call answering a long[5] (no dispatch), and relu.forward through the Python
+    dispatcher alone vs. called directly (the dispatcher's share of one unit.forward request)."""
+    import timeit
+
+    import jpype
+    from alpha_py import alpha, nn
+    from alpha_py.bridge import codec
+    from alpha_py.bridge.dispatch import Dispatcher
+
+    reply = jpype.JArray(jpype.JLong)
+
+    @jpype.JImplements("alpha.bridge.PyEndpoint")
+    class Bare:
+        @jpype.JOverride
+        def call(self, name, ints, objs):
+            endpoint.read_ints(ints)
+            return reply([codec.LIST, 1, codec.HANDLE, 5, 1])
+
+        @jpype.JOverride
+        def invoke(self, request):
+            return None
+
+        @jpype.JOverride
+        def staged(self):
+            return None
+
+    bench = jpype.JClass("alpha.examples.BridgeBench")
+    bare = Bare()
+    bench.endpointCalls(bare, 20000)
+    proxy = min(bench.endpointCalls(bare, 20000) for _ in range(5))
+    d, eg = Dispatcher(), alpha.engine.cpu_float32()
+    x, relu = eg.ones(1, 4), nn.relu().init(eg)
+    hx, hr = d.registry.put(x), d.registry.put(relu)
+    req = (codec.OP_CALL, hr, 0, 1, codec.HANDLE, hx)
+
+    def via_dispatcher():
+        ok, (ints, _) = d.handle("forward", req, None)
+        d.registry.free(ints[-2])
+
+    via_dispatcher()
+    disp = min(timeit.repeat(via_dispatcher, number=20000, repeat=5)) / 20000 * 1e6
+    direct = min(timeit.repeat(lambda: relu.forward(x), number=20000, repeat=5)) / 20000 * 1e6
+    return proxy, disp, direct
 
 
 def python_side(steps):
@@ -105,7 +153,10 @@ def main():
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--no-batch", dest="batch", action="store_false")
     a = ap.parse_args()
-    plain, (timed_us, reqs) = java_side(a.steps, a.batch)
+    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch)
+    print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
+          f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
+          f"(dispatcher share {disp - direct:.2f} us)")
     py_us, parts = python_side(a.steps)
     in_python = sum(v for v, _ in reqs.values())
     print(f"Java Module step over JPype: {plain:.1f} us ({timed_us:.1f} us with the request timer); "

@@ -37,4 +37,4 @@ def test_junit_under_both_bridges(junit_cp, bridge):
     else:
         out = run_py4j(junit_cp, "alpha.JUnitMain", *CLASSES, timeout=600)
     assert f"bridge {bridge}" in out
-    assert "junit 17 passed 0 failed" in out, out[-4000:]
+    assert "junit 18 passed 0 failed" in out, out[-4000:]

@@ -57,6 +57,14 @@ public class BridgeBench {
         }
     }
 
+    /** Mean microseconds of n bare PyEndpoint.call round trips (a long[6] request), for bench/bridge_profile.py. */
+    public static double endpointCalls(alpha.bridge.PyEndpoint ep, int n) {
+        long[] ints = {0, 5, 0, 1, 1, 7};
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) ep.call("forward", ints, null);
+        return (System.nanoTime() - t0) / 1e3 / n;
+    }
+
     /** SmallNet training steps driven from Java, for bench/bridge_profile.py (JPype: Python times each request). */
     public static final class SmallLoop {
         private final SmallNet net;

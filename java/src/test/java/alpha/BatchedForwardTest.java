@@ -212,6 +212,41 @@ class BatchedForwardTest {
         assertNotEquals(0f, seen.get(1).get(0), "the first forward's statistics are seen");
     }
 
+    /** Hands a queued result to another thread in mid-forward. */
+    static class Leaky extends Module {
+        Unit fc = nn.fullconnect(true, 6, 3);
+        final List<String> errors = new ArrayList<>();
+
+        @Override
+        public Tensor[] __forward__(Tensor... X) {
+            Tensor[] h = fc.forward(X);
+            Thread t = new Thread(() -> {
+                try {
+                    h[0].value();
+                } catch (AlphaException e) {
+                    errors.add(e.getMessage());
+                }
+            }, "other-thread");
+            t.start();
+            try { t.join(); } catch (InterruptedException e) { throw new RuntimeException(e); }
+            return h;
+        }
+    }
+
+    @Test
+    void queuedResultUsedByAnotherThreadIsRefusedNamingBoth() {
+        Leaky net = new Leaky().init(eg);
+        Tensor x = eg.tensor(input(0), 2, 6);
+        net.forward(x);                                         // learns: fc's call is made directly
+        assertTrue(net.errors.isEmpty(), net.errors.toString());
+        float[] y = net.forward(x)[0].value();                  // queued: the other thread may not use it yet
+        assertEquals(1, net.errors.size());
+        String msg = net.errors.get(0);
+        assertTrue(msg.contains("'other-thread'") && msg.contains("'" + Thread.currentThread().getName() + "'"), msg);
+        assertEquals(6, y.length);
+        net.gc();
+    }
+
     /** A Java exception in mid-forward: the calls queued before it still run (BatchNorm statistics move). */
     @Test
     void javaExceptionStillRunsTheQueuedCalls() {
