@@ -1,7 +1,8 @@
 """Bridge layer: runs one typed request from Java (codec.py) — `new` (a facade factory by dotted
-path), `call` (a method of a registered object), `attr`, `fn` (a helper in functions.py) — after
-applying the frees it carries, and encodes the result. Any exception becomes an error reply that
-Java raises as alpha.AlphaException. Shared by both bridges; imports the facade and the bridge."""
+path), `call` (a method of a registered object), `attr`, `fn` (a helper in functions.py), `batch` (a Java
+Module forward's calls) — after the void calls Java sent late and the frees it carries, and encodes the
+result. Any exception becomes an error reply that Java raises as alpha.AlphaException. Shared by both
+bridges; imports the facade and the bridge."""
 from ..errors import AlphaError
 from ..facade import alpha
 from . import codec, functions
@@ -16,7 +17,7 @@ class Dispatcher:
         self.staged = None        # JPype: the array Java views next (kept alive until replaced)
         self.java_object = java_object or _no_java_objects
         self._functions = {}      # "F.relu" -> alpha.F.relu (resolved once)
-        self._where = None        # the batch call running (for error messages)
+        self._where = None        # (unit, call, batched?) of a failed batch/late call, for _message
 
     def handle(self, name, ints, objs):
         """-> (True, reply from ReplyEncoder.encode) or (False, (error type name, message))."""

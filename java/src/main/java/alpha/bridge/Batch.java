@@ -26,15 +26,11 @@ public final class Batch {
     private Codec.Request req;
     private final List<Handle> placeholders = new ArrayList<>();
     private final List<int[]> shapes = new ArrayList<>();     // per call: {first placeholder, count}
-    private long sent;
 
     Batch(EndpointBackend backend) {
         this.backend = backend;
         this.req = new Codec.Request(this);
     }
-
-    /** Requests this batch sent so far. */
-    public long sent() { return sent; }
 
     Slot slotOf(Handle h) {
         Slot s = h.pending;
@@ -60,8 +56,6 @@ public final class Batch {
         return out;
     }
 
-    boolean isEmpty() { return req.calls() == 0; }
-
     /** A placeholder is used outside the batch: send the batch now (only its own thread may). */
     void flushFor(Handle h) {
         if (Thread.currentThread() != owner)
@@ -82,7 +76,6 @@ public final class Batch {
         shapes.clear();
         List<?> replies;
         try {
-            sent++;
             replies = (List<?>) backend.sendBatch(r);
         } catch (RuntimeException e) {
             for (Handle h : ph) h.dropPending("a failed unit call of its Module forward (" + e.getMessage() + ")");
@@ -104,13 +97,5 @@ public final class Batch {
             for (int j = outs.size(); j < n; j++) ph.get(first + j).dropPending("a batched call with fewer outputs");
         }
         if (mismatch != null) throw mismatch;
-    }
-
-    /** Drop the queued calls unsent (placeholders become unusable, naming why). */
-    void discard(String why) {
-        for (Handle h : placeholders) h.dropPending(why);
-        req = new Codec.Request(this);
-        placeholders.clear();
-        shapes.clear();
     }
 }

@@ -1,7 +1,5 @@
 package alpha.bridge;
 
-import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -45,24 +43,5 @@ public final class PerThread<T> {
             m.put(t, v);
         }
         return v;
-    }
-
-    /** The calling thread's value, or null when it has none yet. */
-    public T peek() {
-        Thread t = Thread.currentThread();
-        Slot<T> f = first;
-        if (f != null && f.thread == t) return f.value;
-        ConcurrentHashMap<Thread, T> m = others;
-        return m == null ? null : m.get(t);
-    }
-
-    /** Every thread's value (a snapshot). */
-    public Collection<T> all() {
-        Slot<T> f = first;
-        ConcurrentHashMap<Thread, T> m = others;
-        List<T> out = new java.util.ArrayList<>();
-        if (f != null) out.add(f.value);
-        if (m != null) out.addAll(m.values());
-        return out;
     }
 }
