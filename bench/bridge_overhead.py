@@ -81,6 +81,26 @@ def native(reps, steps, kind):
     step()
     print(f"module_step_ms {best_us(step, 5 * steps) / 1e3:.2f}")
 
+    class SmallNet(nn.Module):
+        """BridgeBench.SmallNet written in Python."""
+
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.fc2, self.fc3 = nn.fullconnect(True, 32, 64), nn.fullconnect(True, 64, 64), \
+                nn.fullconnect(True, 64, 10)
+
+        def __forward__(self, X):
+            return self.fc3.forward(F.relu(self.fc2.forward(F.relu(self.fc1.forward(X)))))
+
+    eg.set_seed(0)
+    net = SmallNet().train().init(eg)
+    opt = alpha.optim.Adam(net.param_map(), 1e-3)
+    x, y = eg.gaussian(0.0, 1.0, 16, 32), eg.onehot([i % 10 for i in range(16)], 10)
+    step()
+    best_us(step, reps // 4)
+    print(f"small_module_step_ms {best_us(step, reps // 2) / 1e3:.4f}")
+    x, y = eg.uniform(-1.0, 1.0, 64, 28, 28, 1), eg.onehot([i % 10 for i in range(64)], 10)
+
     eg.set_seed(0)                                     # the zoo CNN through alpha.train_step
     tnet = nn.MnistCNN().train().init(eg)
     ts = alpha.train_step(tnet, ls, alpha.optim.Adam(tnet.param_map(), 1e-3))
@@ -116,6 +136,8 @@ def main():
     ap.add_argument("--java", default="java", help="the java launcher (e.g. a jlink'ed runtime)")
     ap.add_argument("--classes", default=None, help="use these compiled classes (os.pathsep list) instead of javac")
     ap.add_argument("--no-jpype", dest="jpype", action="store_false", help="skip JPype (no jpype1 installed)")
+    ap.add_argument("--no-batch", dest="batch", action="store_false",
+                    help="Java Modules call their units one by one (-Dalpha.bridge.batch=false)")
     ap.add_argument("--native", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.native:
@@ -129,9 +151,10 @@ def main():
             "python": [sys.executable, __file__, "--native", "--reps", args[0], "--steps", args[1],
                        "--engine", a.engine],
             "jpype": [sys.executable, "-m", "alpha_py.java", "--cp", cp, f"-Dalpha.engine={a.engine}",
-                      "alpha.examples.BridgeBench"] + args,
+                      f"-Dalpha.bridge.batch={str(a.batch).lower()}", "alpha.examples.BridgeBench"] + args,
             "py4j": [a.java, f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={pypath}",
-                     f"-Dalpha.engine={a.engine}", "-cp", cp, "alpha.examples.BridgeBench"] + args,
+                     f"-Dalpha.engine={a.engine}", f"-Dalpha.bridge.batch={str(a.batch).lower()}",
+                     "-cp", cp, "alpha.examples.BridgeBench"] + args,
         }
         if not a.jpype:
             del runs["jpype"]
@@ -156,8 +179,10 @@ def main():
     row("64 MB tensor Python->Java (MB/s)", "get_MBps", "10.0f", base=False)
     for name, key, calls in (("MnistCNN train step, batch 64 (ms)", "step_ms", "calls_per_step"),
                              ("same CNN as a Java Module (ms)", "module_step_ms", "module_calls_per_step"),
+                             ("3-layer MLP Module, batch 16 (ms)", "small_module_step_ms",
+                              "small_module_calls_per_step"),
                              ("MnistCNN via alpha.train_step (ms)", "trainstep_ms", "trainstep_calls_per_step")):
-        row(name, key, "10.2f")
+        row(name, key, "10.3f")
         for k in bridges:
             n = int(res[k][calls])
             share = n * res[k]["overhead"] / 1e3 / float(py[key]) * 100

@@ -11,9 +11,13 @@ import numpy as np
 from ..errors import ArgumentError
 
 # value tags (Codec.java has the same numbers)
-NULL, HANDLE, INT, BOOL, F64, F32, STR, LIST, MAP, OBJ, SELF, TYPEDEF = range(12)
-# request ops
-OP_CALL, OP_NEW, OP_ATTR, OP_FN = range(4)
+NULL, HANDLE, INT, BOOL, F64, F32, STR, LIST, MAP, OBJ, SELF, TYPEDEF, PENDING = range(13)
+# request ops; OP_BATCH: [ncalls, per call: op, target, name index, nargs, args...], where PENDING k j
+# (batches only) is output j of call k of the same batch (alpha.bridge.Batch)
+OP_CALL, OP_NEW, OP_ATTR, OP_FN, OP_BATCH = range(5)
+# flag on a request's op: [ncalls, calls as in a batch...] follow the frees — void calls Java sent late
+# (gc(), clear_grads()); they run first, then the frees, then the request
+DEFERRED = 16
 
 _Q, _D, _I, _F = struct.Struct("<q"), struct.Struct("<d"), struct.Struct("<i"), struct.Struct("<f")
 _F32_CACHE = {}
@@ -62,10 +66,11 @@ def long_array_reader():
     return read
 
 
-def decode_args(ints, pos, objs, get, java_object):
-    """The tagged arguments starting at ints[pos] (their count first). `get` maps a handle id to
-    its object, `java_object` turns an OBJ entry into a Python callable/object. Handles and lists
-    of handles (a unit's inputs) are read inline; everything else by _value."""
+def decode_args(ints, pos, objs, get, java_object, results=None):
+    """The tagged arguments starting at ints[pos] (their count first) -> (args, position after them).
+    `get` maps a handle id to its object, `java_object` turns an OBJ entry into a Python
+    callable/object, `results` holds the outputs of a batch's earlier calls (PENDING). Handles and
+    lists of handles (a unit's inputs) are read inline; everything else by _value."""
     n = ints[pos]
     pos += 1
     args = []
@@ -75,6 +80,10 @@ def decode_args(ints, pos, objs, get, java_object):
             args.append(get(ints[pos + 1]))
             pos += 2
             continue
+        if tag == PENDING and results is not None:       # a batch: an output of an earlier call
+            args.append(results[ints[pos + 1]][ints[pos + 2]])
+            pos += 3
+            continue
         if tag == LIST:
             m = ints[pos + 1]
             end = pos + 2 + 2 * m
@@ -82,15 +91,19 @@ def decode_args(ints, pos, objs, get, java_object):
                 args.append([get(h) for h in ints[pos + 3:end:2]])
                 pos = end
                 continue
-        v, pos = _value(ints, pos, objs, get, java_object)
+        v, pos = _value(ints, pos, objs, get, java_object, results)
         args.append(v)
-    return args
+    return args, pos
 
 
-def _value(ints, pos, objs, get, java_object):
+def _value(ints, pos, objs, get, java_object, results=None):
     tag = ints[pos]
     if tag == HANDLE:
         return get(ints[pos + 1]), pos + 2
+    if tag == PENDING:
+        if results is None:
+            raise ArgumentError(f"bridge request: a batch result (PENDING) outside a batch at position {pos}")
+        return results[ints[pos + 1]][ints[pos + 2]], pos + 3
     if tag == INT:
         return ints[pos + 1], pos + 2
     if tag == F32:
@@ -106,14 +119,14 @@ def _value(ints, pos, objs, get, java_object):
     if tag == LIST:
         n, pos, out = ints[pos + 1], pos + 2, []
         for _ in range(n):
-            v, pos = _value(ints, pos, objs, get, java_object)
+            v, pos = _value(ints, pos, objs, get, java_object, results)
             out.append(v)
         return out, pos
     if tag == MAP:
         n, pos, out = ints[pos + 1], pos + 2, OrderedDict()
         for _ in range(n):
-            k, pos = _value(ints, pos, objs, get, java_object)
-            out[k], pos = _value(ints, pos, objs, get, java_object)
+            k, pos = _value(ints, pos, objs, get, java_object, results)
+            out[k], pos = _value(ints, pos, objs, get, java_object, results)
         return out, pos
     if tag == OBJ:
         return java_object(objs[ints[pos + 1]]), pos + 2
@@ -143,16 +156,38 @@ class ReplyEncoder:
             for x in v:
                 code = known.get(type(x))
                 if code is None:
+                    if x is None:                       # an input gradient nobody needs
+                        ints.append(NULL)
+                        continue
                     break
                 ints += (HANDLE, put(x), code)
             else:
                 return ints, None
-            for k in range(3, len(ints), 3):            # undo the puts, take the general path
-                self.registry.free(ints[k])
+            k = 2
+            while k < len(ints):                        # undo the puts, take the general path
+                if ints[k] == NULL:
+                    k += 1
+                else:
+                    self.registry.free(ints[k + 1])
+                    k += 3
         if isinstance(v, np.generic) and getattr(v, "ndim", 1) == 0:
             return v.item()
         ints, strs = [], []
         self._put(v, ints, strs)
+        return ints, strs or None
+
+    def encode_batch(self, results):
+        """A batch's results (a list of output lists, one per call) as one reply."""
+        ints, strs = [LIST, len(results)], []
+        known, put = self._known, self.registry.put
+        for outs in results:
+            ints += (LIST, len(outs))
+            for x in outs:
+                code = known.get(type(x))
+                if code is None:
+                    self._put(x, ints, strs)
+                else:
+                    ints += (HANDLE, put(x), code)
         return ints, strs or None
 
     def _put(self, v, ints, strs):

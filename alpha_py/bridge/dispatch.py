@@ -1,7 +1,8 @@
 """Bridge layer: runs one typed request from Java (codec.py) — `new` (a facade factory by dotted
-path), `call` (a method of a registered object), `attr`, `fn` (a helper in functions.py) — after
-applying the frees it carries, and encodes the result. Any exception becomes an error reply that
-Java raises as alpha.AlphaException. Shared by both bridges; imports the facade and the bridge."""
+path), `call` (a method of a registered object), `attr`, `fn` (a helper in functions.py), `batch` (a Java
+Module forward's calls) — after the void calls Java sent late and the frees it carries, and encodes the
+result. Any exception becomes an error reply that Java raises as alpha.AlphaException. Shared by both
+bridges; imports the facade and the bridge."""
 from ..errors import AlphaError
 from ..facade import alpha
 from . import codec, functions
@@ -15,37 +16,87 @@ class Dispatcher:
         self.shm = shm            # SharedFile for Py4J bulk data, None under JPype
         self.staged = None        # JPype: the array Java views next (kept alive until replaced)
         self.java_object = java_object or _no_java_objects
+        self._functions = {}      # "F.relu" -> alpha.F.relu (resolved once)
+        self._where = None        # (unit, call, batched?) of a failed batch/late call, for _message
 
     def handle(self, name, ints, objs):
         """-> (True, reply from ReplyEncoder.encode) or (False, (error type name, message))."""
-        target = None
+        target, op, self._where = None, None, None
         try:
             op, hid, nfree = ints[0], ints[1], ints[2]
-            reg = self.registry
-            for i in range(3, 3 + nfree):
-                reg.free(ints[i])
-            args = codec.decode_args(ints, 3 + nfree, objs, reg.get, self.java_object)
+            reg, pos = self.registry, 3 + nfree
+            if op & codec.DEFERRED:
+                op ^= codec.DEFERRED
+                _, pos = self._run(ints, pos, objs, keep=False)
+            if nfree:
+                reg.free_all_of(ints[3:3 + nfree])
+            if op == codec.OP_BATCH:
+                return True, self.encoder.encode_batch(self._run(ints, pos, objs)[0])
+            args, _ = codec.decode_args(ints, pos, objs, reg.get, self.java_object)
             if op == codec.OP_CALL:
                 target = reg.get(hid)
                 result = getattr(target, name)(*args)
             elif op == codec.OP_FN:
                 result = functions.FUNCTIONS[name](self, *args)
             elif op == codec.OP_NEW:
-                result = _resolve(name)(*args)
+                result = self._resolve(name)(*args)
             elif op == codec.OP_ATTR:
                 result = getattr(reg.get(hid), name)
             else:
                 raise ValueError(f"unknown bridge op {op!r}")
             return True, self.encoder.encode(result, target)
         except Exception as e:  # every failure goes back to Java as an AlphaException
-            return False, (type(e).__name__, self._message(e, ints, name, target))
+            return False, (type(e).__name__, self._message(e, op, name, target))
 
-    def _message(self, e, ints, name, target):
+    def _run(self, ints, pos, objs, keep=True):
+        """Run the calls at ints[pos] in order: a batch (unit forwards and F functions of a Java Module
+        forward; -> one list of outputs per call, PENDING arguments are outputs of earlier calls) or,
+        keep=False, the void calls Java deferred. -> (results, position after the calls)."""
+        reg, results = self.registry, []
+        n, pos = ints[pos], pos + 1
+        unit, name = None, "batch"
+        try:
+            for _ in range(n):
+                op, target, name, unit = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]]), None
+                args, pos = codec.decode_args(ints, pos + 3, objs, reg.get, self.java_object, results)
+                if op == codec.OP_CALL:
+                    unit = reg.get(target)
+                    out = getattr(unit, name)(*args)
+                elif op == codec.OP_NEW:
+                    name = f"alpha.{name}"
+                    out = self._resolve(name[6:])(*args)
+                elif op == codec.OP_FN and not keep:
+                    name = f"bridge.{name}"
+                    out = functions.FUNCTIONS[name[7:]](self, *args)
+                else:
+                    raise ValueError(f"bridge: op {op!r} cannot be {'batched' if keep else 'deferred'}")
+                if keep:
+                    results.append(out if type(out) is list else list(out) if type(out) is tuple else [out])
+        except Exception:
+            self._where = (unit, name, keep)                # names the failing call in _message
+            raise
+        return results, pos
+
+    def _resolve(self, path):
+        """A facade callable by dotted path; alpha.F functions are looked up once."""
+        fn = self._functions.get(path)
+        if fn is None:
+            fn = _resolve(path)
+            if path.startswith("F.") and len(self._functions) < 1024:
+                self._functions[path] = fn
+        return fn
+
+    def _message(self, e, op, name, target):
         msg = str(e) or type(e).__name__
+        call, self._where = self._where, None
+        if call is not None and not call[2]:
+            where = f"{_describe(call[0])}.{call[1]}" if call[0] is not None else call[1]
+            return f"{where} (a call Java sent late, run before {name}): {msg}"
         if isinstance(e, AlphaError):
             return msg
-        op = ints[0] if ints else None
-        if op == codec.OP_FN:
+        if call is not None:
+            where = f"{_describe(call[0])}.{call[1]}" if call[0] is not None else call[1]
+        elif op == codec.OP_FN:
             where = f"bridge.{name}"
         elif op == codec.OP_NEW:
             where = f"alpha.{name}"

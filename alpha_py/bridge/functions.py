@@ -18,8 +18,7 @@ def count(d):
 
 
 def release(d, ids):
-    for hid in ids:
-        d.registry.release(hid)
+    d.registry.release_all_of(ids)
 
 
 def release_all(d):
@@ -37,17 +36,17 @@ def module_attach(d, mirror, engine, name):
     return None
 
 
-def module_backward(d, mirror, xs, outs, grads):
-    """Back-propagate through the graph a Java forward recorded (xs -> outs)."""
-    return mirror.record_forward(outs, xs).backward(*grads)
+def unit_backward(d, unit, xs, outs, grads):
+    """Back-propagate through the graph below `outs` (the calling Java thread's last outputs of the
+    unit; `xs` its inputs, None to keep the unit's own): a Java Module's mirror or a Python unit."""
+    return unit.record_forward(outs, xs).backward(*grads)
 
 
 def unit_gc(d, unit, outs, ids):
-    """Free the unit's graph below `outs` (Java's record of its last outputs) and release the
-    handles of this step's tensors (ids) at once."""
-    if outs:
-        unit.record_forward(outs)
-    unit.gc()
+    """Free the graph below `outs` (the calling Java thread's last outputs of the unit) and release
+    the handles of that thread's step (ids) at once. With no outputs the unit only drops its
+    references to its last step: a shared unit's graph of another thread is left alone."""
+    unit.record_forward(outs).gc()
     release(d, ids)
     return None
 
@@ -118,6 +117,6 @@ def pause(d, seconds):
     return None
 
 
-FUNCTIONS = {f.__name__: f for f in (count, release, release_all, pause, module_new, module_attach, module_backward,
+FUNCTIONS = {f.__name__: f for f in (count, release, release_all, pause, module_new, module_attach, unit_backward,
                                      unit_gc, stage, from_buffer, shm_get, shm_put, tensor_linear, iter_next,
                                      lambda_lr)}

@@ -73,7 +73,26 @@ class Registry:
 
     def release(self, hid):
         """Drop every reference at once (Module.gc() releasing a step's tensors)."""
+        self.release_all_of((hid,))
+
+    def release_all_of(self, hids):
+        """release() for each id, under one lock."""
+        objs, ids = self._objs, self._ids
         with self._lock:
-            entry = self._objs.pop(hid, None)
-            if entry is not None:
-                del self._ids[id(entry[0])]
+            for hid in hids:
+                entry = objs.pop(hid, None)
+                if entry is not None:
+                    del ids[id(entry[0])]
+
+    def free_all_of(self, hids):
+        """free() for each id, under one lock."""
+        objs, ids = self._objs, self._ids
+        with self._lock:
+            for hid in hids:
+                entry = objs.get(hid)
+                if entry is None:
+                    continue
+                entry[1] -= 1
+                if entry[1] <= 0:
+                    del objs[hid]
+                    del ids[id(entry[0])]

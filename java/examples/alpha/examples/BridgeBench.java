@@ -1,5 +1,6 @@
 package alpha.examples;
 
+import static alpha.Alpha.F;
 import static alpha.Alpha.alpha;
 import static alpha.Alpha.nn;
 
@@ -22,7 +23,11 @@ import alpha.optim.Optimizer;
  *   step_ms      one training step of the zoo MnistCNN (a fixed random batch of 64, Adam) from Java;
  *   calls_per_step   bridge round trips in that step;
  *   module_step_ms / module_calls_per_step   the same for MnistTrain.MnistNet, a Java Module whose
- *                forward calls each Python unit through the bridge;
+ *                forward calls each Python unit through the bridge (batched into one request per
+ *                forward, alpha.bridge.Batch, unless -Dalpha.bridge.batch=false); counted on the
+ *                second step (the first learns each call's number of outputs);
+ *   small_module_step_ms / small_module_calls_per_step   a 3-layer MLP Module (batch 16, Adam): a
+ *                step of well under a millisecond, so the bridge's share shows as on a GPU;
  *   trainstep_ms / trainstep_calls_per_step   the zoo MnistCNN step through alpha.train_step (one
  *                bridge call per step; the last loss of each batch is read, so queued GPU work counts).
  * Each figure is the best of 5 batches (the machine may be shared). Prints "key value" lines.
@@ -38,6 +43,56 @@ public class BridgeBench {
             best = Math.min(best, (System.nanoTime() - t0) / 1e3 / per);
         }
         return best;
+    }
+
+    /** A small MLP as a Java Module (bench/bridge_overhead.py has the same net in Python). */
+    public static class SmallNet extends alpha.nn.Module {
+        Unit fc1 = nn.fullconnect(true, 32, 64);
+        Unit fc2 = nn.fullconnect(true, 64, 64);
+        Unit fc3 = nn.fullconnect(true, 64, 10);
+
+        @Override
+        public Tensor[] __forward__(Tensor... X) {
+            return fc3.forward(F.relu(fc2.forward(F.relu(fc1.forward(X)))));
+        }
+    }
+
+    /** Mean microseconds of n bare PyEndpoint.call round trips (a long[6] request), for bench/bridge_profile.py. */
+    public static double endpointCalls(alpha.bridge.PyEndpoint ep, int n) {
+        long[] ints = {0, 5, 0, 1, 1, 7};
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) ep.call("forward", ints, null);
+        return (System.nanoTime() - t0) / 1e3 / n;
+    }
+
+    /** SmallNet training steps driven from Java, for bench/bridge_profile.py (JPype: Python times each request). */
+    public static final class SmallLoop {
+        private final SmallNet net;
+        private final Optimizer opt;
+        private final LossFunction ls = alpha.loss.softmax_crossEntropy();
+        private final Tensor x, y;
+
+        public SmallLoop(Engine eg) {
+            eg.set_seed(0);
+            net = new SmallNet().train().init(eg);
+            opt = alpha.optim.Adam(net.param_map(), 1e-3f);
+            x = eg.gaussian(0f, 1f, 16, 32);
+            int[] labels = new int[16];
+            for (int i = 0; i < labels.length; i++) labels[i] = i % 10;
+            y = eg.onehot(labels, 10);
+        }
+
+        /** Mean microseconds per step over n steps. */
+        public double run(int n) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                Tensor yh = net.forward(x)[0];
+                net.backward(ls.gradient(yh, y));
+                opt.update().clear_grads();
+                net.gc();
+            }
+            return (System.nanoTime() - t0) / 1e3 / n;
+        }
     }
 
     /** -Dalpha.engine=cuda: the CUDA engine (device 0, memp1 pool); default: the CPU engine. */
@@ -101,10 +156,29 @@ public class BridgeBench {
             jopt.update().clear_grads();
             jnet.gc();
         };
+        jstep.run();                                        // the first forward learns each call's outputs
         r0 = b.requests();
         jstep.run();
         System.out.printf("module_calls_per_step %d%n", b.requests() - r0);
         System.out.printf("module_step_ms %.2f%n", time(jstep, 5 * steps) / 1e3);
+
+        eg.set_seed(0);                                     // a small MLP Module: host-bound, as a GPU step is
+        SmallNet snet = new SmallNet().train().init(eg);
+        Optimizer sopt = alpha.optim.Adam(snet.param_map(), 1e-3f);
+        Tensor sx = eg.gaussian(0f, 1f, 16, 32);
+        Tensor sy = eg.onehot(java.util.Arrays.copyOf(labels, 16), 10);
+        Runnable sstep = () -> {
+            Tensor yh = snet.forward(sx)[0];
+            snet.backward(ls.gradient(yh, sy));
+            sopt.update().clear_grads();
+            snet.gc();
+        };
+        sstep.run();
+        r0 = b.requests();
+        sstep.run();
+        System.out.printf("small_module_calls_per_step %d%n", b.requests() - r0);
+        time(sstep, 5 * reps / 20);
+        System.out.printf("small_module_step_ms %.4f%n", time(sstep, reps / 2) / 1e3);
 
         eg.set_seed(0);                                     // the zoo CNN through alpha.train_step
         Unit tnet = nn.MnistCNN().train().init(eg);

@@ -3,6 +3,7 @@ package alpha;
 import alpha.bridge.Backend;
 import alpha.bridge.BindHook;
 import alpha.bridge.Handle;
+import alpha.bridge.Wrap;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -143,6 +144,7 @@ public final class Scope implements AutoCloseable {
     public void close() {
         if (closed) return;
         checkThread("close");
+        Wrap.flush();               // results of batched unit calls made in this scope join it first
         List<Scope> chain = new ArrayList<>();
         for (Scope s = INNERMOST.get(); s != null; s = s.parent) {
             chain.add(s);

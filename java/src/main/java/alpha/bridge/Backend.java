@@ -54,6 +54,24 @@ public interface Backend extends AutoCloseable {
     Object function(String name, Object... args);
 
     /**
+     * A call whose result nobody reads and which cannot fail for a valid target (gc(), clear_grads()):
+     * queued and run by Python just before the next request (in order, before that request's frees);
+     * should it fail after all, the next request raises the error, naming the call.
+     * @param args the call's arguments
+     * @param method the Python method's name
+     * @param target the object whose method is called
+     */
+    void callLater(Handle target, String method, Object... args);
+
+    /**
+     * A bridge helper function sent late, as {@link #callLater}.
+     *
+     * @param args the call's arguments
+     * @param name the Python function's name
+     */
+    void functionLater(String name, Object... args);
+
+    /**
      * Drop one reference to a handle (queued; sent with the next request).
      *
      * @param id the registry id

@@ -10,6 +10,7 @@ import alpha.AlphaException;
  */
 public final class Bridge {
     private static volatile Backend current;
+    private static volatile boolean batching = !"false".equalsIgnoreCase(System.getProperty("alpha.bridge.batch", "true"));
 
     private Bridge() {}
 
@@ -50,6 +51,20 @@ public final class Bridge {
      * @return the backend
      */
     public static Backend open() { return backend(); }
+
+    /**
+     * Whether a Java Module's forward sends its unit calls as one batched request (see {@link Batch});
+     * on by default, off with -Dalpha.bridge.batch=false or batching(false). Results are the same.
+     * @return whether forward calls are being queued
+     */
+    public static boolean batching() { return batching; }
+
+    /**
+     * Turns the queueing of a Java Module's forward calls on or off.
+     *
+     * @param on true to send a Java Module's forward calls as one request
+     */
+    public static void batching(boolean on) { batching = on; }
 
     /**
      * Whether a backend is installed and open.

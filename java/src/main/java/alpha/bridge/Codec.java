@@ -21,8 +21,13 @@ public final class Codec {
     };
 
     static final int NULL = 0, HANDLE = 1, INT = 2, BOOL = 3, F64 = 4, F32 = 5, STR = 6, LIST = 7, MAP = 8,
-            OBJ = 9, SELF_TAG = 10, TYPEDEF = 11;
-    static final int OP_CALL = 0, OP_NEW = 1, OP_ATTR = 2, OP_FN = 3;
+            OBJ = 9, SELF_TAG = 10, TYPEDEF = 11, PENDING = 12;
+    /** OP_BATCH: [ncalls, per call: op, target, name (string index), nargs, tagged args...]; PENDING k j
+     *  (in a batch only) = output j of call k of the same batch. See {@link Batch}. */
+    static final int OP_CALL = 0, OP_NEW = 1, OP_ATTR = 2, OP_FN = 3, OP_BATCH = 4;
+    /** Flag on a request's op: [ndeferred, calls as in a batch...] follow its frees (void calls sent late,
+     *  see {@link Backend#callLater}); Python runs them, then applies the frees, then the request. */
+    static final int DEFERRED = 16;
 
     private Codec() {}
 
@@ -31,11 +36,53 @@ public final class Codec {
         private long[] ints = new long[16];
         private int n;
         private List<Object> objs;
+        private Batch batch;            // a batch request: its own pending handles become PENDING slots
+        private int[] objSlots;         // positions in ints holding an objs index
+        private int nSlots;
 
         Request(Object[] args) {
             if (args == null) { add(0); return; }
             add(args.length);
             for (Object a : args) value(a);
+        }
+
+        /** An empty batch request ({@link #call} appends the calls; the count goes first). */
+        Request(Batch batch) {
+            this.batch = batch;
+            add(0);
+        }
+
+        /** Append one call of a batch: op, target, name, its arguments. */
+        void call(int op, long target, String name, Object[] args) {
+            ints[0]++;
+            add(op);
+            add(target);
+            if (objs == null) objs = new ArrayList<>(8);
+            objSlot();
+            add(objs.size());
+            objs.add(name);
+            add(args.length);
+            for (Object a : args) value(a);
+        }
+
+        int calls() { return (int) ints[0]; }
+
+        /** Append the calls of another batch-form request (its object indices shifted past ours). */
+        void append(Request other) {
+            int base = n, shift = objs == null ? 0 : objs.size();
+            ints[0] += other.ints[0];
+            for (int i = 1; i < other.n; i++) add(other.ints[i]);
+            for (int k = 0; k < other.nSlots; k++) {
+                int pos = base + other.objSlots[k] - 1;
+                ints[pos] += shift;
+                if (objSlots == null) objSlots = new int[4];
+                else if (nSlots == objSlots.length) objSlots = Arrays.copyOf(objSlots, 2 * nSlots);
+                objSlots[nSlots++] = pos;
+            }
+            if (other.objs != null) {
+                if (objs == null) objs = new ArrayList<>(other.objs.size());
+                objs.addAll(other.objs);
+            }
         }
 
         private void add(long v) {
@@ -47,13 +94,22 @@ public final class Codec {
 
         private void obj(int tag, Object o) {
             if (objs == null) objs = new ArrayList<>(2);
-            add(tag, objs.size());
+            add(tag);
+            objSlot();
+            add(objs.size());
             objs.add(o);
+        }
+
+        /** The next int is an index into objs (shifted when this request rides on another: {@link #frame}). */
+        private void objSlot() {
+            if (objSlots == null) objSlots = new int[4];
+            else if (nSlots == objSlots.length) objSlots = Arrays.copyOf(objSlots, 2 * nSlots);
+            objSlots[nSlots++] = n;
         }
 
         private void value(Object v) {
             if (v == null) add(NULL);
-            else if (v instanceof Handle h) add(HANDLE, h.id());
+            else if (v instanceof Handle h) handle(h);
             else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte)
                 add(INT, ((Number) v).longValue());
             else if (v instanceof Float f) add(F32, Float.floatToRawIntBits(f));
@@ -82,18 +138,47 @@ public final class Codec {
             else throw new IllegalArgumentException("cannot pass a " + v.getClass().getName() + " to Python");
         }
 
+        private void handle(Handle h) {
+            long id = h.idOrZero();
+            if (id != 0) { add(HANDLE, id); return; }
+            Batch.Slot slot = batch == null ? null : batch.slotOf(h);
+            if (slot != null) { add(PENDING); add(slot.call()); add(slot.out()); }
+            else add(HANDLE, h.id());           // flushes the batch that makes h, or says why h is unusable
+        }
+
         Object[] objs() { return objs == null ? null : objs.toArray(); }
 
         /** [op, target, nfree, frees..., this request's ints]. */
-        long[] frame(int op, long target, long[] frees) {
+        long[] frame(int op, long target, long[] frees) { return frame(op, target, frees, null); }
+
+        /**
+         * [op | DEFERRED, target, nfree, frees..., ncalls, deferred calls..., this request's ints] when
+         * `deferred` (a batch-form Request of void calls) has calls; their objects follow this request's
+         * in {@link #objs(Request)}, so their indices are shifted here.
+         */
+        long[] frame(int op, long target, long[] frees, Request deferred) {
             int nf = frees == null ? 0 : frees.length;
-            long[] out = new long[3 + nf + n];
-            out[0] = op;
+            int nd = deferred == null || deferred.calls() == 0 ? 0 : deferred.n;
+            long[] out = new long[3 + nf + nd + n];
+            out[0] = nd > 0 ? op | DEFERRED : op;
             out[1] = target;
             out[2] = nf;
             if (nf > 0) System.arraycopy(frees, 0, out, 3, nf);
-            System.arraycopy(ints, 0, out, 3 + nf, n);
+            if (nd > 0) {
+                System.arraycopy(deferred.ints, 0, out, 3 + nf, nd);
+                int shift = objs == null ? 0 : objs.size();
+                for (int k = 0; k < deferred.nSlots; k++) out[3 + nf + deferred.objSlots[k]] += shift;
+            }
+            System.arraycopy(ints, 0, out, 3 + nf + nd, n);
             return out;
+        }
+
+        /** This request's objects, then those of the deferred calls riding on it. */
+        Object[] objs(Request deferred) {
+            if (deferred == null || deferred.calls() == 0 || deferred.objs == null) return objs();
+            List<Object> all = new ArrayList<>(objs == null ? List.of() : objs);
+            all.addAll(deferred.objs);
+            return all.toArray();
         }
     }
 

@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The part of both backends that is the same: typed requests ({@link Codec}) to a PyEndpoint,
  * handle accounting (Java-side reference counts), frees queued by release()/Cleaners and sent
- * along with the next request, and the closed state.
+ * along with the next request, and the closed state. Thread-safe: requests (and the decoding of
+ * their replies) are serialised by this object's lock, uncontended when one thread uses the bridge;
+ * frees from any thread (Cleaners included) go through a concurrent queue.
  */
 public abstract class EndpointBackend implements Backend {
     private final ConcurrentHashMap<Long, Integer> live = new ConcurrentHashMap<>();
@@ -53,16 +55,45 @@ public abstract class EndpointBackend implements Backend {
     @Override
     public Object function(String name, Object... args) { return send(Codec.OP_FN, 0, name, args, null); }
 
+    /** Send a Batch's calls as one request; the reply is one list of tensors per call. */
+    Object sendBatch(Codec.Request req) { return send(Codec.OP_BATCH, 0, "batch", req, null, null); }
+
     private Object send(int op, long target, String name, Object[] args, Handle who) {
-        Codec.Request req = new Codec.Request(args);
-        Object raw;
+        return send(op, target, name, new Codec.Request(args), args, who);
+    }
+
+    private Object send(int op, long target, String name, Codec.Request req, Object[] args, Handle who) {
+        if (op != Codec.OP_BATCH) Wrap.flush();         // this thread's batched calls run before any later request
         synchronized (this) {
             if (closedReason != null) throw closed(who, name, args);
-            long[] frame = req.frame(op, target, drainFrees());
+            Codec.Request later = deferred;
+            if (later != null) deferred = null;
+            long[] frame = req.frame(op, target, drainFrees(), later);
             requests.incrementAndGet();
-            raw = transport(name, frame, req.objs());
+            // decoded under the lock: a reply may use a type code another thread's reply defined (TYPEDEF)
+            return decode(transport(name, frame, req.objs(later)));
         }
-        return decode(raw);
+    }
+
+    // ------------------------------------------------------------------ void calls sent late
+    private Codec.Request deferred;         // guarded by this
+
+    @Override
+    public void callLater(Handle target, String method, Object... args) { later(Codec.OP_CALL, target.id(), method, args); }
+
+    @Override
+    public void functionLater(String name, Object... args) { later(Codec.OP_FN, 0, name, args); }
+
+    private void later(int op, long target, String name, Object[] args) {
+        Wrap.flush();                                   // keep the order: this thread's batched calls first
+        Codec.Request one = new Codec.Request((Batch) null);
+        one.call(op, target, name, args);                       // encoded first: a handle may flush a Batch
+        synchronized (this) {
+            if (closedReason != null) return;                   // nothing left to clear on the Python side
+            if (deferred == null) deferred = one;
+            else deferred.append(one);
+            if (deferred.calls() >= 64) flush();
+        }
     }
 
     /** The error for a call after close(), naming the object (the target or a handle argument). */
@@ -128,7 +159,7 @@ public abstract class EndpointBackend implements Backend {
     /** Send queued frees now (one round trip, only when some are queued). */
     @Override
     public void flush() {
-        if (!pendingFree.isEmpty() && closedReason == null) function("count");
+        if ((!pendingFree.isEmpty() || deferred != null) && closedReason == null) function("count");
     }
 
     @Override

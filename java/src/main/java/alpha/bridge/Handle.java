@@ -8,18 +8,21 @@ import java.lang.ref.Cleaner;
  * Base of every Java object that stands for a Python object: an id in the Python registry.
  * Released by close()/free()/delete(), by the alpha.Scope it was made in (told through {@link BindHook}), by Module.gc() for a
  * step's tensors, or by a Cleaner when collected. Using it afterwards raises an AlphaException
- * naming the object and what released it.
+ * naming the object and what released it. Safe to share between threads: its state is volatile and
+ * the Cleaner frees the Python object once, whichever thread releases it first.
  */
 public class Handle implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
 
-    private Backend backend;
+    private volatile Backend backend;
     private volatile long id;
     private long boundId;
     private String pyClass;
     private String kind;
-    private Cleaner.Cleanable cleanable;
+    private volatile Cleaner.Cleanable cleanable;
     private volatile String releasedBy;
+    /** Set while this is a placeholder for a result of a queued {@link Batch} call. */
+    volatile Batch.Slot pending;
 
     /** Unbound: a Java-driven object that creates its Python side later (Module). */
     protected Handle() {}
@@ -49,6 +52,18 @@ public class Handle implements AutoCloseable {
         BindHook.bound(this);
     }
 
+    /** A Batch placeholder gets its Python object. */
+    final void bindFromBatch(Ref ref) {
+        bind(ref);
+        pending = null;
+    }
+
+    /** A Batch placeholder whose call was not made (or failed): unusable, saying why. */
+    final void dropPending(String why) {
+        pending = null;
+        if (releasedBy == null) releasedBy = why;
+    }
+
     /**
      * Whether this handle is bound to a Python object.
      *
@@ -64,6 +79,11 @@ public class Handle implements AutoCloseable {
     public long id() {
         long i = id;
         if (i == 0) {
+            Batch.Slot p = pending;
+            if (p != null) {
+                p.batch().flushFor(this);
+                if ((i = id) != 0) return i;
+            }
             if (releasedBy != null)
                 throw new AlphaException("StateError", describeReleased() + " was released by " + releasedBy
                         + " and cannot be used any more");
@@ -71,6 +91,13 @@ public class Handle implements AutoCloseable {
         }
         return i;
     }
+
+    /**
+     * The registry id, or 0 when released or not bound (no exception: for bookkeeping).
+     *
+     * @return the registry id, or 0 once released
+     */
+    public final long idOrZero() { return id; }
 
     /**
      * Whether this handle was released.

@@ -8,17 +8,19 @@ import java.util.List;
  * The tensors one training step created through a unit (outputs, gradients, a Java Module's
  * intermediates): gc() releases them all at once. Held weakly, so a loop that never calls gc()
  * still lets the Cleaner free what Java dropped; cleared entries are pruned as the list grows.
+ * Each unit keeps one per thread (see {@link PerThread}); the methods are still synchronized, so a
+ * StepTensors handed between threads stays consistent (one uncontended lock per call).
  */
 public final class StepTensors {
     private final List<WeakReference<Handle>> refs = new ArrayList<>();
     private int pruneAt = 1024;
 
     /**
-     * Records a tensor handle (weakly); null is ignored.
+     * Adds a step tensor.
      *
      * @param h the handle
      */
-    public void add(Handle h) {
+    public synchronized void add(Handle h) {
         if (h == null) return;
         refs.add(new WeakReference<>(h));
         if (refs.size() >= pruneAt) {
@@ -32,11 +34,15 @@ public final class StepTensors {
      *
      * @return the ids
      */
-    public long[] ids() {
+    public synchronized long[] ids() {
         List<Handle> live = live();
         long[] out = new long[live.size()];
-        for (int i = 0; i < out.length; i++) out[i] = live.get(i).id();
-        return out;
+        int n = 0;
+        for (Handle h : live) {
+            long id = h.idOrZero();
+            if (id != 0) out[n++] = id;
+        }
+        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
     }
 
     private List<Handle> live() {
@@ -54,15 +60,19 @@ public final class StepTensors {
      * @param by what released it, for messages ("close()", "Network.gc()", ...)
      */
     public void releaseAll(String by) {
-        for (Handle h : live()) h.release(by);
-        refs.clear();
-        pruneAt = 1024;
+        List<Handle> live;
+        synchronized (this) {
+            live = live();
+            refs.clear();
+            pruneAt = 1024;
+        }
+        for (Handle h : live) h.release(by);
     }
 
     /**
-     * The number of recorded entries, released ones included until pruned.
+     * The number of step tensors held.
      *
-     * @return the number of entries
+     * @return the count
      */
-    public int size() { return refs.size(); }
+    public synchronized int size() { return refs.size(); }
 }

@@ -14,6 +14,7 @@ import java.util.function.Function;
 public final class Wrap {
     private static final Map<String, Function<Ref, Object>> KINDS = new java.util.concurrent.ConcurrentHashMap<>();
     private static final ThreadLocal<StepTensors> SCOPE = new ThreadLocal<>();
+    private static final ThreadLocal<Batch> BATCH = new ThreadLocal<>();
 
     static {
         try {
@@ -74,25 +75,47 @@ public final class Wrap {
 
     /**
      * Start recording the tensors created on this thread (a Java Module's forward); returns the
-     * enclosing recording, or null when this call is the outermost one.
-     *
-     * @param into the recording to add this thread's tensors to, or null for a new one
-     * @return the enclosing recording, or null
+     * enclosing recording, or null when this call is the outermost one, which also starts batching
+     * this thread's unit calls (see {@link Batch}) unless {@link Bridge#batching(boolean)} is off.
+     * @param into the list that collects the scope's tensors
+     * @return the recording open before, to hand back to endScope
      */
     public static StepTensors beginScope(StepTensors into) {
         StepTensors outer = SCOPE.get();
-        if (outer == null) SCOPE.set(into);
+        if (outer == null) {
+            SCOPE.set(into);
+            if (Bridge.batching() && Bridge.backend() instanceof EndpointBackend eb) BATCH.set(new Batch(eb));
+        }
         return outer;
     }
 
     /**
-     * Ends the recording started by {@link #beginScope(StepTensors)}, restoring the enclosing one.
-     *
-     * @param outer the enclosing recording, as beginScope returned it
+     * End a recording; the outermost one sends the batched calls first. `failed`: the exception the
+     * forward is ending with, or null; an error of the batch is then added to it as suppressed
+     * (the calls made before a Java exception still run, as they would one by one).
+     * @param failed the error that ended the scope, or null
+     * @param outer the recording open before, as beginScope returned it
      */
-    public static void endScope(StepTensors outer) {
-        if (outer == null) SCOPE.remove();
+    public static void endScope(StepTensors outer, Throwable failed) {
+        if (outer != null) return;
+        Batch b = BATCH.get();
+        BATCH.remove();
+        try {
+            if (b != null) b.flush();
+        } catch (RuntimeException e) {
+            if (failed == null) throw e;
+            failed.addSuppressed(e);
+        } finally {
+            SCOPE.remove();
+        }
     }
+
+    /**
+     * Ends the innermost recording, restoring {@code outer}.
+     *
+     * @param outer the recording open before, as beginScope returned it
+     */
+    public static void endScope(StepTensors outer) { endScope(outer, null); }
 
     /**
      * Whether this thread is recording tensors (inside a Java Module's forward).
@@ -100,4 +123,52 @@ public final class Wrap {
      * @return whether it is recording
      */
     public static boolean inScope() { return SCOPE.get() != null; }
+
+    /**
+     * Whether this thread queues unit calls (inside a Java Module forward with batching on).
+     *
+     * @return whether forward calls are being queued
+     */
+    public static boolean batching() { return BATCH.get() != null; }
+
+    /** Send this thread's queued calls now (no-op when none). */
+    public static void flush() {
+        Batch b = BATCH.get();
+        if (b != null) b.flush();
+    }
+
+    /**
+     * Queue target.method(args) returning nOut tensors; returns the placeholder tensors, or null
+     * when this thread is not batching.
+     * @param args the call's arguments
+     * @param method the Python method's name
+     * @param nOut how many outputs the call returns
+     * @param target the object whose method is called
+     * @return placeholders for the outputs
+     */
+    public static List<Object> deferCall(Handle target, String method, Object[] args, int nOut) {
+        Batch b = BATCH.get();
+        return b == null ? null : placeholders(b.defer(Codec.OP_CALL, target.id(), method, args, nOut, tensorKind()));
+    }
+
+    /**
+     * Queue a facade function by dotted path (e.g. "F.relu") returning nOut tensors; null when not batching.
+     *
+     * @param args the call's arguments
+     * @param nOut how many outputs the call returns
+     * @param path the factory path of the object to create
+     * @return placeholders for the outputs
+     */
+    public static List<Object> deferCreate(String path, Object[] args, int nOut) {
+        Batch b = BATCH.get();
+        return b == null ? null : placeholders(b.defer(Codec.OP_NEW, 0, path, args, nOut, tensorKind()));
+    }
+
+    private static Function<Ref, Object> tensorKind() { return KINDS.getOrDefault("Tensor", PyObject::new); }
+
+    private static List<Object> placeholders(List<Object> ts) {
+        StepTensors scope = SCOPE.get();
+        if (scope != null) for (Object o : ts) scope.add((Handle) o);
+        return ts;
+    }
 }

@@ -4,6 +4,9 @@ import alpha.bridge.Bridge;
 import alpha.bridge.Wrap;
 import alpha.engine.Tensor;
 
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * alpha.F: parameter-free functions, e.g. F.leakyRelu(X), F.adaptive_avgPool2D(1, X),
  * F.add_leakyRelu(X[0], res[0]). Returns Tensor[]. Tensors (Tensor or Tensor[]) may come before or
@@ -11,6 +14,9 @@ import alpha.engine.Tensor;
  * F.leakyRelu(slope, X); the Python side takes hyper-parameters first, so tensors are moved last.
  */
 public class Functional {
+    /** Outputs per call signature (name, hyper-parameters, tensor counts), for batched Module forwards. */
+    private static final ConcurrentHashMap<String, Integer> OUTPUTS = new ConcurrentHashMap<>();
+
     /**
      * Any function of alpha.F by name.
      *
@@ -19,7 +25,32 @@ public class Functional {
      * @return the outputs
      */
     public Tensor[] apply(String name, Object... args) {
-        return Tensor.of(Wrap.wrap(Bridge.backend().create("F." + name, tensorsLast(args)), null));
+        Object[] a = tensorsLast(args);
+        String path = "F." + name;
+        String key = Wrap.batching() ? signature(path, a) : null;
+        if (key != null) {
+            Integer n = OUTPUTS.get(key);
+            if (n != null) return Tensor.of(Wrap.deferCreate(path, a, n));
+        }
+        Tensor[] out = Tensor.of(Wrap.wrap(Bridge.backend().create(path, a), null));
+        if (key != null && OUTPUTS.size() < 4096) OUTPUTS.put(key, out.length);
+        return out;
+    }
+
+    /** The call's signature (the output count depends on nothing else), or null for arguments it cannot name. */
+    static String signature(String path, Object[] args) {
+        StringBuilder sb = new StringBuilder(path);
+        for (Object o : args) {
+            sb.append('|');
+            if (o instanceof Tensor) sb.append('T');
+            else if (o instanceof Tensor[] ts) sb.append('T').append(ts.length);
+            else if (o instanceof Number || o instanceof Boolean || o instanceof String)
+                sb.append(o.getClass().getSimpleName().charAt(0)).append(o);
+            else if (o instanceof int[] v) sb.append(Arrays.toString(v));
+            else if (o instanceof float[] v) sb.append(Arrays.toString(v));
+            else return null;
+        }
+        return sb.toString();
     }
 
     private static boolean isTensors(Object o) { return o instanceof Tensor || o instanceof Tensor[]; }

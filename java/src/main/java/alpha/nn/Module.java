@@ -25,7 +25,6 @@ import java.util.List;
  */
 public abstract class Module extends Unit {
     private String name;
-    private Tensor[] lastIn;
 
     /** A Module; its Python side is built on {@code init}. */
     protected Module() { super(); }
@@ -94,8 +93,10 @@ public abstract class Module extends Unit {
         bind(ref);
     }
 
-    /** Builds the Python side of this Module if it is not bound yet. */
-    protected final void ensureMirror() { if (!isBound() || isReleased()) buildMirror(); }
+    /** Build the mirror once, whichever thread gets here first (a shared Module). */
+    protected final void ensureMirror() {
+        if (!isBound() || isReleased()) synchronized (this) { if (!isBound() || isReleased()) buildMirror(); }
+    }
 
     @Override
     public long id() {
@@ -160,42 +161,22 @@ public abstract class Module extends Unit {
     public Tensor[] forward(Tensor... X) {
         for (Tensor x : X)
             if (x == null) throw new AlphaException("ShapeError", describe() + ": forward got a null input tensor");
-        StepTensors outer = Wrap.beginScope(scratch);
+        Step s = step();
+        StepTensors outer = Wrap.beginScope(s.scratch);       // outermost: unit calls are batched (alpha.bridge.Batch)
         Tensor[] out;
+        Throwable failed = null;
         try {
             out = __forward__(X);
+        } catch (Throwable t) {
+            failed = t;
+            throw t;
         } finally {
-            Wrap.endScope(outer);
+            Wrap.endScope(outer, failed);                       // sends the batch: errors of its calls surface here
         }
         if (out == null) throw new AlphaException("StateError", describe() + ": __forward__ returned null");
-        lastIn = X;
-        lastOut = out;
+        s.lastIn = X;
+        s.lastOut = out;
         return out;
-    }
-
-    @Override
-    public Tensor[] backward(Tensor... grads) {
-        if (lastOut == null) throw new AlphaException("StateError", describe() + ": backward() before forward() (or after gc())");
-        Tensor[] gx = Tensor.of(mirrorBackward(grads));
-        keep(grads);
-        keep(gx);
-        return gx;
-    }
-
-    /** The Python mirror walks the graph this Java forward recorded (lastIn -> lastOut) back from grads. */
-    private Object mirrorBackward(Tensor[] grads) {
-        return Wrap.wrap(backend().function("module_backward", this, lastIn, lastOut, grads), this);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public <T extends Unit> T gc() {
-        long[] ids = scratch.ids();
-        Object outs = lastOut == null ? new Object[0] : liveOnly(lastOut);
-        Wrap.discard(backend().function("unit_gc", this, outs, ids));
-        forgetScratch(ids);
-        lastIn = lastOut = null;
-        return (T) this;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package alpha.nn;
 
+import alpha.AlphaException;
 import alpha.bridge.Handle;
+import alpha.bridge.PerThread;
 import alpha.bridge.Ref;
 import alpha.bridge.StepTensors;
 import alpha.bridge.Wrap;
@@ -11,18 +13,32 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A unit whose code is in Python (conv3D, batchNorm, a zoo net ...): every method is one bridge
  * call. The tensors of a step (outputs, gradients) are released by gc(); Module overrides the
  * forward side for units written in Java.
+ *
+ * Threads (docs/java-threads.md): a unit may be shared. Its step state — the last inputs/outputs and
+ * the tensors gc() releases — is kept per thread, so forward() runs on any number of threads at once
+ * with the serial results, and gc() releases the calling thread's tensors only. Training is one
+ * thread at a time: backward() claims the unit for its thread until that thread's gc(); a backward()
+ * from another thread meanwhile raises an AlphaException naming both threads.
  */
 public class Unit extends Handle {
-    /** Handles of this step's tensors, released by gc(). */
-    protected final StepTensors scratch = new StepTensors();
-    /** The outputs of the last forward, released by {@link #gc()}. */
-    protected Tensor[] lastOut;
+    /** One thread's step: the last forward's inputs and outputs, and the tensors gc() releases. */
+    protected static final class Step {
+        /** Handles of this step's tensors, released by gc(). */
+        public final StepTensors scratch = new StepTensors();
+        public Tensor[] lastIn, lastOut;
+    }
+
+    private final PerThread<Step> steps = new PerThread<>(Step::new);
+    private final AtomicReference<Thread> trainer = new AtomicReference<>();
     private String givenName;
+    /** (inputs << 32) | outputs of the last forward made directly: lets a Module forward batch the next ones. */
+    private volatile long knownOutputs = -1;
 
     /**
      * Wraps a Python unit.
@@ -174,6 +190,9 @@ public class Unit extends Handle {
     }
 
     // ------------------------------------------------------------------ forward / backward
+    /** The calling thread's step state. */
+    protected final Step step() { return steps.get(); }
+
     /**
      * Runs the unit on {@code X}; autograd records the step on the outputs.
      *
@@ -181,9 +200,18 @@ public class Unit extends Handle {
      * @return the outputs
      */
     public Tensor[] forward(Tensor... X) {
-        Tensor[] out = Tensor.of(py("forward", (Object[]) X));        // one argument per tensor
-        if (!Wrap.inScope()) keep(out);
-        lastOut = out;
+        long known = knownOutputs;
+        List<Object> queued = (known >>> 32) == X.length ? Wrap.deferCall(this, "forward", X, (int) known) : null;
+        Tensor[] out;
+        if (queued != null) out = Tensor.of(queued);               // in a Module forward: sent in its batch
+        else {
+            out = Tensor.of(py("forward", (Object[]) X));           // one argument per tensor
+            knownOutputs = ((long) X.length << 32) | out.length;
+        }
+        Step s = step();
+        if (!Wrap.inScope()) keep(s, out);
+        s.lastIn = X;
+        s.lastOut = out;
         return out;
     }
 
@@ -194,34 +222,61 @@ public class Unit extends Handle {
      * @return the gradients of the inputs
      */
     public Tensor[] backward(Tensor... grads) {
-        Tensor[] gx = Tensor.of(py("backward", (Object[]) grads));
-        keep(grads);
-        keep(gx);
+        Step s = step();
+        if (s.lastOut == null)
+            throw new AlphaException("StateError", describe() + ": backward() before forward() (or after gc()) on thread '"
+                    + Thread.currentThread().getName() + "'");
+        claimTraining();
+        Tensor[] gx = Tensor.of(Wrap.wrap(backend().function("unit_backward", this,
+                allLive(s.lastIn) ? s.lastIn : null, s.lastOut, grads), this));
+        keep(s, grads);
+        keep(s, gx);
         return gx;
     }
 
-    /**
-     * Records tensors of this step for release by {@link #gc()}.
-     *
-     * @param ts the tensors
-     */
-    protected void keep(Tensor[] ts) {
-        for (Tensor t : ts) if (t != null) scratch.add(t);
+    /** backward() makes the calling thread this unit's trainer until its gc(); another live trainer is refused. */
+    private void claimTraining() {
+        Thread me = Thread.currentThread();
+        while (true) {
+            Thread t = trainer.get();
+            if (t == me) return;
+            if (t != null && t.isAlive())
+                throw new AlphaException("StateError", describe() + ": backward() on thread '" + me.getName()
+                        + "' while thread '" + t.getName() + "' is training it (its backward() since its last gc()); "
+                        + "a shared net trains on one thread at a time: end that step with gc() on thread '"
+                        + t.getName() + "' first, or give each thread its own net (forward() alone may run on any "
+                        + "number of threads)");
+            if (trainer.compareAndSet(t, me)) return;
+        }
+    }
+
+    protected static void keep(Step s, Tensor[] ts) {
+        for (Tensor t : ts) if (t != null) s.scratch.add(t);
     }
 
     /**
-     * Free this step's graph and release the handles of its tensors (outputs, gradients).
+     * Free this thread's step: its graph below the last outputs and the handles of its tensors.
      *
-     * @param <T> the handle's type
-     * @return this object, for chaining
+     * @param <T> the unit's own type
+     * @return this unit, for chaining
      */
     @SuppressWarnings("unchecked")
     public <T extends Unit> T gc() {
-        long[] ids = scratch.ids();
-        Wrap.discard(backend().function("unit_gc", this, lastOut == null ? new Object[0] : liveOnly(lastOut), ids));
-        forgetScratch(ids);
-        lastOut = null;
+        Step s = step();
+        long[] ids = s.scratch.ids();
+        // sent with the next request (Backend.callLater): gc() needs no round trip of its own
+        backend().functionLater("unit_gc", this, s.lastOut == null ? new Object[0] : liveOnly(s.lastOut), ids);
+        backend().forget(ids);
+        s.scratch.releaseAll(getClass().getSimpleName() + ".gc()");
+        s.lastIn = s.lastOut = null;
+        trainer.compareAndSet(Thread.currentThread(), null);
         return (T) this;
+    }
+
+    protected static boolean allLive(Tensor[] ts) {
+        if (ts == null) return false;
+        for (Tensor t : ts) if (t == null || t.isReleased()) return false;
+        return true;
     }
 
     /**
@@ -234,16 +289,6 @@ public class Unit extends Handle {
         List<Tensor> out = new ArrayList<>();
         for (Tensor t : ts) if (t != null && !t.isReleased()) out.add(t);
         return out.toArray();
-    }
-
-    /**
-     * Marks this step's tensors released (Python already dropped them).
-     *
-     * @param ids the registry ids
-     */
-    protected void forgetScratch(long[] ids) {
-        backend().forget(ids);
-        scratch.releaseAll(getClass().getSimpleName() + ".gc()");
     }
 
     /** Release the unit's parameters (and its Python object). */

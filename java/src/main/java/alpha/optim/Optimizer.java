@@ -33,11 +33,11 @@ public class Optimizer extends Handle {
     public Optimizer update(int zero) { py("update", zero); return this; }
 
     /**
-     * Zeroes the parameters' gradients.
+     * Zero the gradients; sent with the next bridge request (Backend.callLater), no round trip of its own.
      *
-     * @return this object, for chaining
+     * @return this optimizer, for chaining
      */
-    public Optimizer clear_grads() { py("clear_grads"); return this; }
+    public Optimizer clear_grads() { backend().callLater(this, "clear_grads"); return this; }
 
     /**
      * Sets the learning rate.

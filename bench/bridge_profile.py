@@ -1,0 +1,172 @@
+"""Bench: where the time of a Java Module's training step goes under JPype — the 3-layer MLP of
+BridgeBench (SmallLoop, batch 16, Adam) driven from Java, each bridge request timed on the Python side
+(per request kind), against the same step in Python timed per phase — and the parts of one relu.forward
+call: a bare JPype proxy round trip (long[] in, long[] out) and the Python dispatcher's share. Prints µs
+(best of 5 runs; not asserted). Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch]"""
+import argparse
+import collections
+import os
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bridge_overhead import compile_java  # noqa: E402
+
+
+def java_side(steps, batch):
+    import jpype
+    from alpha_py.java.launcher import start_jvm
+
+    tmp = tempfile.mkdtemp(prefix="alpha-bridge-profile-")
+    endpoint = start_jvm([compile_java(tmp)], [f"-Dalpha.bridge.batch={str(batch).lower()}"])
+    eg = jpype.JClass("alpha.Alpha").alpha.engine.cpu_float32()
+    loop = jpype.JClass("alpha.examples.BridgeBench$SmallLoop")(eg)
+    for _ in range(3):
+        loop.run(300)
+    d, handle, clock = endpoint.dispatcher, endpoint.dispatcher.handle, time.perf_counter
+    spent, count = collections.defaultdict(float), collections.Counter()
+
+    def timed(name, ints, objs):
+        t0 = clock()
+        r = handle(name, ints, objs)
+        key = f"{'batch' if ints[0] & 15 == 4 else name}{' +late calls' if ints[0] & 16 else ''}"
+        spent[key] += clock() - t0
+        count[key] += 1
+        return r
+
+    parts = call_parts(endpoint)
+    plain = min(loop.run(steps) for _ in range(5))
+    d.handle = timed
+    best = None
+    for _ in range(5):
+        spent.clear()
+        count.clear()
+        us = loop.run(steps)
+        if best is None or us < best[0]:
+            best = (us, {k: (spent[k] / steps * 1e6, count[k] / steps) for k in spent})
+    d.handle = handle
+    return plain, best, parts
+
+
+def call_parts(endpoint):
+    """µs of: a JPype proxy call answering a long[5] (no dispatch), and relu.forward through the Python
+    dispatcher alone vs. called directly (the dispatcher's share of one unit.forward request)."""
+    import timeit
+
+    import jpype
+    from alpha_py import alpha, nn
+    from alpha_py.bridge import codec
+    from alpha_py.bridge.dispatch import Dispatcher
+
+    reply = jpype.JArray(jpype.JLong)
+
+    @jpype.JImplements("alpha.bridge.PyEndpoint")
+    class Bare:
+        @jpype.JOverride
+        def call(self, name, ints, objs):
+            endpoint.read_ints(ints)
+            return reply([codec.LIST, 1, codec.HANDLE, 5, 1])
+
+        @jpype.JOverride
+        def invoke(self, request):
+            return None
+
+        @jpype.JOverride
+        def staged(self):
+            return None
+
+    bench = jpype.JClass("alpha.examples.BridgeBench")
+    bare = Bare()
+    bench.endpointCalls(bare, 20000)
+    proxy = min(bench.endpointCalls(bare, 20000) for _ in range(5))
+    d, eg = Dispatcher(), alpha.engine.cpu_float32()
+    x, relu = eg.ones(1, 4), nn.relu().init(eg)
+    hx, hr = d.registry.put(x), d.registry.put(relu)
+    req = (codec.OP_CALL, hr, 0, 1, codec.HANDLE, hx)
+
+    def via_dispatcher():
+        ok, (ints, _) = d.handle("forward", req, None)
+        d.registry.free(ints[-2])
+
+    via_dispatcher()
+    disp = min(timeit.repeat(via_dispatcher, number=20000, repeat=5)) / 20000 * 1e6
+    direct = min(timeit.repeat(lambda: relu.forward(x), number=20000, repeat=5)) / 20000 * 1e6
+    return proxy, disp, direct
+
+
+def python_side(steps):
+    from alpha_py import F, alpha, nn
+
+    class SmallNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.fc2, self.fc3 = nn.fullconnect(True, 32, 64), nn.fullconnect(True, 64, 64), \
+                nn.fullconnect(True, 64, 10)
+
+        def __forward__(self, X):
+            return self.fc3.forward(F.relu(self.fc2.forward(F.relu(self.fc1.forward(X)))))
+
+    eg = alpha.engine.cpu_float32()
+    eg.set_seed(0)
+    net = SmallNet().train().init(eg)
+    opt, ls = alpha.optim.Adam(net.param_map(), 1e-3), alpha.loss.softmax_crossEntropy()
+    x, y = eg.gaussian(0.0, 1.0, 16, 32), eg.onehot([i % 10 for i in range(16)], 10)
+    clock, parts = time.perf_counter, collections.defaultdict(float)
+
+    def step():
+        t0 = clock()
+        yh = net.forward(x)[0]
+        t1 = clock()
+        g = ls.gradient(yh, y)
+        t2 = clock()
+        net.backward(g)
+        t3 = clock()
+        opt.update()
+        t4 = clock()
+        opt.clear_grads()
+        net.gc()
+        t5 = clock()
+        for k, a, b in (("forward", t0, t1), ("gradient", t1, t2), ("backward", t2, t3), ("update", t3, t4),
+                        ("clear_grads + gc", t4, t5)):
+            parts[k] += b - a
+
+    for _ in range(300):
+        step()
+    best = None
+    for _ in range(5):
+        parts.clear()
+        t0 = clock()
+        for _ in range(steps):
+            step()
+        us = (clock() - t0) / steps * 1e6
+        if best is None or us < best[0]:
+            best = (us, {k: v / steps * 1e6 for k, v in parts.items()})
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=1000)
+    ap.add_argument("--no-batch", dest="batch", action="store_false")
+    a = ap.parse_args()
+    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch)
+    print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
+          f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
+          f"(dispatcher share {disp - direct:.2f} us)")
+    py_us, parts = python_side(a.steps)
+    in_python = sum(v for v, _ in reqs.values())
+    print(f"Java Module step over JPype: {plain:.1f} us ({timed_us:.1f} us with the request timer); "
+          f"Python handling its requests {in_python:.1f} us; outside them (Java, JPype) {timed_us - in_python:.1f} us")
+    for k, (us, n) in sorted(reqs.items(), key=lambda kv: -kv[1][0]):
+        print(f"  request {k:28s} x{n:.0f}/step  {us:7.1f} us")
+    print(f"same step in Python: {py_us:.1f} us  (ratio {plain / py_us:.2f}x)")
+    for k, us in parts.items():
+        print(f"  {k:36s}  {us:7.1f} us")
+
+
+if __name__ == "__main__":
+    main()
