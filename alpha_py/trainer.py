@@ -262,7 +262,7 @@ class Trainer:
     def _stopped(self, e):
         """The stop message with the epoch and what became of the checkpoint (none is written on a stop)."""
         a, ck = self.args, self.args.checkpoint
-        kept = (f"the checkpoint {ck} is left as it was (epoch {self.meta['epoch']}, the last finite state)"
+        kept = (f"the checkpoint {ck} is left as it was (the last finite state written)"
                 if os.path.exists(ck) else f"no checkpoint was written to {ck}")
         if e.loss is None:                       # anomaly mode: its own message names the unit
             return NonFiniteError(f"{e}; {kept}", step=e.step, epoch=self.meta["epoch"] + 1)
