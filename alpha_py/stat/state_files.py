@@ -61,12 +61,13 @@ def check_finite_state(arrays, who, path):
         shown = ", ".join(f"'{k}'" for k in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
         state = "is left unchanged" if os.path.exists(path) else "is not written"
         raise NonFiniteError(f"{who}: the state holds NaN/Inf values in {len(bad)} tensor(s) ({shown}); "
-                             f"{os.fspath(path)!r} {state} (a non-finite state is never saved)")
+                             f"{os.fspath(path)!r} {state} (a non-finite state is never saved; alpha.stat saves take allow_nonfinite=True to write it anyway)")
 
 
-def save(stateful, path, fmt):
+def save(stateful, path, fmt, allow_nonfinite=False):
     arrays = host_state(stateful, f"save_{fmt}")
-    check_finite_state(arrays, f"save_{fmt} of {_describe(stateful)}", path)
+    if not allow_nonfinite:
+        check_finite_state(arrays, f"save_{fmt} of {_describe(stateful)}", path)
     writer = write_text_zip if fmt == "zip" else write_npz
     return atomic_write(path, lambda f: writer(f, arrays))
 
