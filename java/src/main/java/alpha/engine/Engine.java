@@ -36,6 +36,15 @@ public class Engine extends Handle {
 
     public boolean sync() { return (Boolean) py("sync"); }
 
+    /**
+     * Anomaly mode: every unit's forward outputs and backward gradients are checked, and the first NaN/Inf throws
+     * an AlphaException (NonFiniteError) naming the unit, the pass, the tensor and the step. Slow: for finding a
+     * culprit (docs/divergence.md).
+     */
+    public Engine detect_anomaly(boolean flag) { py("detect_anomaly", flag); return this; }
+
+    public boolean detect_anomaly() { return (Boolean) py("detect_anomaly"); }
+
     public Engine check(boolean flag) { py("check", flag); return this; }
 
     public boolean check() { return (Boolean) py("check"); }
