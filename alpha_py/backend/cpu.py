@@ -25,11 +25,11 @@ def _quiet(fn):
 
 
 def quiet_primitives(cls):
-    """Class decorator: every public method of cls (inherited ones too) runs under _quiet."""
+    """Class decorator: every public method of cls (inherited ones too; not static/class methods) runs under
+    _quiet."""
     for name in dir(cls):
-        fn = getattr(cls, name)
-        if not name.startswith("_") and inspect.isfunction(fn):
-            setattr(cls, name, _quiet(fn))
+        if not name.startswith("_") and inspect.isfunction(inspect.getattr_static(cls, name)):
+            setattr(cls, name, _quiet(getattr(cls, name)))
     return cls
 
 
