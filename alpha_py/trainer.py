@@ -266,8 +266,10 @@ class Trainer:
                 if os.path.exists(ck) else f"no checkpoint was written to {ck}")
         if e.loss is None:                       # anomaly mode: its own message names the unit
             return NonFiniteError(f"{e}; {kept}", step=e.step, epoch=self.meta["epoch"] + 1)
+        when = (f", found when the losses were read at step {self._step._ring.count - self._first_step}: the "
+                "weights hold the updates up to there") if "(found when" in str(e) else ""     # a device's stop
         return diverged(e.loss, e.step - self._first_step, e.lr, epoch=self.meta["epoch"] + 1, where=None,
-                        after=f" (--optim {a.optim}, --batch {a.batch}); {kept}")
+                        after=f" (--optim {a.optim}, --batch {a.batch}{when}); {kept}")
 
     def _epoch(self, it, epoch):
         """One pass over the training set through alpha.train_step: steps never wait for the device; the
