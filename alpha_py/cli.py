@@ -63,6 +63,13 @@ def _parser():
                    help="capture each training step into a CUDA graph and replay it (default: on with "
                         "--engine cuda when the step can be captured, off on the CPU); --no-graph: op by op")
 
+    t.add_argument("--on-nonfinite", dest="on_nonfinite", choices=("stop", "skip", "continue"), default="stop",
+                   help="a NaN/Inf loss: stop with a message naming epoch, step, loss and lr (no checkpoint of it "
+                        "is written); skip: drop that step's update; continue: train on (docs/divergence.md)")
+    t.add_argument("--detect-anomaly", dest="detect_anomaly", action="store_true",
+                   help="check every unit's outputs and gradients and stop at the first NaN/Inf, naming the unit "
+                        "(slow: one host read per tensor; steps run op by op)")
+
     e = sub.add_parser("eval", help="test accuracy of a checkpoint", formatter_class=fmt)
     common(e)
     e.add_argument("--model", choices=sorted(MODELS), default=None, help="check the checkpoint holds this model")

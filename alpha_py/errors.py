@@ -41,3 +41,36 @@ class CheckpointError(AlphaError, IOError):
 def fmt_shape(shape):
     """Format a shape as [a,b,c] for messages."""
     return "[" + ",".join(str(int(s)) for s in shape) + "]"
+
+
+class NonFiniteError(AlphaError, FloatingPointError):
+    """Training met a NaN/Inf (loss, or with anomaly mode a unit's output/gradient), or a state holding one
+    was about to be saved. Attributes (None where unknown): step, loss, lr, epoch."""
+
+    def __init__(self, msg, step=None, loss=None, lr=None, epoch=None):
+        super().__init__(msg)
+        self.step, self.loss, self.lr, self.epoch = step, loss, lr, epoch
+
+    def __reduce__(self):                 # survives pickling (Spark tasks, the Py4J bridge) with its fields
+        return type(self), (str(self), self.step, self.loss, self.lr, self.epoch)
+
+
+NONFINITE_POLICIES = ("stop", "skip", "continue")
+
+
+def check_nonfinite_policy(value, who):
+    """`--on-nonfinite` / on_nonfinite=: one of NONFINITE_POLICIES, else ArgumentError naming `who`."""
+    if value not in NONFINITE_POLICIES:
+        raise ArgumentError(f"{who}: on_nonfinite must be one of {list(NONFINITE_POLICIES)}, got {value!r}")
+    return value
+
+
+def diverged(loss, step, lr, epoch=None, where="train_step", after=""):
+    """The stop message of a non-finite loss: where, epoch, step, loss, learning rate and what to try."""
+    at = f"epoch {epoch}, step {step}" if epoch is not None else f"step {step}"
+    lr_text = "?" if lr is None else f"{lr:g}"
+    msg = (f"{where + ': ' if where else ''}training diverged: loss {loss} (not finite) at {at}, learning rate {lr_text}{after}. "
+           "Try: a lower learning rate (e.g. a tenth), a learning-rate warm-up or schedule, checking the data for "
+           "NaN/Inf values, and anomaly mode (eg.detect_anomaly(True) / alpha train --detect-anomaly) to name "
+           "the first unit that produced it; --on-nonfinite skip drops such steps instead of stopping")
+    return NonFiniteError(msg, step=step, loss=loss, lr=lr, epoch=epoch)

@@ -31,14 +31,16 @@ class Alpha:
         setattr(self, name, value)
         return value
 
-    def train_step(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None):
+    def train_step(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None,
+                   on_nonfinite="stop"):
         """One-call training steps: `step = alpha.train_step(net, loss_fn, optimizer)`, then
         `loss = step(x, y)` per batch (a lazy Result; `loss.get()` is the only wait). On a CUDA engine each
         input shape is captured once into a CUDA graph and replayed (graph=None: where possible; True:
         error if not; False: never); reduce_grads(params) runs between backward and the update (e.g. an
-        all-reduce). See alpha_py.step.TrainStep."""
+        all-reduce); on_nonfinite 'stop' | 'skip' | 'continue': what a NaN/Inf loss does (docs/divergence.md).
+        See alpha_py.step.TrainStep."""
         from .step import train_step
-        return train_step(net, loss_fn, optimizer, graph, accuracy, history, reduce_grads)
+        return train_step(net, loss_fn, optimizer, graph, accuracy, history, reduce_grads, on_nonfinite)
 
     def home(self, path=None):
         """Dragon-Alpha's home directory (kept for API compatibility: our kernels ship with the

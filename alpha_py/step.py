@@ -3,11 +3,14 @@ step's graph) per call, never waiting for the device; on a CUDA engine recorded 
 CUDA graph and replayed as one launch. Imports engine, nn.unit, loss, optim, step_results and errors; the
 CUDA work goes through the backend (backend/cuda_graph.py)."""
 import contextlib
+import inspect
+import math
 import warnings
 from collections import OrderedDict
 
 from .core.tensor import Tensor
-from .errors import ArgumentError, GraphError, ShapeError, StateError, fmt_shape
+from .errors import (ArgumentError, GraphError, ShapeError, StateError, check_nonfinite_policy,
+                     diverged, fmt_shape)
 from .loss import LossFunction
 from .nn.unit import Unit
 from .optim.optimizer import Optimizer
@@ -49,13 +52,23 @@ class TrainStep:
     previous call (one wait per call); otherwise of at most the last 4096 steps.
 
     reduce_grads: a callable run on the list of the net's parameters between backward and the update, e.g. an
-    all-reduce of the gradients across data-parallel ranks (alpha_py.distributed); it is captured with the
+    all-reduce of the gradients across data-parallel ranks (alpha_py.distributed); a reduce_grads(params, loss)
+    also gets the step's 0-d loss and may return the ranks' agreed loss (see on_nonfinite); it is captured with the
     step when it only queues device work (NCCL), and makes the step op by op when it needs the host.
     Steps run op by op for good on a CUDA engine take their memory from a plan per input shape: once two
     steps asked for the same sizes, every block comes from one arena at a precomputed offset instead of the
-    pool (core/step_plan.py; `stats()['memory']`)."""
+    pool (core/step_plan.py; `stats()['memory']`).
 
-    def __init__(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None):
+    on_nonfinite: what a NaN/Inf loss does (reduce_grads may return the ranks' agreed loss, which is then checked
+    and recorded instead of the local one, so that all ranks decide alike). 'stop' (default): NonFiniteError naming
+    the step, loss and learning rate; on the CPU at that step, before its update (the weights stay the last finite
+    ones); on a GPU without a per-step wait, when history() next reads the losses (the weights then hold that
+    interval's updates). 'skip': that step's update is dropped: gradients discarded, parameters, optimizer moments,
+    step count, learning-rate schedule and BatchNorm running statistics as before it (`stats()['skipped']` counts;
+    on a GPU each step then waits for its loss and runs op by op). 'continue': train on."""
+
+    def __init__(self, net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None,
+                 on_nonfinite="stop"):
         if not isinstance(net, Unit):
             raise ArgumentError(f"train_step: net must be a Unit/Module, got {type(net).__name__}")
         if not isinstance(loss_fn, LossFunction):
@@ -74,13 +87,19 @@ class TrainStep:
             raise ArgumentError(f"train_step: the optimizer's parameters live on {eg.dataType()} ({eg!r}), "
                                 f"the net on {net.engine.dataType()} ({net.engine!r}); use one engine")
         capable = getattr(eg.backend, "graphs_supported", False)
+        self.on_nonfinite = check_nonfinite_policy(on_nonfinite, "train_step")
+        if graph is True and on_nonfinite == "skip" and capable:
+            raise ArgumentError("train_step(graph=True, on_nonfinite='skip'): skipping an update needs the loss on "
+                                "the host before it, which a captured step cannot wait for; use graph=None/False")
+        # the CPU reads a loss for free; a device only when a skip must be decided before the update
+        self._host_check = not capable or on_nonfinite == "skip"
         if graph is True and not capable:
             raise ArgumentError(f"train_step(graph=True): CUDA graphs need a CUDA engine "
                                 f"(alpha.engine.cuda_float32), this net lives on {eg.dataType()}; "
                                 "use graph=None (capture where possible) or graph=False")
         self.net, self.loss_fn, self.opt, self.eg = net, loss_fn, optimizer, eg
         self.accuracy, self.forced = bool(accuracy), graph is True
-        self.graphs = capable and graph is not False
+        self.graphs = capable and graph is not False and on_nonfinite != "skip"
         self.fallback = None                     # why automatic mode gave up capturing
         self._ring = ResultRing(eg, 2 if self.accuracy else 1, RING, keep=history)
         self._units = net.units()
@@ -95,7 +114,8 @@ class TrainStep:
         self._pool = None
         self._plans = OrderedDict()              # key -> planned memory of the op-by-op steps (CUDA)
         self.reduce_grads, self._grad_params = reduce_grads, list(net.param_map().values())
-        self.counts = {"eager": 0, "captures": 0, "replays": 0}
+        self._reduce_loss = reduce_grads is not None and _positional(reduce_grads) >= 2
+        self.counts = {"eager": 0, "captures": 0, "replays": 0, "skipped": 0}
 
     # ------------------------------------------------------------------ public
     def run(self, x, y):
@@ -105,7 +125,8 @@ class TrainStep:
 
     def _run(self, x, y):
         self._check(x, y)
-        if not self.graphs:
+        self.eg.anomaly_step = self._ring.count + 1
+        if not self.graphs or self.eg.anomaly:   # anomaly mode reads every tensor: op by op
             return self._eager(x, y)
         self.eg.backend.graph_collect()
         if self.opt._layout != self._layout:     # e.g. amsgrad switched: other state arrays
@@ -128,7 +149,17 @@ class TrainStep:
     def history(self):
         """{'loss': [...], 'accuracy': [...] or None} of the steps since the previous call (one wait)."""
         rows = self._ring.history()
+        if self.on_nonfinite == "stop" and not self._host_check:    # a device's losses: checked as they arrive
+            first = self._ring.count - len(rows[0]) + 1
+            for i, v in enumerate(rows[0]):
+                if not math.isfinite(v):
+                    raise diverged(v, first + i, self.lr(), after=f" (found when the losses were read at step "
+                                   f"{self._ring.count}; the weights hold the updates up to there)")
         return {"loss": rows[0], "accuracy": rows[1] if self.accuracy else None}
+
+    def lr(self):
+        """The optimizer's current learning rate (None when it has none)."""
+        return self.opt._hp.get("lr")
 
     def stats(self):
         """Steps run op by op / captured / replayed, graphs held, mode, (if any) why capture gave up, and the
@@ -184,12 +215,28 @@ class TrainStep:
             if self.accuracy:
                 outs.append(self.eg.accuracy(yh, y)._array)
             self.net.backward(self.loss_fn.gradient(yh, y))
+            agreed = None
             if self.reduce_grads is not None:
-                self.reduce_grads(self._grad_params)
-            self.opt.update()
+                agreed = self.reduce_grads(*([self._grad_params, outs[0]] if self._reduce_loss else [self._grad_params]))
+            if agreed is not None:
+                outs[0] = agreed                 # every rank records (and judges) the same loss
+            if self._host_check and self.on_nonfinite != "continue" and self._nonfinite(outs[0]):
+                self.eg.discard_deferred()
+                self.counts["skipped"] += 1
+            else:
+                self.opt.update()
         self._clear_grads()
         self.net.gc()
         return outs
+
+    def _nonfinite(self, loss):
+        """On the host: is this step's loss NaN/Inf? 'stop' raises here, before the update."""
+        v = float(self.eg.backend.to_host(loss))
+        if math.isfinite(v):
+            return False
+        if self.on_nonfinite == "stop":
+            raise diverged(v, self._ring.count + 1, self.lr(), after=" (stopped before that step's update)")
+        return True
 
     def _eager(self, x, y):
         snap = self._snapshot()
@@ -321,9 +368,22 @@ class TrainStep:
         self._pool = None
 
 
-def train_step(net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None):
+def _positional(fn):
+    """How many positional arguments fn takes (reduce_grads(params) or reduce_grads(params, loss))."""
+    try:
+        ps = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return 1
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind == inspect.Parameter.VAR_POSITIONAL for p in ps):
+        return 2
+    return sum(p.kind in kinds for p in ps)
+
+
+def train_step(net, loss_fn, optimizer, graph=None, accuracy=False, history=False, reduce_grads=None,
+               on_nonfinite="stop"):
     """alpha.train_step: a TrainStep runner (see TrainStep); `step(x, y)` returns the step's lazy loss."""
-    return TrainStep(net, loss_fn, optimizer, graph, accuracy, history, reduce_grads)
+    return TrainStep(net, loss_fn, optimizer, graph, accuracy, history, reduce_grads, on_nonfinite)
 
 
 __all__ = ["TrainStep", "train_step"]

@@ -3,12 +3,13 @@ tqdm bar (loss, accuracy, images/s), test accuracy per epoch, a checkpoint in al
 layout (net + optimizer + epoch + history; the previous one kept as .prev) each epoch and on Ctrl-C,
 --resume from it or from a Spark checkpoint, and a PNG of the curves.
 Imports the public alpha facade, alpha_py.zoo, alpha_py.stat and alpha_py.plot."""
+import math
 import os
 import time
 
 import numpy as np
 
-from .errors import ArgumentError, CheckpointError, DataError
+from .errors import ArgumentError, CheckpointError, DataError, NonFiniteError, diverged
 from .facade import alpha
 from .validation import OPTIMIZERS
 from .zoo import MODELS, get_model
@@ -87,11 +88,10 @@ GEOMETRY = ("in_channels", "num_classes", "input_size")
 def save_checkpoint(path, net, opt, meta):
     """The run's state in alpha_py.stat.train_checkpoint's one layout; the file it replaces is kept as
     <path>.prev so a resume survives a truncated or corrupt newest file."""
-    from .stat.train_checkpoint import keep_previous, save_checkpoint as save
-    keep_previous(path)
+    from .stat.train_checkpoint import save_checkpoint as save
     rest = {k: v for k, v in meta.items() if k not in GEOMETRY + ("model", "epoch", "options")}
     return save(path, net, opt, model=meta["model"], model_args=model_args(meta),
-                epoch=meta["epoch"], step=len(meta["history"]["step_loss"]), meta=rest)
+                epoch=meta["epoch"], step=len(meta["history"]["step_loss"]), meta=rest, keep_prev=True)
 
 
 def model_args(meta):
@@ -149,6 +149,8 @@ class Trainer:
         self.args, self.out, self.step_hook = args, out, None
         # sync(False): no waits after ops (also on the prefetch thread)
         self.eg = make_engine(args.engine, getattr(args, "tf32", False)).sync(False)
+        self.eg.detect_anomaly(bool(getattr(args, "detect_anomaly", False)))
+        self.policy = getattr(args, "on_nonfinite", "stop")
         train = load_dataset(args.dataset, True, args.data_dir, args.image_size)
         self.train_set = sample(train, args.limit, args.seed)
         self.test_set = sample(load_dataset(args.dataset, False, args.data_dir, args.image_size),
@@ -167,7 +169,8 @@ class Trainer:
         if args.resume:
             self._resume()
         self._step = alpha.train_step(self.net, alpha.loss.softmax_crossEntropy(), self.opt,
-                                      graph=getattr(args, "graph", None), accuracy=True, history=True)
+                                      graph=getattr(args, "graph", None), accuracy=True, history=True,
+                                      on_nonfinite=self.policy)
         self.augment = make_augment(args, self.train_set)
         if args.plot:               # import matplotlib now, not inside the first (interruptible) save
             import matplotlib
@@ -209,7 +212,11 @@ class Trainer:
     def save(self, interrupted=False):
         """Checkpoint first (atomic), then the plot; a failing plot never costs the checkpoint."""
         self.meta["interrupted"] = interrupted
-        save_checkpoint(self.args.checkpoint, self.net, self.opt, self.meta)
+        try:
+            save_checkpoint(self.args.checkpoint, self.net, self.opt, self.meta)
+        except NonFiniteError as e:              # --on-nonfinite continue (or Ctrl-C after a NaN step)
+            self.out(f"warning: {e}; the last finite checkpoint stays the resume point")
+            return False
         if self.args.plot:
             from .plot import plot_history
             try:
@@ -217,6 +224,7 @@ class Trainer:
                              f"{self.args.model} on {self.args.dataset} ({self.args.optim}, lr {self.args.lr})")
             except Exception as e:      # noqa: BLE001 - report and keep training
                 self.out(f"warning: plot {self.args.plot} not written ({type(e).__name__}: {e})")
+        return True
 
     def run(self):
         a, hist = self.args, self.meta["history"]
@@ -231,10 +239,15 @@ class Trainer:
                 hist["test_acc"].append(acc)
                 hist["test_loss"].append(loss)
                 self.meta["epoch"] = epoch
-                self.save()
-                self.out(f"epoch {epoch}/{a.epochs}: train loss {hist['train_loss'][-1]:.4f} "
+                saved = self.save()
+                bad = (f" ({self._bad} steps with a non-finite loss "
+                       f"{'skipped' if self.policy == 'skip' else 'left out of the mean'})") if self._bad else ""
+                self.out(f"epoch {epoch}/{a.epochs}: train loss {hist['train_loss'][-1]:.4f}{bad} "
                          f"acc {100 * hist['train_acc'][-1]:.2f}% | test loss {loss:.4f} acc {100 * acc:.2f}% "
-                         f"| {hist['images_per_s'][-1]:.0f} img/s | checkpoint {a.checkpoint}")
+                         f"| {hist['images_per_s'][-1]:.0f} img/s | checkpoint "
+                         + (a.checkpoint if saved else "not written (non-finite state)"))
+        except NonFiniteError as e:
+            raise self._stopped(e) from None
         except KeyboardInterrupt:
             self.save(interrupted=True)
             self.out(f"interrupted during epoch {self.meta['epoch'] + 1}: checkpoint saved to "
@@ -246,25 +259,41 @@ class Trainer:
             self.out(f"test accuracy {100 * hist['test_acc'][-1]:.2f}% after {self.meta['epoch']} epochs")
         return 0
 
+    def _stopped(self, e):
+        """The stop message with the epoch and what became of the checkpoint (none is written on a stop)."""
+        a, ck = self.args, self.args.checkpoint
+        kept = (f"the checkpoint {ck} is left as it was (the last finite state written)"
+                if os.path.exists(ck) else f"no checkpoint was written to {ck}")
+        if e.loss is None:                       # anomaly mode: its own message names the unit
+            return NonFiniteError(f"{e}; {kept}", step=e.step, epoch=self.meta["epoch"] + 1)
+        when = (f", found when the losses were read at step {self._step._ring.count - self._first_step}: the "
+                "weights hold the updates up to there") if "(found when" in str(e) else ""     # a device's stop
+        return diverged(e.loss, e.step - self._first_step, e.lr, epoch=self.meta["epoch"] + 1, where=None,
+                        after=f" (--optim {a.optim}, --batch {a.batch}{when}); {kept}")
+
     def _epoch(self, it, epoch):
         """One pass over the training set through alpha.train_step: steps never wait for the device; the
         per-step losses/accuracies are read in bulk every READ_EVERY steps or READ_SECONDS (for the bar)."""
         from tqdm import tqdm
         a, hist = self.args, self.meta["history"]
         it.seed(a.seed * 100003 + epoch).shuffle_sort()       # same order whether resumed or not
+        self._first_step = self._step._ring.count              # steps before this epoch (messages count from 1)
         n_steps = -(-len(self.train_set) // a.batch)
         bar = tqdm(total=n_steps, desc=f"epoch {epoch}/{a.epochs}", disable=a.no_progress,
                    leave=False, unit="batch", mininterval=0.5)
         t0 = last_read = time.perf_counter()
-        sums, sizes, steps = {"seen": 0, "loss": 0.0, "correct": 0.0}, [], 0
+        sums, sizes, steps = {"seen": 0, "loss": 0.0, "correct": 0.0, "bad": 0}, [], 0
 
         def read():                                # one wait for every step since the last read
             h = self._step.history()
             for n, loss, acc in zip(sizes, h["loss"], h["accuracy"]):
+                hist["step_loss"].append(float(loss))
+                if not math.isfinite(loss):          # a skipped (or, with continue, a diverged) step
+                    sums["bad"] += 1
+                    continue
                 sums["seen"] += n
                 sums["loss"] += loss * n
                 sums["correct"] += acc * n
-                hist["step_loss"].append(float(loss))
             sizes.clear()
             if sums["seen"]:
                 rate = sums["seen"] / max(time.perf_counter() - t0, 1e-9)
@@ -288,6 +317,7 @@ class Trainer:
             read()
             bar.close()
         hist["steps_per_epoch"].append(steps)
+        self._bad = sums["bad"]
         hist["train_loss"].append(sums["loss"] / max(sums["seen"], 1))
         hist["train_acc"].append(sums["correct"] / max(sums["seen"], 1))
         hist["images_per_s"].append(sums["seen"] / max(time.perf_counter() - t0, 1e-9))

@@ -45,6 +45,10 @@ def parser():
                         "'driver' through a server thread of the driver (executors must reach the driver's "
                         "host), 'barrier' through Spark's allGather (up to 1 s per call)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--on-nonfinite", dest="on_nonfinite", choices=("stop", "skip", "continue"), default="stop",
+                   help="a NaN/Inf loss on any rank: stop the job with a message naming rank, epoch, step, loss "
+                        "and lr; skip: drop that step's update (all ranks alike in allreduce mode); continue. "
+                        "A state holding NaN/Inf is never checkpointed")
     p.add_argument("--ship-code", dest="ship_code", action="store_true",
                    help="zip this checkout's alpha_py to the executors (addPyFile) when they lack it")
     p.add_argument("--max-restarts", dest="max_restarts", type=int, default=3)
@@ -86,7 +90,7 @@ def main(argv=None):
                   mode=args.mode, sync_every=args.sync_every, checkpoint_dir=args.checkpoint_dir,
                   checkpoint_every=args.checkpoint_every, resume=args.resume, engine=args.engine,
                   seed=args.seed, max_restarts=args.max_restarts, fail_at_step=args.inject_failure,
-                  graph=args.graph, rendezvous=args.rendezvous, spark=spark)
+                  graph=args.graph, rendezvous=args.rendezvous, spark=spark, on_nonfinite=args.on_nonfinite)
     except AlphaError as e:
         print(f"spark_jobs/train.py: error: {e}", file=sys.stderr)
         return 2

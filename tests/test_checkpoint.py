@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from alpha_py import F, alpha, nn
-from alpha_py.errors import CheckpointError
+from alpha_py.errors import CheckpointError, NonFiniteError
 from alpha_py.stat import formats, textcodec
 
 FMTS = ["zip", "npz"]
@@ -275,7 +275,9 @@ def test_text_non_finite_values_use_java_spellings(tmp_path):
     eg = alpha.engine.cpu_float32()
     fc = nn.fullconnect(True, 2, 3).init(eg, "fc")
     fc.param_map()["fc.bias"].data[...] = np.array([np.inf, -np.inf, np.nan], np.float32)
-    alpha.stat.save_zip(fc, str(tmp_path / "w"))
+    with pytest.raises(NonFiniteError, match="'fc.bias'"):           # refused unless asked for explicitly
+        alpha.stat.save_zip(fc, str(tmp_path / "w"))
+    alpha.stat.save_zip(fc, str(tmp_path / "w"), allow_nonfinite=True)
     with zipfile.ZipFile(tmp_path / "w") as z:
         assert z.read("fc.bias") == b"Infinity,-Infinity,NaN\n"
     fc2 = nn.fullconnect(True, 2, 3).init(eg, "fc")

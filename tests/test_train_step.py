@@ -67,9 +67,10 @@ def test_step_equals_hand_written_loop(optim):
     assert want.keys() == got.keys()
     for k in want:
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
-    assert step.stats() == {"eager": len(data), "captures": 0, "replays": 0, "graphs": 0, "mode": "eager",
-                            "fallback": None, "memory": {"planned": 0, "pooled": 0, "arena_bytes": 0, "replans": 0,
-                                                            "pool_steps": 0, "states": []}}
+    assert step.stats() == {"eager": len(data), "captures": 0, "replays": 0, "skipped": 0, "graphs": 0,
+                            "mode": "eager", "fallback": None,
+                            "memory": {"planned": 0, "pooled": 0, "arena_bytes": 0, "replans": 0, "pool_steps": 0,
+                                       "states": []}}
     assert opt.steps() == len(data) and all(p.grad_data is None for p in net.params())
 
 

@@ -123,6 +123,10 @@ class ArrayBackend(ActivationOps, OptimOps):
     def max(self, x, axis=None, keepdims=False):
         return x.max(axis=axis, keepdims=keepdims)
 
+    def all_finite(self, x):
+        """True when no element of x is NaN or +-Inf (a host bool: waits for x on a device)."""
+        return bool(self.xp.isfinite(x).all())
+
     def argmax(self, x, axis=-1):
         return x.argmax(axis=axis).astype(self.xp.int32)
 

@@ -1,5 +1,8 @@
 """CPU backend: NumPy primitives. Convolution is im2col + BLAS matmul, pools are strided window
 views; the only Python loops run over kernel positions (FH*FW), never over pixels or batch items."""
+import functools
+import inspect
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -11,6 +14,26 @@ def out_size(i, f, s, p):
     return (i + 2 * p - f) // s + 1
 
 
+def _quiet(fn):
+    """fn with NumPy's floating-point warnings off: a NaN/Inf a primitive makes is handled above it (the
+    training step's --on-nonfinite check, anomaly mode, checkpoint checks), never a leaked RuntimeWarning."""
+    @functools.wraps(fn)
+    def quiet(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return quiet
+
+
+def quiet_primitives(cls):
+    """Class decorator: every public method of cls (inherited ones too; not static/class methods) runs under
+    _quiet."""
+    for name in dir(cls):
+        if not name.startswith("_") and inspect.isfunction(inspect.getattr_static(cls, name)):
+            setattr(cls, name, _quiet(getattr(cls, name)))
+    return cls
+
+
+@quiet_primitives
 class CpuBackend(ArrayBackend):
     name = "cpu"
 

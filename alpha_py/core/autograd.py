@@ -67,7 +67,12 @@ def run_backward(outputs, grads, targets=()):
             raise StateError(f"backward: the graph through {node.op.describe()} was already "
                              "back-propagated or freed by gc(); run forward again")
         needs = tuple(id(x) in stop_ids or x.node is not None or x.need_grad() for x in node.inputs)
-        gxs = node.op._bwd(node.op.engine_of(node.inputs), node.ctx, gys, needs)
+        eg = node.op.engine_of(node.inputs)
+        gxs = node.op._bwd(eg, node.ctx, gys, needs)
+        if getattr(eg, "anomaly", False):           # engine.detect_anomaly(True): name the first bad gradient
+            eg.check_finite(node.op, "backward", [(f"gradient of input {i}", g) for i, g in enumerate(gxs)] +
+                            [(f"gradient of parameter '{p.name}'", p.grad_data)
+                             for p in getattr(node.op, "_params", {}).values()])
         node.ctx, node.done = None, True
         for x, g, need in zip(node.inputs, gxs, needs):
             if need and g is not None:

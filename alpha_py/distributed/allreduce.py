@@ -12,7 +12,7 @@ from .rendezvous import task_gather
 from .replicas import agree, drop_step, held_replica, new_replica, release_replicas
 from .shards import shard_arrays
 from .state import net_state, optim_state, pack_state, unpack_state
-from .worker import task_gpu
+from .worker import finite_mean, task_gpu
 
 
 def _buffer_names(net):
@@ -31,7 +31,7 @@ def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_
     smap = tr.net.state_map()
     names = _buffer_names(tr.net)
     parts = [b.reshape(smap[n].data, (-1,)) for n in names]
-    parts.append(b.from_host(np.array([np.mean(losses) if losses else 0.0], np.float32)))
+    parts.append(b.from_host(np.array([finite_mean(losses) if losses else 0.0], np.float32)))
     flat = coll.allreduce_mean(b, b.concat(parts, 0))
     off = 0
     for n in names:

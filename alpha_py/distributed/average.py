@@ -4,7 +4,7 @@ weights, buffers and optimizer state. Plain (non-barrier) tasks: Spark retries a
 own. Imports pyspark, numpy and this package."""
 from .shards import shard_arrays
 from .state import add_states, average_states, net_state, optim_state
-from .worker import Trainer, task_gpu
+from .worker import Trainer, finite_mean, task_gpu
 
 _TRAINERS = {}      # job token -> Trainer, reused across rounds by a reused Python worker
 
@@ -33,7 +33,7 @@ def round_task(spec, state_bc, start, end, steps_per_epoch, token):
         tr.load(state_bc.value)
         losses = tr.run_steps(images, labels, rank, start, end, steps_per_epoch)
         yield {"net": net_state(tr.net), "optim": optim_state(tr.opt),
-               "loss": sum(losses) / max(len(losses), 1), "count": 1}
+               "loss": finite_mean(losses) if losses else 0.0, "count": 1}
 
     return run
 

@@ -6,7 +6,9 @@ import os
 import time
 import uuid
 
-from ..errors import ArgumentError
+import re
+
+from ..errors import ArgumentError, NonFiniteError, check_nonfinite_policy
 from ..validation import check_training_args
 from . import preflight
 from .allreduce import run_segment
@@ -31,7 +33,7 @@ class FitResult:
 
 
 _ALPHA_ERRORS = ("ShapeError", "ArgumentError", "StateError", "DataError", "CheckpointError",
-                 "DeviceError", "MemoryCapError", "AlphaError")
+                 "DeviceError", "MemoryCapError", "NonFiniteError", "AlphaError")
 
 
 def stage_profile(prof, wall):
@@ -71,6 +73,18 @@ def _deterministic(exc):
     """A task failed with one of Alpha's own errors (bad data, shapes, config): retrying cannot help."""
     text = str(exc)
     return any(f"alpha_py.errors.{name}" in text or f"\n{name}: " in text for name in _ALPHA_ERRORS)
+
+
+def nonfinite_stop(exc, ckpt):
+    """A stage that failed because a rank's loss went NaN/Inf (on_nonfinite='stop'): NonFiniteError with the
+    rank's message and where the newest checkpoint is, else None (another failure)."""
+    found = re.search(r"NonFiniteError: (.+)", str(exc))
+    if found is None:
+        return None
+    latest = ckpt.latest() if ckpt is not None else None
+    where = (f"the newest checkpoint {latest} holds the last finite state written" if latest
+             else "no checkpoint was written")
+    return NonFiniteError(f"{found.group(1).strip()}; {where}")
 
 
 def _spark_context(spark):
@@ -121,7 +135,7 @@ def evaluate(sc, spec, state, dataset, workers):
 def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim="adam", lr=1e-3,
         workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
         resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None, graph=None,
-        rendezvous="driver", image_shape=None, num_classes=None, spark=None, log=print):
+        rendezvous="driver", image_shape=None, num_classes=None, spark=None, log=print, on_nonfinite="stop"):
     """Train `model` data-parallel on `workers` Spark tasks.
 
     data / test_data: a dataset name ("mnist", "fashion_mnist", "cifar10", "cifar100" with data_dir;
@@ -136,7 +150,10 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     where possible, True: or fail, False: op by op). rendezvous (allreduce): how a stage's ranks all-gather
     (schedule, NCCL id; gradients on CPUs): "driver" through a server thread of this driver (executors must
     reach its host), "barrier" through Spark's BarrierTaskContext.allGather (up to 1 s per call). On GPUs,
-    between stages every rank keeps its NCCL communicator and captured step. Every argument is validated
+    between stages every rank keeps its NCCL communicator and captured step. on_nonfinite: what a NaN/Inf loss
+    does ('stop': NonFiniteError naming rank, epoch, global step, loss and lr; 'skip': that step's update is
+    dropped; 'continue'); in allreduce mode all ranks decide on the loss reduced with the gradients, so they stop
+    or skip together; a state holding NaN/Inf is never checkpointed (docs/divergence.md). Every argument is validated
     (alpha_py.validation) before Spark is touched.
     """
     check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
@@ -146,6 +163,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                         checkpoint_dir=checkpoint_dir)
     if graph is not None and not isinstance(graph, bool):
         raise ArgumentError(f"fit: graph must be None (capture where possible), True or False, got {graph!r}")
+    check_nonfinite_policy(on_nonfinite, "fit")
     if rendezvous not in RENDEZVOUS:
         raise ArgumentError(f"fit: rendezvous must be one of {list(RENDEZVOUS)}, got {rendezvous!r}")
     if graph and engine != "cuda":
@@ -155,7 +173,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     checked = preflight.check(sc, workers, mode, engine)
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)
     spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,
-                   shuffle, fail_at_step)
+                   shuffle, fail_at_step, on_nonfinite)
     spec.graph = graph
     if engine == "cuda" and preflight.local_cores(sc.master) is not None:
         spec.local_gpus = checked["gpus"]
@@ -217,6 +235,9 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                 else:
                     state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
             except Exception as e:          # a task died and Spark gave up on the stage
+                stop = nonfinite_stop(e, ckpt)
+                if stop is not None:
+                    raise stop from None
                 restarts += 1
                 if restarts > max_restarts or _deterministic(e):
                     raise
@@ -239,7 +260,10 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                 log("[alpha.distributed] stage profile: " + stage_profile(metrics["profile"], dt))
             if step % every == 0 or step == total:
                 if ckpt is not None:
-                    ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
+                    try:
+                        ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
+                    except NonFiniteError as e:      # on_nonfinite='continue' let the weights go NaN
+                        log(f"[alpha.distributed] warning: {e}; the newest finite checkpoint stays the resume point")
                 log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
                     f"{metrics['images'] / dt:.1f} images/s")
     finally:

@@ -97,10 +97,16 @@ class GradBuffer:
         self.total = int(sum(self.sizes))
         self.flat = None
 
-    def pack(self, backend):
-        """The flat buffer (backend's array type) holding all gradients."""
-        if self.flat is None:
-            self.flat = backend.full((self.total,), 0.0)
+    def pack(self, backend, loss=None, rank=0, world=1):
+        """The flat buffer (backend's array type) holding all gradients; with `loss` (the step's 0-d loss) `world`
+        more elements, this rank's loss at `rank` and zeros elsewhere: after the (mean) all-reduce every rank holds
+        every rank's loss (rank_losses), and their sum is the agreed loss that decides on_nonfinite on all ranks
+        alike (a NaN on one rank is a NaN for all)."""
+        if self.flat is None or self.flat.shape[0] != self.total + world:
+            self.flat = backend.full((self.total + world,), 0.0)
+        if loss is not None:
+            self.flat[self.total:].fill(0)
+            self.flat[self.total + rank:self.total + rank + 1][...] = backend.reshape(loss, (1,))
         off = 0
         for p, n in zip(self.params, self.sizes):
             dst, g = self.flat[off:off + n], p.grad_data
@@ -109,7 +115,7 @@ class GradBuffer:
             else:
                 dst[...] = backend.reshape(g, (-1,))
             off += n
-        return self.flat
+        return self.flat if loss is not None else self.flat[:self.total]
 
     def unpack(self, backend, flat):
         off = 0
@@ -117,6 +123,18 @@ class GradBuffer:
             p.zero_grad().accumulate_grad(backend.reshape(flat[off:off + n], p.shape))
             off += n
 
-    def reduce(self, backend, coll):
-        """All-reduce (mean over ranks) every gradient through `coll` (NCCL, or Spark messaging on CPUs)."""
-        self.unpack(backend, coll.allreduce_mean(backend, self.pack(backend)))
+    def reduce(self, backend, coll, loss=None):
+        """All-reduce (mean over ranks) every gradient through `coll` (NCCL, or Spark messaging on CPUs); with
+        `loss`, returns the mean of the ranks' losses as a 0-d array (non-finite when any rank's is)."""
+        world = getattr(coll, "world", 1)
+        flat = coll.allreduce_mean(backend, self.pack(backend, loss, getattr(coll, "rank", 0), world))
+        self.unpack(backend, flat)
+        if loss is None:
+            return None
+        self.losses = flat[self.total:]
+        return backend.reshape(backend.sum(self.losses, 0, True), ())
+
+    def rank_losses(self):
+        """Every rank's own loss of the last reduced step (a host read; for messages)."""
+        host = np.asarray(self.losses.get() if hasattr(self.losses, "get") else self.losses, dtype=np.float64)
+        return (host * len(host)).tolist()

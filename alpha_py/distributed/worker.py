@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, NonFiniteError, check_nonfinite_policy, diverged
 from ..validation import OPTIMIZERS, check_training_args
 from .state import GradBuffer, load_net_state, load_optim_state
 
@@ -17,13 +17,14 @@ class JobSpec:
     `alpha train --optim`) or a callable (net) -> optimizer."""
 
     def __init__(self, model, image_shape, num_classes, optim="adam", lr=1e-3, engine="cpu",
-                 batch=64, workers=1, seed=0, shuffle=True, fail_at_step=None):
+                 batch=64, workers=1, seed=0, shuffle=True, fail_at_step=None, on_nonfinite="stop"):
         check_training_args("JobSpec", model=model, optim=optim, lr=lr, engine=engine, batch=batch,
                             workers=workers, seed=seed, fail_at_step=fail_at_step)
         self.model, self.image_shape, self.num_classes = model, tuple(image_shape), int(num_classes)
         self.optim, self.lr, self.engine = optim, float(lr), engine
         self.batch, self.workers, self.seed, self.shuffle = int(batch), int(workers), int(seed), shuffle
         self.fail_at_step = fail_at_step
+        self.on_nonfinite = check_nonfinite_policy(on_nonfinite, "JobSpec")   # what a NaN/Inf loss does
         self.local_gpus = 0          # set by fit() in local mode: GPUs of this host, rank r -> r % n
         self.graph = None            # train_step's graph mode on GPUs (fit's graph=)
 
@@ -97,7 +98,7 @@ class Trainer:
         self.loss = alpha.loss.softmax_crossEntropy()
         self._rng0 = self.eg.backend.rng_state()     # the random state a freshly built replica trains from
         self.done_step = None          # global step this replica's state is at (None: unknown / loaded)
-        self._runner = self._runner_coll = None
+        self._runner = self._runner_coll = self.grads = None
         self.kept_coll = None          # the communicator kept (with the step captured around it) for the next stage
         self.first_steps_s = None      # host seconds of a segment's first two steps (warm-up and capture)
 
@@ -118,15 +119,16 @@ class Trainer:
         if self._runner is not None:
             self._runner.close()
         from ..facade import alpha
-        reduce = None
+        reduce = self.grads = None
         if coll is not None:
             grads, backend = GradBuffer(self.net), self.eg.backend
+            self.grads = grads
 
-            def reduce(_params):
-                grads.reduce(backend, coll)
+            def reduce(_params, loss):
+                return grads.reduce(backend, coll, loss)
         graph = self.spec.graph if self.spec.engine == "cuda" else False
         self._runner = alpha.train_step(self.net, self.loss, self.opt, graph=graph, history=True,
-                                        reduce_grads=reduce)
+                                        reduce_grads=reduce, on_nonfinite=getattr(self.spec, "on_nonfinite", "stop"))
         self._runner_coll = coll
         return self._runner
 
@@ -155,14 +157,24 @@ class Trainer:
         train_step call each, no wait per step; returns their losses (one wait)."""
         run = self.steps(coll)
         run.history()                          # forget earlier segments' losses
-        self.first_steps_s, t0 = None, time.perf_counter()
-        for step in range(start, end):
-            maybe_fail(self.spec, rank, step)
-            rows = batch_rows(self.spec, len(labels), rank, step, steps_per_epoch)
-            run(*self.batch_tensors(images[rows], labels[rows]))
-            if step == start + 1:              # host time of the op-by-op first step and the capture
-                self.first_steps_s = time.perf_counter() - t0
-        return run.history()["loss"]
+        self.first_steps_s, t0, first = None, time.perf_counter(), run.stats()["eager"] + run.stats()["replays"]
+        try:
+            for step in range(start, end):
+                maybe_fail(self.spec, rank, step)
+                rows = batch_rows(self.spec, len(labels), rank, step, steps_per_epoch)
+                run(*self.batch_tensors(images[rows], labels[rows]))
+                if step == start + 1:          # host time of the op-by-op first step and the capture
+                    self.first_steps_s = time.perf_counter() - t0
+            return run.history()["loss"]
+        except NonFiniteError as e:            # the step in the job's terms: global step (from 1), epoch
+            if e.loss is None:
+                raise
+            at, who = start + e.step - first, ""
+            if self.grads is not None and getattr(self.grads, "losses", None) is not None:   # allreduce: agreed
+                bad = [r for r, v in enumerate(self.grads.rank_losses()) if not np.isfinite(v)]
+                who = f" (the loss reduced over all ranks; not finite on rank(s) {bad})" if bad else ""
+            raise diverged(e.loss, at, e.lr, epoch=(at - 1) // steps_per_epoch + 1,
+                           where=f"fit (rank {rank})", after=who) from None
 
     def correct(self, images, labels, batch=256):
         """Number of correctly classified rows (eval mode)."""
@@ -176,6 +188,12 @@ class Trainer:
             self.net.gc()
         self.net.train()
         return hits
+
+
+def finite_mean(losses):
+    """Mean of the finite step losses (skipped / diverged steps left out); NaN when there is none."""
+    good = [v for v in losses if np.isfinite(v)]
+    return float(np.mean(good)) if good else float("nan")
 
 
 def batch_rows(spec, shard_size, rank, step, steps_per_epoch):

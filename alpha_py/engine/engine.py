@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from ..errors import ArgumentError, ShapeError, fmt_shape
+from ..errors import ArgumentError, NonFiniteError, ShapeError, fmt_shape
 from ..core.tensor import Result, Syncer, Tensor
 
 
@@ -37,6 +37,8 @@ class Engine:
         self.is_check = True
         self._local = threading.local()          # .stepping: inside a train step on this thread
         self.auto = None                         # the loop recorder (engine/autoloop.py) when auto_graph is on
+        self.anomaly = False                     # detect_anomaly(True): every unit's outputs/gradients checked
+        self.anomaly_step = None                 # the training step anomaly messages name (set by train_step)
 
     # ------------------------------------------------------------------ switches
     def sync(self, flag=None):
@@ -53,6 +55,36 @@ class Engine:
             return self.is_check
         self.is_check = bool(flag)
         return self
+
+    def detect_anomaly(self, flag=None):
+        """detect_anomaly() -> bool; detect_anomaly(True): every unit's forward outputs and backward gradients
+        (of its inputs and parameters) are checked, and the first NaN/Inf raises NonFiniteError naming the
+        unit, the pass, the tensor and the step. Costs one reduction and one host read per tensor (on a GPU a
+        wait each, and training steps run op by op): for finding a culprit, not for production runs."""
+        if flag is None:
+            return self.anomaly
+        if flag and not self.anomaly and self.auto is not None:      # checks need every op run, op by op
+            self._flush_auto()
+            self.auto_graph(False)
+            self._auto_before_anomaly = True
+        elif not flag and self.anomaly and getattr(self, "_auto_before_anomaly", False):
+            self._auto_before_anomaly = False
+            self.auto_graph(True)
+        self.anomaly = bool(flag)
+        return self
+
+    def check_finite(self, unit, phase, tensors):
+        """Anomaly mode: raise NonFiniteError at the first non-finite array of `tensors` ((name, array) pairs)
+        that `unit` (anything with describe()) produced in `phase` ('forward' / 'backward')."""
+        for what, a in tensors:
+            if a is None or self.backend.all_finite(a):
+                continue
+            host = self.backend.to_host(a)
+            kinds = [k for k, bad in (("NaN", np.isnan(host).any()), ("Inf", np.isinf(host).any())) if bad]
+            at = f" at step {self.anomaly_step}" if self.anomaly_step is not None else ""
+            raise NonFiniteError(f"anomaly: {unit.describe()} {phase}: {what} {fmt_shape(a.shape)} holds "
+                                 f"{' and '.join(kinds)}{at} (the first non-finite tensor of this {phase} pass)",
+                                 step=self.anomaly_step)
 
     def set_seed(self, seed):
         self._flush_auto()
@@ -138,6 +170,12 @@ class Engine:
                 fn()
         finally:
             self._local.pending = prev
+
+    def discard_deferred(self):
+        """Drop the buffer updates queued so far in the enclosing deferring() (a step whose update is skipped)."""
+        pending = getattr(self._local, "pending", None)
+        if pending is not None:
+            pending.clear()
 
     def update_buffer(self, fn):
         """Run fn (an in-place update of a unit's buffer) now, or at the end of the enclosing deferring()."""

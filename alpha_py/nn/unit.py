@@ -205,7 +205,12 @@ class Unit:
         if eg.is_check:
             self._check_count(xs)
             self.check_inputs(xs)
+        if eg.anomaly:                  # data entering the net (a leaf input) is named as such
+            eg.check_finite(self, "forward", [(f"input {i} (data, no unit made it)", x.data)
+                                              for i, x in enumerate(xs) if x.node is None])
         outs, ctx = self._fwd(eg, *[x.data for x in xs])
+        if eg.anomaly:
+            eg.check_finite(self, "forward", [(f"output {i}", o) for i, o in enumerate(outs)])
         record = False
         for x in xs:
             if x.node is not None or x._need_grad:

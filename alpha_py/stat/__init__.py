@@ -12,19 +12,21 @@ class Stat:
     """save_*(stateful, path) -> path; load_*(stateful, path[, partial]) -> stateful, where stateful is
     a net (its state_map(): parameters and buffers such as BatchNorm run_mean/run_var) or an
     optimizer (moments, velocities, step, scheduler). Writes are atomic; loads are strict unless
-    partial=True and raise CheckpointError listing missing/unexpected keys and shape mismatches."""
+    partial=True and raise CheckpointError listing missing/unexpected keys and shape mismatches. A state holding
+    NaN/Inf is refused with NonFiniteError (nothing written) unless allow_nonfinite=True asks for it explicitly
+    (e.g. to exchange such values with Dragon-Alpha text files: Infinity/-Infinity/NaN)."""
 
     def __init__(self):
         self.opt = self
 
-    def save_zip(self, stateful, path):
-        return _ck.save(stateful, path, "zip")
+    def save_zip(self, stateful, path, allow_nonfinite=False):
+        return _ck.save(stateful, path, "zip", allow_nonfinite)
 
     def load_zip(self, stateful, path, partial=False):
         return _load(stateful, path, "zip", bool(partial))
 
-    def save_npz(self, stateful, path):
-        return _ck.save(stateful, path, "npz")
+    def save_npz(self, stateful, path, allow_nonfinite=False):
+        return _ck.save(stateful, path, "npz", allow_nonfinite)
 
     def load_npz(self, stateful, path, partial=False):
         return _load(stateful, path, "npz", bool(partial))
@@ -33,8 +35,8 @@ class Stat:
     def _fmt(path):
         return "npz" if str(path).lower().endswith(".npz") else "zip"
 
-    def save(self, stateful, path):
-        return _ck.save(stateful, path, self._fmt(path))
+    def save(self, stateful, path, allow_nonfinite=False):
+        return _ck.save(stateful, path, self._fmt(path), allow_nonfinite)
 
     def load(self, stateful, path, partial=False):
         return _load(stateful, path, self._fmt(path), bool(partial))

@@ -8,7 +8,7 @@ import tempfile
 
 import numpy as np
 
-from ..errors import ArgumentError, CheckpointError, fmt_shape
+from ..errors import ArgumentError, CheckpointError, NonFiniteError, fmt_shape
 from .formats import DictReader, write_npz, write_text_zip
 
 
@@ -53,8 +53,21 @@ def atomic_write(path, write_fn):
     return path
 
 
-def save(stateful, path, fmt):
+def check_finite_state(arrays, who, path):
+    """NonFiniteError (nothing written) when a float array of `arrays` (name -> host array) holds NaN/Inf:
+    a state saved with them would be no resume point. Names the tensors and says `path` is left as it was."""
+    bad = [k for k, a in arrays.items() if np.asarray(a).dtype.kind in "fc" and not np.isfinite(a).all()]
+    if bad:
+        shown = ", ".join(f"'{k}'" for k in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        state = "is left unchanged" if os.path.exists(path) else "is not written"
+        raise NonFiniteError(f"{who}: the state holds NaN/Inf values in {len(bad)} tensor(s) ({shown}); "
+                             f"{os.fspath(path)!r} {state} (a non-finite state is never saved; alpha.stat saves take allow_nonfinite=True to write it anyway)")
+
+
+def save(stateful, path, fmt, allow_nonfinite=False):
     arrays = host_state(stateful, f"save_{fmt}")
+    if not allow_nonfinite:
+        check_finite_state(arrays, f"save_{fmt} of {_describe(stateful)}", path)
     writer = write_text_zip if fmt == "zip" else write_npz
     return atomic_write(path, lambda f: writer(f, arrays))
 

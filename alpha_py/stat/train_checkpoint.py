@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import ArgumentError, CheckpointError
 from . import legacy_checkpoints
-from .state_files import atomic_write, host_state, load_arrays, load_reader
+from .state_files import atomic_write, check_finite_state, host_state, load_arrays, load_reader
 from .formats import READ_ERRORS, DictReader, NpzReader, TextZipReader
 
 FORMAT = "alpha-checkpoint"
@@ -83,12 +83,14 @@ def check_writable(directory, who="save_checkpoint"):
     return directory
 
 
-def save_checkpoint(path, net, opt=None, *, model, model_args, epoch=0, step=0, meta=None):
+def save_checkpoint(path, net, opt=None, *, model, model_args, epoch=0, step=0, meta=None, keep_prev=False):
     """Write one checkpoint (layout above) atomically; returns the path.
 
     net: a Unit/Module or a dict name -> array; opt: an Optimizer, a dict, or None; model: the zoo
     name that rebuilds the net (None for a custom net); model_args: get_model's keyword arguments
-    (in_channels, num_classes, input_size, act); meta: any JSON-serialisable dict (history, dataset)."""
+    (in_channels, num_classes, input_size, act); meta: any JSON-serialisable dict (history, dataset).
+    A state holding NaN/Inf raises NonFiniteError before anything is written (the file on disk stays the newest
+    finite checkpoint); keep_prev: after that check, keep the file being replaced as <path>.prev."""
     path = os.fspath(path)
     if model is not None:
         from ..zoo.registry import MODELS
@@ -104,7 +106,11 @@ def save_checkpoint(path, net, opt=None, *, model, model_args, epoch=0, step=0, 
     arrays = {HEADER: np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)}
     arrays.update((f"net/{k}", v) for k, v in net_arrays.items())
     arrays.update((f"optim/{k}", v) for k, v in (opt_arrays or {}).items())
+    check_finite_state(net_arrays, "save_checkpoint (net)", path)
+    check_finite_state(opt_arrays or {}, "save_checkpoint (optimizer)", path)
     check_writable(os.path.dirname(os.path.abspath(path)))
+    if keep_prev:
+        keep_previous(path)
     try:
         return atomic_write(path, lambda f: np.savez(f, **arrays))
     except OSError as e:

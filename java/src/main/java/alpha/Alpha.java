@@ -124,11 +124,22 @@ public final class Alpha {
      * @return the runner; {@code run(x, y)} takes one step
      */
     public TrainStep train_step(Unit net, LossFunction loss, Optimizer opt, Boolean graph, boolean accuracy, boolean history) {
+        return train_step(net, loss, opt, graph, accuracy, history, "stop");
+    }
+
+    /**
+     * As above, with what a NaN/Inf loss does: "stop" (the default: the step throws an AlphaException of type
+     * NonFiniteError naming the step, the loss and the learning rate, before that step's update on the CPU),
+     * "skip" (that step's update is dropped) or "continue" (docs/divergence.md).
+     */
+    public TrainStep train_step(Unit net, LossFunction loss, Optimizer opt, Boolean graph, boolean accuracy, boolean history,
+                                String onNonfinite) {
         if (net instanceof alpha.nn.Module m)
             throw new AlphaException("ArgumentError", "train_step: " + m.getClass().getSimpleName() + " is a Java Module:"
                     + " its forward runs in Java (one bridge call per unit), so a step cannot be one call;"
                     + " use a Python-side net (nn.* units, nn.sequence of them, zoo nets) or the op-by-op loop");
-        return (TrainStep) Wrap.wrap(Bridge.backend().create("train_step", net, loss, opt, graph, accuracy, history), null);
+        return (TrainStep) Wrap.wrap(Bridge.backend().create("train_step", net, loss, opt, graph, accuracy, history,
+                null, onNonfinite), null);     // null: reduce_grads (a Python-only argument)
     }
 
     /**

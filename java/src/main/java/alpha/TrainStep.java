@@ -17,6 +17,9 @@ import java.util.Map;
  * that step; read it every k steps, or read all losses at once with {@link #history()}.
  * The net must be a Python-side unit (nn.* units and containers, zoo nets such as nn.ResNet18): a
  * Java Module's forward runs in Java, one bridge call per unit, and cannot be folded into one call.
+ * A NaN/Inf loss throws an AlphaException (pyType "NonFiniteError") naming the step, the loss and the learning
+ * rate (on the CPU from that step's run(), before its update; on a GPU from the next history()), unless the step
+ * was made with onNonfinite "skip" or "continue" (docs/divergence.md).
  */
 public class TrainStep extends Handle {
     /**

@@ -53,6 +53,23 @@ public class Engine extends Handle {
     public boolean sync() { return (Boolean) py("sync"); }
 
     /**
+     * Anomaly mode: every unit's forward outputs and backward gradients are checked, and the first NaN/Inf throws
+     * an AlphaException (NonFiniteError) naming the unit, the pass, the tensor and the step. Slow: for finding a
+     * culprit (docs/divergence.md).
+     *
+     * @param flag true to check every unit's outputs and gradients
+     * @return this object, for chaining
+     */
+    public Engine detect_anomaly(boolean flag) { py("detect_anomaly", flag); return this; }
+
+    /**
+     * Whether anomaly mode is on.
+     *
+     * @return the setting
+     */
+    public boolean detect_anomaly() { return (Boolean) py("detect_anomaly"); }
+
+    /**
      * Turns argument validation on or off.
      *
      * @param flag the setting
