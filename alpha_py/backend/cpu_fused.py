@@ -36,7 +36,10 @@ def resolve_threads(threads, who="cpu_float32"):
 
 
 def _kernels():
-    """The kernel modules, imported on first use (importing numba costs ~0.3 s; compiling is per kernel)."""
+    """The kernel modules, imported on first use (importing numba costs ~0.3 s; compiling is per kernel).
+    OpenMP threads sleep between kernels (OMP_WAIT_POLICY=PASSIVE unless set): spinning workers fight BLAS's
+    threads for the cores between a kernel and a GEMM (measured: 2x slower steps; bench/NOTES-cpu.md)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     from . import cpu_kernels_conv, cpu_kernels_norm
     return cpu_kernels_conv, cpu_kernels_norm
 
@@ -55,9 +58,6 @@ class FusedCpuOps:
         if numba.get_num_threads() != n:
             numba.set_num_threads(n)
         return conv, norm
-
-    def _scalar(self, v):
-        return self.dtype.type(v)
 
     # ---------------------------------------------------------------- convolution gathers
     def _cols(self, x, fh, fw, stride, pad):
@@ -121,9 +121,19 @@ class FusedCpuOps:
         return gx
 
     # ---------------------------------------------------------------- batchNorm (+ activation)
-    def _act_code(self, name):
-        from .cpu_kernels_norm import ACT_CODES
-        return ACT_CODES.get(name)
+    def _piecewise(self, name, p1):
+        """(lo, hi, neg) of a fused activation as the kernels' dtype, or None: not fused (NumPy runs it)."""
+        from .cpu_kernels_norm import PIECEWISE
+        row = PIECEWISE.get(name)
+        if row is None:
+            return None
+        t = self.dtype.type
+        return t(row[0]), t(row[1]), t(row[2](float(p1)))
+
+    def _affine(self, gamma, beta, c):
+        if gamma is not None:
+            return gamma, beta
+        return np.ones(c, self.dtype), np.zeros(c, self.dtype)
 
     def _bn_stats(self, x2, eps, mean, var):
         if mean is None:
@@ -135,77 +145,73 @@ class FusedCpuOps:
     def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
         if not self.fused:
             return super().bn_fwd(x, gamma, beta, eps, mean, var)
-        return self._bn_act(None, 0, x, gamma, beta, eps, mean, var, 0.0, 0.0)
+        return self._bn_act(self._piecewise(None, 0.0), x, gamma, beta, eps, mean, var)
 
     def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0):
-        code = self._act_code(name)
-        if not self.fused or code is None:
+        pw = self._piecewise(name, p1)
+        if not self.fused or pw is None:
             return super().bn_act_fwd(name, x, gamma, beta, eps, mean, var, p1, p2)
-        return self._bn_act(name, code, x, gamma, beta, eps, mean, var, p1, p2)
+        return self._bn_act(pw, x, gamma, beta, eps, mean, var)
 
-    def _bn_act(self, name, code, x, gamma, beta, eps, mean, var, p1, p2):
+    def _bn_act(self, pw, x, gamma, beta, eps, mean, var):
         x2 = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
         mean, var, inv = self._bn_stats(x2, eps, mean, var)
         out = np.empty_like(x2)
-        g, b = (gamma, beta) if gamma is not None else (inv, inv)
-        self._k()[1].bn_act_apply(x2, mean, inv, g, b, gamma is not None, code, self._scalar(p1),
-                                  self._scalar(p2), out)
+        self._k()[1].bn_act_apply(x2, mean, inv, *self._affine(gamma, beta, x2.shape[1]), *pw, out)
         return out.reshape(x.shape), mean, var, inv
 
     def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
         if not self.fused:
             return super().bn_bwd(gy, x, mean, inv_std, gamma, batch_stats)
-        return self._bn_act_bwd(0, gy, x, mean, inv_std, gamma, gamma, batch_stats, 0.0, 0.0)
+        return self._bn_act_bwd(self._piecewise(None, 0.0), gy, x, mean, inv_std, gamma, gamma, batch_stats)
 
     def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
-        code = self._act_code(name)
-        if not self.fused or code is None:
+        pw = self._piecewise(name, p1)
+        if not self.fused or pw is None:
             return super().bn_act_bwd(name, gy, x, mean, inv_std, gamma, beta, batch_stats, p1, p2)
-        return self._bn_act_bwd(code, gy, x, mean, inv_std, gamma, beta, batch_stats, p1, p2)
+        return self._bn_act_bwd(pw, gy, x, mean, inv_std, gamma, beta, batch_stats)
 
-    def _bn_act_bwd(self, code, gy, x, mean, inv, gamma, beta, batch_stats, p1, p2):
+    def _bn_act_bwd(self, pw, gy, x, mean, inv, gamma, beta, batch_stats):
         c = x.shape[-1]
         x2 = np.ascontiguousarray(x).reshape(-1, c)
         gy2 = np.ascontiguousarray(gy).reshape(-1, c)
         affine = gamma is not None
-        g, b = (gamma, beta) if affine else (inv, inv)
-        p1, p2 = self._scalar(p1), self._scalar(p2)
+        g, b = self._affine(gamma, beta, c)
         _, kn = self._k()
-        sums = kn.bn_act_bwd_sums(gy2, x2, mean, inv, g, b, affine, code, p1, p2)
+        sums = kn.bn_act_bwd_sums(gy2, x2, mean, inv, g, b, *pw)
         m = x2.shape[0]
-        a, bb = (sums / m).astype(self.dtype)
+        a, bb = (sums / m).astype(self.dtype) if batch_stats else np.zeros((2, c), self.dtype)
         gx = np.empty_like(x2)
-        kn.bn_act_bwd_apply(gy2, x2, mean, inv, g, b, affine, code, p1, p2, a, bb, bool(batch_stats), gx)
+        kn.bn_act_bwd_apply(gy2, x2, mean, inv, g, b, *pw, a, bb, gx)
         if not affine:
             return gx.reshape(x.shape), None, None
         return gx.reshape(x.shape), sums[1].astype(self.dtype), sums[0].astype(self.dtype)
 
     # ---------------------------------------------------------------- activations
     def act_fwd(self, name, x, p1=0.0, p2=0.0):
-        code = self._act_code(name)
-        if not self.fused or not code:
+        pw = self._piecewise(name, p1) if name is not None else None
+        if not self.fused or pw is None:
             return super().act_fwd(name, x, p1, p2)
         out = np.empty(x.shape, dtype=self.dtype)
-        self._k()[1].act_fwd_flat(np.ascontiguousarray(x).reshape(-1), code, self._scalar(p1),
-                                  self._scalar(p2), out.reshape(-1))
+        self._k()[1].act_fwd_flat(np.ascontiguousarray(x).reshape(-1), *pw, out.reshape(-1))
         return out
 
     def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
-        code = self._act_code(name)
-        if not self.fused or not code:
+        pw = self._piecewise(name, p1) if name is not None else None
+        if not self.fused or pw is None:
             return super().act_bwd(name, gy, x, y, p1, p2)
         out = np.empty(x.shape, dtype=self.dtype)
         self._k()[1].act_bwd_flat(np.ascontiguousarray(gy).reshape(-1), np.ascontiguousarray(x).reshape(-1),
-                                  code, self._scalar(p1), self._scalar(p2), out.reshape(-1))
+                                  *pw, out.reshape(-1))
         return out
 
     def add_act(self, name, a, b, p1=0.0, p2=0.0):
-        code = self._act_code(name)
-        if not self.fused or not code or a.shape != b.shape:
+        pw = self._piecewise(name, p1) if name is not None else None
+        if not self.fused or pw is None or a.shape != b.shape:
             return super().add_act(name, a, b, p1, p2)
         out = np.empty(a.shape, dtype=self.dtype)
         self._k()[1].add_act_flat(np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1),
-                                  code, self._scalar(p1), self._scalar(p2), out.reshape(-1))
+                                  *pw, out.reshape(-1))
         return out
 
     # ---------------------------------------------------------------- optimizer

@@ -10,36 +10,20 @@ import numpy as np
 from numba import njit, prange
 
 CHUNKS = 64
-# activation codes of the fused kernels (alpha_py.ops names -> code); others run in NumPy after the kernel
-ACT_CODES = {None: 0, "relu": 1, "leakyRelu": 2, "relu6": 3, "elu": 4}
+# The fused activations are piecewise linear: act(z) = min(z, hi) if z > lo else neg * z, act'(z) = 1 if lo < z < hi
+# else neg (branch-free selects, so the channel loop vectorises). name -> (lo, hi, neg(p1)); others: NumPy.
+PIECEWISE = {None: (-math.inf, math.inf, lambda p1: 1.0), "relu": (0.0, math.inf, lambda p1: 0.0),
+             "leakyRelu": (0.0, math.inf, lambda p1: p1), "relu6": (0.0, 6.0, lambda p1: 0.0)}
 
 
 @njit(cache=True, inline="always")
-def _act(code, z, p1, p2):
-    if code == 1:
-        return z if z > 0 else z * 0
-    if code == 2:
-        return z if z > 0 else z * p1
-    if code == 3:
-        return min(max(z, z * 0), z * 0 + 6)
-    if code == 4:
-        return (z if z > 0 else p1 * (math.exp(min(z, z * 0)) - 1)) * p2
-    return z
+def _act(z, lo, hi, neg):
+    return min(z, hi) if z > lo else neg * z
 
 
 @njit(cache=True, inline="always")
-def _dact(code, z, p1, p2):
-    """d act / d z at z (relu6: 1 strictly inside (0, 6), as the NumPy reference)."""
-    one = z * 0 + 1
-    if code == 1:
-        return one if z > 0 else z * 0
-    if code == 2:
-        return one if z > 0 else one * p1
-    if code == 3:
-        return one if (z > 0 and z < 6) else z * 0
-    if code == 4:
-        return one * p2 if z > 0 else (p2 * p1) * math.exp(min(z, z * 0))
-    return one
+def _dact(z, lo, hi, neg):
+    return z * 0 + 1 if (z > lo and z < hi) else z * 0 + neg
 
 
 @njit(parallel=True, cache=True)
@@ -69,19 +53,16 @@ def bn_stats(x2):
 
 
 @njit(parallel=True, cache=True)
-def bn_act_apply(x2, mean, inv, gamma, beta, affine, code, p1, p2, out):
-    """out = act(((x - mean) * inv) * gamma + beta) (without gamma/beta when not affine)."""
+def bn_act_apply(x2, mean, inv, gamma, beta, lo, hi, neg, out):
+    """out = act(((x - mean) * inv) * gamma + beta) (gamma 1, beta 0 when not affine)."""
     m, c = x2.shape
     for r in prange(m):
         for j in range(c):
-            z = (x2[r, j] - mean[j]) * inv[j]
-            if affine:
-                z = z * gamma[j] + beta[j]
-            out[r, j] = _act(code, z, p1, p2)
+            out[r, j] = _act((x2[r, j] - mean[j]) * inv[j] * gamma[j] + beta[j], lo, hi, neg)
 
 
 @njit(parallel=True, cache=True)
-def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, affine, code, p1, p2):
+def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, lo, hi, neg):
     """Per column (float64): sum(gz), sum(gz * xhat) with gz = gy * act'(z), z = xhat*gamma + beta."""
     m, c = x2.shape
     nch = min(CHUNKS, m)
@@ -91,10 +72,7 @@ def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, affine, code, p1, p2):
         for r in range(r0, r1):
             for j in range(c):
                 xh = (x2[r, j] - mean[j]) * inv[j]
-                g = gy2[r, j]
-                if code != 0:
-                    z = xh * gamma[j] + beta[j] if affine else xh
-                    g = g * _dact(code, z, p1, p2)
+                g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg)
                 part[k, 0, j] += g
                 part[k, 1, j] += np.float64(g) * xh
     sums = np.zeros((2, c), np.float64)
@@ -106,40 +84,32 @@ def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, affine, code, p1, p2):
 
 
 @njit(parallel=True, cache=True)
-def bn_act_bwd_apply(gy2, x2, mean, inv, gamma, beta, affine, code, p1, p2, a, b, batch_stats, out):
-    """gx = inv*gamma * (gz - (a + xhat*b)) with a = mean(gz), b = mean(gz*xhat) when batch_stats, else
-    gx = gz * gamma * inv."""
+def bn_act_bwd_apply(gy2, x2, mean, inv, gamma, beta, lo, hi, neg, a, b, out):
+    """gx = inv*gamma * (gz - (a + xhat*b)); with batch stats a = mean(gz), b = mean(gz*xhat), else a = b = 0."""
     m, c = x2.shape
     for r in prange(m):
         for j in range(c):
             xh = (x2[r, j] - mean[j]) * inv[j]
-            g = gy2[r, j]
-            if code != 0:
-                z = xh * gamma[j] + beta[j] if affine else xh
-                g = g * _dact(code, z, p1, p2)
-            s = inv[j] * gamma[j] if affine else inv[j]
-            if batch_stats:
-                out[r, j] = s * (g - (a[j] + xh * b[j]))
-            else:
-                out[r, j] = g * s
+            g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg)
+            out[r, j] = (inv[j] * gamma[j]) * (g - (a[j] + xh * b[j]))
 
 
 @njit(parallel=True, cache=True)
-def act_fwd_flat(x, code, p1, p2, out):
+def act_fwd_flat(x, lo, hi, neg, out):
     for i in prange(x.size):
-        out[i] = _act(code, x[i], p1, p2)
+        out[i] = _act(x[i], lo, hi, neg)
 
 
 @njit(parallel=True, cache=True)
-def add_act_flat(a, b, code, p1, p2, out):
+def add_act_flat(a, b, lo, hi, neg, out):
     for i in prange(a.size):
-        out[i] = _act(code, a[i] + b[i], p1, p2)
+        out[i] = _act(a[i] + b[i], lo, hi, neg)
 
 
 @njit(parallel=True, cache=True)
-def act_bwd_flat(gy, x, code, p1, p2, out):
+def act_bwd_flat(gy, x, lo, hi, neg, out):
     for i in prange(x.size):
-        out[i] = gy[i] * _dact(code, x[i], p1, p2)
+        out[i] = gy[i] * _dact(x[i], lo, hi, neg)
 
 
 @njit(parallel=True, cache=True)
