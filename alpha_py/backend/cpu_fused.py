@@ -122,13 +122,13 @@ class FusedCpuOps:
 
     # ---------------------------------------------------------------- batchNorm (+ activation)
     def _piecewise(self, name, p1):
-        """(lo, hi, neg) of a fused activation as the kernels' dtype, or None: not fused (NumPy runs it)."""
+        """(lo, hi, neg, one) of a fused activation as the kernels' dtype, or None: not fused (NumPy runs it)."""
         from .cpu_kernels_norm import PIECEWISE
         row = PIECEWISE.get(name)
         if row is None:
             return None
         t = self.dtype.type
-        return t(row[0]), t(row[1]), t(row[2](float(p1)))
+        return t(row[0]), t(row[1]), t(row[2](float(p1))), t(1)
 
     def _affine(self, gamma, beta, c):
         if gamma is not None:

@@ -17,13 +17,13 @@ PIECEWISE = {None: (-math.inf, math.inf, lambda p1: 1.0), "relu": (0.0, math.inf
 
 
 @njit(cache=True, inline="always")
-def _act(z, lo, hi, neg):
+def _act(z, lo, hi, neg, one):
     return min(z, hi) if z > lo else neg * z
 
 
 @njit(cache=True, inline="always")
-def _dact(z, lo, hi, neg):
-    return z * 0 + 1 if (z > lo and z < hi) else z * 0 + neg
+def _dact(z, lo, hi, neg, one):
+    return one if (z > lo and z < hi) else neg
 
 
 @njit(parallel=True, cache=True)
@@ -53,16 +53,16 @@ def bn_stats(x2):
 
 
 @njit(parallel=True, cache=True)
-def bn_act_apply(x2, mean, inv, gamma, beta, lo, hi, neg, out):
+def bn_act_apply(x2, mean, inv, gamma, beta, lo, hi, neg, one, out):
     """out = act(((x - mean) * inv) * gamma + beta) (gamma 1, beta 0 when not affine)."""
     m, c = x2.shape
     for r in prange(m):
         for j in range(c):
-            out[r, j] = _act((x2[r, j] - mean[j]) * inv[j] * gamma[j] + beta[j], lo, hi, neg)
+            out[r, j] = _act((x2[r, j] - mean[j]) * inv[j] * gamma[j] + beta[j], lo, hi, neg, one)
 
 
 @njit(parallel=True, cache=True)
-def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, lo, hi, neg):
+def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, lo, hi, neg, one):
     """Per column (float64): sum(gz), sum(gz * xhat) with gz = gy * act'(z), z = xhat*gamma + beta."""
     m, c = x2.shape
     nch = min(CHUNKS, m)
@@ -72,7 +72,7 @@ def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, lo, hi, neg):
         for r in range(r0, r1):
             for j in range(c):
                 xh = (x2[r, j] - mean[j]) * inv[j]
-                g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg)
+                g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg, one)
                 part[k, 0, j] += g
                 part[k, 1, j] += np.float64(g) * xh
     sums = np.zeros((2, c), np.float64)
@@ -84,32 +84,32 @@ def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, lo, hi, neg):
 
 
 @njit(parallel=True, cache=True)
-def bn_act_bwd_apply(gy2, x2, mean, inv, gamma, beta, lo, hi, neg, a, b, out):
+def bn_act_bwd_apply(gy2, x2, mean, inv, gamma, beta, lo, hi, neg, one, a, b, out):
     """gx = inv*gamma * (gz - (a + xhat*b)); with batch stats a = mean(gz), b = mean(gz*xhat), else a = b = 0."""
     m, c = x2.shape
     for r in prange(m):
         for j in range(c):
             xh = (x2[r, j] - mean[j]) * inv[j]
-            g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg)
+            g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg, one)
             out[r, j] = (inv[j] * gamma[j]) * (g - (a[j] + xh * b[j]))
 
 
 @njit(parallel=True, cache=True)
-def act_fwd_flat(x, lo, hi, neg, out):
+def act_fwd_flat(x, lo, hi, neg, one, out):
     for i in prange(x.size):
-        out[i] = _act(x[i], lo, hi, neg)
+        out[i] = _act(x[i], lo, hi, neg, one)
 
 
 @njit(parallel=True, cache=True)
-def add_act_flat(a, b, lo, hi, neg, out):
+def add_act_flat(a, b, lo, hi, neg, one, out):
     for i in prange(a.size):
-        out[i] = _act(a[i] + b[i], lo, hi, neg)
+        out[i] = _act(a[i] + b[i], lo, hi, neg, one)
 
 
 @njit(parallel=True, cache=True)
-def act_bwd_flat(gy, x, lo, hi, neg, out):
+def act_bwd_flat(gy, x, lo, hi, neg, one, out):
     for i in prange(x.size):
-        out[i] = gy[i] * _dact(x[i], lo, hi, neg)
+        out[i] = gy[i] * _dact(x[i], lo, hi, neg, one)
 
 
 @njit(parallel=True, cache=True)
