@@ -26,7 +26,7 @@ def im2col(x, fh, fw, sh, sw, ph, pw, oh, ow, cols):
                             cols[row, base + k] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _range(p, pad, f, s, o):
     """Output positions o0..o1-1 whose window (start o*s - pad, size f) covers input position p."""
     lo = p + pad - f + 1
@@ -100,7 +100,7 @@ def maxpool_bwd(gy, idx, kh, kw, sh, sw, ph, pw, gx):
                             gx[b_, yy, xx, k] += gy[b_, i, j, k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count(i, j, kh, kw, sh, sw, ph, pw, h, w):
     """Non-padding elements of window (i, j)."""
     y0, x0 = i * sh - ph, j * sw - pw

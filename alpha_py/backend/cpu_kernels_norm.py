@@ -16,12 +16,12 @@ PIECEWISE = {None: (-math.inf, math.inf, lambda p1: 1.0), "relu": (0.0, math.inf
              "leakyRelu": (0.0, math.inf, lambda p1: p1), "relu6": (0.0, 6.0, lambda p1: 0.0)}
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _act(z, lo, hi, neg, one):
     return min(z, hi) if z > lo else neg * z
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _dact(z, lo, hi, neg, one):
     return one if (z > lo and z < hi) else neg
 
