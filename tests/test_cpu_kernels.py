@@ -172,3 +172,18 @@ def test_threads_argument():
         eg = alpha.engine.cpu_float32(host_cores() + 3)
     assert eg.backend.threads == host_cores()
     assert any("more than the" in str(w.message) for w in caught)
+
+
+def test_spark_task_engine_uses_task_cpus(monkeypatch):
+    """Under Spark, a task's CPU engine gets spark.task.cpus threads (TaskContext.cpus())."""
+    pyspark = pytest.importorskip("pyspark")
+    from alpha_py.distributed.worker import make_engine
+
+    class Ctx:
+        def cpus(self):
+            return 1
+
+    monkeypatch.setattr(pyspark.TaskContext, "get", classmethod(lambda cls: Ctx()))
+    assert make_engine("cpu").backend.threads == 1
+    monkeypatch.setattr(pyspark.TaskContext, "get", classmethod(lambda cls: None))
+    assert make_engine("cpu").backend.threads == host_cores()
