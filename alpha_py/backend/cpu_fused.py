@@ -40,7 +40,19 @@ def _kernels():
     OpenMP threads sleep between kernels (OMP_WAIT_POLICY=PASSIVE unless set): spinning workers fight BLAS's
     threads for the cores between a kernel and a GEMM (measured: 2x slower steps; bench/NOTES-cpu.md)."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    from . import cpu_kernels_conv, cpu_kernels_norm
+    try:
+        from . import cpu_kernels_conv, cpu_kernels_norm
+    except RuntimeError as e:      # no writable cache folder (read-only install, no home): a temporary one
+        if "cannot cache" not in str(e):
+            raise
+        import sys
+        import tempfile
+
+        import numba
+        numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{getattr(os, 'getuid', lambda: 0)()}")
+        for name in ("cpu_kernels_conv", "cpu_kernels_norm"):
+            sys.modules.pop(f"{__package__}.{name}", None)
+        from . import cpu_kernels_conv, cpu_kernels_norm
     return cpu_kernels_conv, cpu_kernels_norm
 
 
