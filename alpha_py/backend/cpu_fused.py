@@ -49,7 +49,8 @@ def _kernels():
         import tempfile
 
         import numba
-        numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{getattr(os, 'getuid', lambda: 0)()}")
+        user = getattr(os, "getuid", lambda: 0)()
+        numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{user}")
         for name in ("cpu_kernels_conv", "cpu_kernels_norm"):
             sys.modules.pop(f"{__package__}.{name}", None)
         from . import cpu_kernels_conv, cpu_kernels_norm
