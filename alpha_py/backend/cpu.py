@@ -1,13 +1,15 @@
-"""CPU backend: NumPy primitives. Convolution is im2col + BLAS matmul, pools are strided window
-views; the only Python loops run over kernel positions (FH*FW), never over pixels or batch items."""
+"""CPU backend: NumpyCpuBackend, the NumPy primitives (the tests' oracle): convolution is im2col + BLAS matmul,
+pools are strided window views, no Python loop over pixels or batch items; CpuBackend, the engine's backend, runs
+the fused multi-threaded kernels of cpu_fused.py over it (`fused=False`: NumPy only)."""
 import functools
 import inspect
+import os
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..errors import ArgumentError
 from .base import ArrayBackend
+from .cpu_fused import FusedCpuOps, resolve_threads
 
 
 def out_size(i, f, s, p):
@@ -21,6 +23,7 @@ def _quiet(fn):
     def quiet(*args, **kwargs):
         with np.errstate(all="ignore"):
             return fn(*args, **kwargs)
+    quiet.alpha_quiet = True
     return quiet
 
 
@@ -28,24 +31,24 @@ def quiet_primitives(cls):
     """Class decorator: every public method of cls (inherited ones too; not static/class methods) runs under
     _quiet."""
     for name in dir(cls):
-        if not name.startswith("_") and inspect.isfunction(inspect.getattr_static(cls, name)):
+        f = inspect.getattr_static(cls, name)
+        if not name.startswith("_") and inspect.isfunction(f) and not getattr(f, "alpha_quiet", False):
             setattr(cls, name, _quiet(getattr(cls, name)))
     return cls
 
 
 @quiet_primitives
-class CpuBackend(ArrayBackend):
+class NumpyCpuBackend(ArrayBackend):
     name = "cpu"
+    fused = False
 
     def __init__(self, dtype=np.float32, threads=None):
         super().__init__(np, dtype)
-        self.threads = threads
+        self.threads = resolve_threads(threads)
         if threads is not None:
-            if int(threads) <= 0:
-                raise ArgumentError(f"cpu_float32: threads must be a positive integer, got {threads!r}")
             # BLAS thread pools are process-wide: the last engine created with a count sets it
             from threadpoolctl import threadpool_limits
-            self._limits = threadpool_limits(limits=int(threads))
+            self._limits = threadpool_limits(limits=self.threads)
         self._rng = np.random.Generator(np.random.PCG64(0))
 
     def to_host(self, a):
@@ -159,3 +162,15 @@ class CpuBackend(ArrayBackend):
             g = gy / aux
             g_win = np.broadcast_to(g[:, :, :, None, None, :], (n, oh, ow, kh, kw, c))
         return np.ascontiguousarray(self._scatter_windows(g_win, x.shape, stride, pad, self.dtype))
+
+
+@quiet_primitives
+class CpuBackend(FusedCpuOps, NumpyCpuBackend):
+    """The CPU engine's backend: Numba kernels where cpu_fused.py has them, NumPy (and BLAS GEMMs) elsewhere.
+    fused=None reads ALPHA_CPU_FUSED (0: NumPy only, for before/after measurements)."""
+
+    def __init__(self, dtype=np.float32, threads=None, fused=None):
+        super().__init__(dtype, threads)
+        if fused is None:
+            fused = os.environ.get("ALPHA_CPU_FUSED", "1") != "0"
+        self.fused = bool(fused)

@@ -40,7 +40,18 @@ def make_engine(kind, device_id=0):
     from ..facade import alpha
     if kind == "cuda":
         return alpha.engine.cuda_float32(device_id)
-    return alpha.engine.cpu_float32()
+    return alpha.engine.cpu_float32(task_cpus())
+
+
+def task_cpus():
+    """The cores Spark gave the running task (spark.task.cpus), so that the tasks of one executor do not
+    oversubscribe its cores; None (all of the host's) outside a Spark task."""
+    try:
+        from pyspark import TaskContext
+    except ImportError:
+        return None
+    ctx = TaskContext.get()
+    return int(ctx.cpus()) if ctx is not None else None
 
 
 def task_gpu(spec):

@@ -13,7 +13,9 @@ class EngineFactory:
     MEM_1MB = 1 << 20
 
     def cpu_float32(self, threads=None):
-        """NumPy engine (the default when no GPU is present)."""
+        """CPU engine (the default when no GPU is present): NumPy + BLAS GEMMs + fused Numba kernels on `threads`
+        cores (default all of this host's; 0, negative or non-int: ArgumentError; more than the cores: clamped,
+        with a RuntimeWarning). docs/cpu-engine.md."""
         from ..backend.cpu import CpuBackend
         return Engine(CpuBackend(np.float32, threads), "cpu_float32")
 

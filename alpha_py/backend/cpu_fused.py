@@ -1,0 +1,250 @@
+"""Backend layer: FusedCpuOps, the CPU engine's primitives that run Numba kernels (cpu_kernels_*.py) instead of
+chains of NumPy passes, and the engine's thread count. Mixed in before ArrayBackend; with `self.fused` False every
+primitive is the NumPy reference (the tests' oracle). Imports numpy, numba, alpha_py.errors and its siblings."""
+import os
+import warnings
+
+import numpy as np
+
+from ..errors import ArgumentError
+from .optim_ops import optim_scalars
+
+
+def host_cores():
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:          # not Linux
+        return os.cpu_count() or 1
+
+
+def resolve_threads(threads, who="cpu_float32"):
+    """threads: None -> all cores; a positive int -> itself, clamped to the cores with a warning."""
+    cores = host_cores()
+    if threads is None:
+        return cores
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise ArgumentError(f"{who}: threads must be a positive integer, got {threads!r} "
+                            f"({type(threads).__name__})")
+    if threads <= 0:
+        raise ArgumentError(f"{who}: threads must be a positive integer, got {threads}")
+    if threads > cores:
+        warnings.warn(f"{who}: threads={threads} is more than the {cores} cores of this host; using {cores}",
+                      RuntimeWarning, stacklevel=3)
+        return cores
+    return int(threads)
+
+
+def _kernels():
+    """The kernel modules, imported on first use (importing numba costs ~0.3 s; compiling is per kernel).
+    OpenMP threads sleep between kernels (OMP_WAIT_POLICY=PASSIVE unless set): spinning workers fight BLAS's
+    threads for the cores between a kernel and a GEMM (measured: 2x slower steps; bench/NOTES-cpu.md)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    try:
+        from . import cpu_kernels_conv, cpu_kernels_norm
+    except RuntimeError as e:      # no writable cache folder (read-only install, no home): a temporary one
+        if "cannot cache" not in str(e):
+            raise
+        import sys
+        import tempfile
+
+        import numba
+        user = getattr(os, "getuid", lambda: 0)()
+        numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{user}")
+        for name in ("cpu_kernels_conv", "cpu_kernels_norm"):
+            sys.modules.pop(f"{__package__}.{name}", None)
+        from . import cpu_kernels_conv, cpu_kernels_norm
+    return cpu_kernels_conv, cpu_kernels_norm
+
+
+class FusedCpuOps:
+    """Overrides of ArrayBackend primitives with Numba kernels (float32 and float64)."""
+
+    fused = True
+    threads = 1
+
+    def _k(self):
+        """The kernel modules, with Numba's pool set to this engine's thread count in the calling thread."""
+        import numba
+        conv, norm = _kernels()
+        n = min(self.threads, numba.config.NUMBA_NUM_THREADS)
+        if numba.get_num_threads() != n:
+            numba.set_num_threads(n)
+        return conv, norm
+
+    # ---------------------------------------------------------------- convolution gathers
+    def _cols(self, x, fh, fw, stride, pad):
+        if not self.fused:
+            return super()._cols(x, fh, fw, stride, pad)
+        (sh, sw), (ph, pw) = stride, pad
+        n, h, w, c = x.shape
+        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
+        if (fh, fw, sh, sw, ph, pw) == (1, 1, 1, 1, 0, 0):
+            return np.ascontiguousarray(x).reshape(n * h * w, c), (n, oh, ow)
+        cols = np.empty((n * oh * ow, fh * fw * c), dtype=x.dtype)
+        self._k()[0].im2col(np.ascontiguousarray(x), fh, fw, sh, sw, ph, pw, oh, ow, cols)
+        return cols, (n, oh, ow)
+
+    def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        if not self.fused:
+            return super().conv_bwd_filter(x, gy, w_shape, stride, pad)
+        oc, fh, fw, ic = w_shape
+        cols, _ = self._cols(x, fh, fw, stride, pad)
+        return (gy.reshape(-1, oc).T @ cols).reshape(w_shape)
+
+    def conv_bwd_data(self, gy, w, x_shape, stride, pad):
+        if not self.fused:
+            return super().conv_bwd_data(gy, w, x_shape, stride, pad)
+        oc, fh, fw, ic = w.shape
+        n, oh, ow, _ = gy.shape
+        gcols = gy.reshape(-1, oc) @ w.reshape(oc, -1)
+        if (fh, fw) + tuple(stride) + tuple(pad) == (1, 1, 1, 1, 0, 0):
+            return gcols.reshape(x_shape)
+        gx = np.empty(x_shape, dtype=self.dtype)
+        (sh, sw), (ph, pw) = stride, pad
+        self._k()[0].col2im(gcols, n, x_shape[1], x_shape[2], ic, fh, fw, sh, sw, ph, pw, oh, ow, gx)
+        return gx
+
+    # ---------------------------------------------------------------- pooling
+    def pool_fwd(self, mode, x, k, stride, pad):
+        if not self.fused:
+            return super().pool_fwd(mode, x, k, stride, pad)
+        (kh, kw), (sh, sw), (ph, pw) = k, stride, pad
+        n, h, w, c = x.shape
+        oh, ow = (h + 2 * ph - kh) // sh + 1, (w + 2 * pw - kw) // sw + 1
+        y = np.empty((n, oh, ow, c), dtype=self.dtype)
+        x = np.ascontiguousarray(x)
+        if mode == "max":
+            idx = np.empty((n, oh, ow, c), dtype=np.int8 if kh * kw <= 127 else np.int32)
+            self._k()[0].maxpool_fwd(x, kh, kw, sh, sw, ph, pw, y, idx)
+            return y, idx
+        self._k()[0].avgpool_fwd(x, kh, kw, sh, sw, ph, pw, y)
+        return y, None
+
+    def pool_bwd(self, mode, gy, x, y, aux, k, stride, pad):
+        if not self.fused:
+            return super().pool_bwd(mode, gy, x, y, aux, k, stride, pad)
+        (kh, kw), (sh, sw), (ph, pw) = k, stride, pad
+        gx = np.empty(x.shape, dtype=self.dtype)
+        gy = np.ascontiguousarray(gy)
+        if mode == "max":
+            self._k()[0].maxpool_bwd(gy, aux, kh, kw, sh, sw, ph, pw, gx)
+        else:
+            self._k()[0].avgpool_bwd(gy, kh, kw, sh, sw, ph, pw, gx)
+        return gx
+
+    # ---------------------------------------------------------------- batchNorm (+ activation)
+    def _piecewise(self, name, p1):
+        """(lo, hi, neg, one) of a fused activation as the kernels' dtype, or None: not fused (NumPy runs it)."""
+        from .cpu_kernels_norm import PIECEWISE
+        row = PIECEWISE.get(name)
+        if row is None:
+            return None
+        t = self.dtype.type
+        return t(row[0]), t(row[1]), t(row[2](float(p1))), t(1)
+
+    def _affine(self, gamma, beta, c):
+        if gamma is not None:
+            return gamma, beta
+        return np.ones(c, self.dtype), np.zeros(c, self.dtype)
+
+    def _bn_stats(self, x2, eps, mean, var):
+        if mean is None:
+            m64, v64 = self._k()[1].bn_stats(x2)
+            mean, var = m64.astype(self.dtype), v64.astype(self.dtype)
+        t = self.dtype.type
+        return mean, var, t(1) / np.sqrt(var + t(eps))
+
+    def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
+        if not self.fused:
+            return super().bn_fwd(x, gamma, beta, eps, mean, var)
+        return self._bn_act(self._piecewise(None, 0.0), x, gamma, beta, eps, mean, var)
+
+    def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0):
+        pw = self._piecewise(name, p1)
+        if not self.fused or pw is None:
+            return super().bn_act_fwd(name, x, gamma, beta, eps, mean, var, p1, p2)
+        return self._bn_act(pw, x, gamma, beta, eps, mean, var)
+
+    def _bn_act(self, pw, x, gamma, beta, eps, mean, var):
+        x2 = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
+        mean, var, inv = self._bn_stats(x2, eps, mean, var)
+        out = np.empty_like(x2)
+        self._k()[1].bn_act_apply(x2, mean, inv, *self._affine(gamma, beta, x2.shape[1]), *pw, out)
+        return out.reshape(x.shape), mean, var, inv
+
+    def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
+        if not self.fused:
+            return super().bn_bwd(gy, x, mean, inv_std, gamma, batch_stats)
+        return self._bn_act_bwd(self._piecewise(None, 0.0), gy, x, mean, inv_std, gamma, gamma, batch_stats)
+
+    def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
+        pw = self._piecewise(name, p1)
+        if not self.fused or pw is None:
+            return super().bn_act_bwd(name, gy, x, mean, inv_std, gamma, beta, batch_stats, p1, p2)
+        return self._bn_act_bwd(pw, gy, x, mean, inv_std, gamma, beta, batch_stats)
+
+    def _bn_act_bwd(self, pw, gy, x, mean, inv, gamma, beta, batch_stats):
+        c = x.shape[-1]
+        x2 = np.ascontiguousarray(x).reshape(-1, c)
+        gy2 = np.ascontiguousarray(gy).reshape(-1, c)
+        affine = gamma is not None
+        g, b = self._affine(gamma, beta, c)
+        _, kn = self._k()
+        sums = kn.bn_act_bwd_sums(gy2, x2, mean, inv, g, b, *pw)
+        m = x2.shape[0]
+        a, bb = (sums / m).astype(self.dtype) if batch_stats else np.zeros((2, c), self.dtype)
+        gx = np.empty_like(x2)
+        kn.bn_act_bwd_apply(gy2, x2, mean, inv, g, b, *pw, a, bb, gx)
+        if not affine:
+            return gx.reshape(x.shape), None, None
+        return gx.reshape(x.shape), sums[1].astype(self.dtype), sums[0].astype(self.dtype)
+
+    # ---------------------------------------------------------------- activations
+    def act_fwd(self, name, x, p1=0.0, p2=0.0):
+        pw = self._piecewise(name, p1) if name is not None else None
+        if not self.fused or pw is None:
+            return super().act_fwd(name, x, p1, p2)
+        out = np.empty(x.shape, dtype=self.dtype)
+        self._k()[1].act_fwd_flat(np.ascontiguousarray(x).reshape(-1), *pw, out.reshape(-1))
+        return out
+
+    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
+        pw = self._piecewise(name, p1) if name is not None else None
+        if not self.fused or pw is None:
+            return super().act_bwd(name, gy, x, y, p1, p2)
+        out = np.empty(x.shape, dtype=self.dtype)
+        self._k()[1].act_bwd_flat(np.ascontiguousarray(gy).reshape(-1), np.ascontiguousarray(x).reshape(-1),
+                                  *pw, out.reshape(-1))
+        return out
+
+    def add_act(self, name, a, b, p1=0.0, p2=0.0):
+        pw = self._piecewise(name, p1) if name is not None else None
+        if not self.fused or pw is None or a.shape != b.shape:
+            return super().add_act(name, a, b, p1, p2)
+        out = np.empty(a.shape, dtype=self.dtype)
+        self._k()[1].add_act_flat(np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1),
+                                  *pw, out.reshape(-1))
+        return out
+
+    # ---------------------------------------------------------------- optimizer
+    def optim_step(self, rule, weights, grads, states, hp, scalars=None):
+        """adam/adamw without amsgrad: one fused pass per parameter; other rules: the NumPy reference."""
+        if not self.fused or rule not in ("adam", "adamw") or hp.get("amsgrad", False):
+            return super().optim_step(rule, weights, grads, states, hp, scalars)
+        if len(grads) != len(weights) or any(len(states.get(n, ())) != len(weights)
+                                              for n in ("exp_avg", "exp_avg_sq")):
+            return super().optim_step(rule, weights, grads, states, hp, scalars)    # its errors name the fault
+        sc, t = optim_scalars(rule, hp), self.dtype.type
+        b1, b2 = float(hp["beta1"]), float(hp["beta2"])
+        l1, l2, lr = float(hp.get("L1", 0.0)), float(hp.get("L2", 0.0)), float(hp["lr"])
+        coupled = rule == "adam"
+        args = (t(b1), t(1.0 - b1), t(b2), t(1.0 - b2), t(sc["lr_t"]), t(sc["eps_t"]),
+                t(l1 if coupled else 0.0), t(l2 if coupled else 0.0),
+                t(0.0 if coupled else lr * l1), t(0.0 if coupled else lr * l2))
+        kn = self._k()[1]
+        for w, g, m, s in zip(weights, grads, states["exp_avg"], states["exp_avg_sq"]):
+            if not (w.flags.c_contiguous and m.flags.c_contiguous and s.flags.c_contiguous):
+                raise ArgumentError(f"optim_step({rule}): weights and states must be C-contiguous arrays")
+            kn.adam_flat(w.reshape(-1), np.ascontiguousarray(g, dtype=self.dtype).reshape(-1), m.reshape(-1),
+                         s.reshape(-1), *args)

@@ -1,0 +1,136 @@
+"""Backend layer: Numba kernels of the CPU engine for BatchNorm(+activation) forward/backward, activations
+(+residual add) and the Adam/AdamW update, each one or two multi-threaded passes over rows [M, C] (C innermost,
+so the channel loop vectorises). Compiled lazily per kernel and cached on disk. Imports numpy, numba, math only.
+
+Reductions split the M rows into a fixed number of chunks (CHUNKS, not the thread count) summed in order in
+float64, so results are bit-identical for any thread count."""
+import math
+
+import numpy as np
+from numba import njit, prange
+
+CHUNKS = 64
+# The fused activations are piecewise linear: act(z) = min(z, hi) if z > lo else neg * z, act'(z) = 1 if lo < z < hi
+# else neg (branch-free selects, so the channel loop vectorises). name -> (lo, hi, neg(p1)); others: NumPy.
+PIECEWISE = {None: (-math.inf, math.inf, lambda p1: 1.0), "relu": (0.0, math.inf, lambda p1: 0.0),
+             "leakyRelu": (0.0, math.inf, lambda p1: p1), "relu6": (0.0, 6.0, lambda p1: 0.0)}
+
+
+@njit(cache=True)
+def _act(z, lo, hi, neg, one):
+    return min(z, hi) if z > lo else neg * z
+
+
+@njit(cache=True)
+def _dact(z, lo, hi, neg, one):
+    return one if (z > lo and z < hi) else neg
+
+
+@njit(parallel=True, cache=True)
+def bn_stats(x2):
+    """Per-column mean and biased variance of x2 [M, C] (float64), shifted by row 0 for accuracy."""
+    m, c = x2.shape
+    nch = min(CHUNKS, m)
+    part = np.zeros((nch, 2, c), np.float64)
+    for k in prange(nch):
+        r0, r1 = k * m // nch, (k + 1) * m // nch
+        for r in range(r0, r1):
+            for j in range(c):
+                v = np.float64(x2[r, j]) - np.float64(x2[0, j])
+                part[k, 0, j] += v
+                part[k, 1, j] += v * v
+    mean = np.zeros(c, np.float64)
+    var = np.zeros(c, np.float64)
+    for k in range(nch):
+        for j in range(c):
+            mean[j] += part[k, 0, j]
+            var[j] += part[k, 1, j]
+    for j in range(c):
+        d = mean[j] / m
+        var[j] = max(var[j] / m - d * d, 0.0)
+        mean[j] = d + np.float64(x2[0, j])
+    return mean, var
+
+
+@njit(parallel=True, cache=True)
+def bn_act_apply(x2, mean, inv, gamma, beta, lo, hi, neg, one, out):
+    """out = act(((x - mean) * inv) * gamma + beta) (gamma 1, beta 0 when not affine)."""
+    m, c = x2.shape
+    for r in prange(m):
+        for j in range(c):
+            out[r, j] = _act((x2[r, j] - mean[j]) * inv[j] * gamma[j] + beta[j], lo, hi, neg, one)
+
+
+@njit(parallel=True, cache=True)
+def bn_act_bwd_sums(gy2, x2, mean, inv, gamma, beta, lo, hi, neg, one):
+    """Per column (float64): sum(gz), sum(gz * xhat) with gz = gy * act'(z), z = xhat*gamma + beta."""
+    m, c = x2.shape
+    nch = min(CHUNKS, m)
+    part = np.zeros((nch, 2, c), np.float64)
+    for k in prange(nch):
+        r0, r1 = k * m // nch, (k + 1) * m // nch
+        for r in range(r0, r1):
+            for j in range(c):
+                xh = (x2[r, j] - mean[j]) * inv[j]
+                g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg, one)
+                part[k, 0, j] += g
+                part[k, 1, j] += np.float64(g) * xh
+    sums = np.zeros((2, c), np.float64)
+    for k in range(nch):
+        for j in range(c):
+            sums[0, j] += part[k, 0, j]
+            sums[1, j] += part[k, 1, j]
+    return sums
+
+
+@njit(parallel=True, cache=True)
+def bn_act_bwd_apply(gy2, x2, mean, inv, gamma, beta, lo, hi, neg, one, a, b, out):
+    """gx = inv*gamma * (gz - (a + xhat*b)); with batch stats a = mean(gz), b = mean(gz*xhat), else a = b = 0."""
+    m, c = x2.shape
+    for r in prange(m):
+        for j in range(c):
+            xh = (x2[r, j] - mean[j]) * inv[j]
+            g = gy2[r, j] * _dact(xh * gamma[j] + beta[j], lo, hi, neg, one)
+            out[r, j] = (inv[j] * gamma[j]) * (g - (a[j] + xh * b[j]))
+
+
+@njit(parallel=True, cache=True)
+def act_fwd_flat(x, lo, hi, neg, one, out):
+    for i in prange(x.size):
+        out[i] = _act(x[i], lo, hi, neg, one)
+
+
+@njit(parallel=True, cache=True)
+def add_act_flat(a, b, lo, hi, neg, one, out):
+    for i in prange(a.size):
+        out[i] = _act(a[i] + b[i], lo, hi, neg, one)
+
+
+@njit(parallel=True, cache=True)
+def act_bwd_flat(gy, x, lo, hi, neg, one, out):
+    for i in prange(x.size):
+        out[i] = gy[i] * _dact(x[i], lo, hi, neg, one)
+
+
+@njit(parallel=True, cache=True)
+def adam_flat(w, g, m, s, b1, k1, b2, k2, lr_t, eps_t, l1, l2, decoupled_l1, decoupled_l2):
+    """One Adam (or AdamW: decoupled_* != 0) update in place, in the NumPy reference's operation order:
+    g' = g + l1*sign(w) + l2*w; m = m*b1 + k1*g'; s = s*b2 + k2*g'^2; w -= lr_t*m / (sqrt(s) + eps_t)
+    [+ decoupled_l1*sign(w) + decoupled_l2*w from the old w]."""
+    for i in prange(w.size):
+        wi = w[i]
+        gi = g[i]
+        if l1 != 0:
+            gi = gi + l1 * np.sign(wi)
+        if l2 != 0:
+            gi = gi + l2 * wi
+        mi = m[i] * b1 + k1 * gi
+        si = s[i] * b2 + k2 * (gi * gi)
+        m[i] = mi
+        s[i] = si
+        upd = lr_t * mi / (np.sqrt(si) + eps_t)
+        if decoupled_l1 != 0:
+            upd = upd + decoupled_l1 * np.sign(wi)
+        if decoupled_l2 != 0:
+            upd = upd + decoupled_l2 * wi
+        w[i] = wi - upd
