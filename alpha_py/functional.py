@@ -23,7 +23,8 @@ _FUNCTIONS = tuple(ACTIVATIONS) + ("softmax", "log_softmax") + (
     "maxPool2D", "avgPool2D", "adaptive_avgPool2D", "adaptive_maxPool2D",
     "flatten", "flaten", "view", "reshape", "transpose", "pad", "trim", "expand", "crop",
     "pad2D", "trim2D", "expand2D", "crop2D",
-    "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean")
+    "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean",
+    "reduce_sum", "reduce_mean")
 _FUSED = tuple(f"add_{a}" for a in ACTIVATIONS) + tuple(f"{a}_dropout" for a in ACTIVATIONS)
 
 

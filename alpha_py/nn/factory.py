@@ -4,7 +4,7 @@ NN.extend. Imports the nn unit modules, alpha_py.ops and alpha_py.errors."""
 from ..errors import ArgumentError
 from ..ops import ACTIVATIONS
 from . import activation as act
-from . import combine, conv, dropout, fused, linear, norm, pool, shape
+from . import binary, combine, conv, dropout, fused, linear, norm, pool, shape
 from .unit import Module, Sequence, Unit
 
 
@@ -242,19 +242,34 @@ class NN:
         return self._placed(shape.Crop, args, "crop2D", (-1,))
 
     # ------------------------------------------------------------------ binary / combine
-    def add(self, inplace=False):
-        return combine.Add(inplace)
+    # Dragon-Alpha's binary units: an optional leading likeX1 (default true: the output takes X1's shape).
+    def add(self, *args):
+        """add([likeX1,] [alpha, beta]): Y = alpha*X1 + beta*X2."""
+        return self._binary(binary.Add, "add", args, 2)
 
-    def sub(self, inplace=False):
-        return combine.Sub(inplace)
+    def sub(self, *args):
+        """sub([likeX1,] [alpha, beta]): Y = alpha*X1 - beta*X2."""
+        return self._binary(binary.Sub, "sub", args, 2)
 
-    def mul(self, inplace=False):
-        return combine.Mul(inplace)
+    def mul(self, *args):
+        """mul([likeX1,] [alpha]): Y = alpha * X1 * X2."""
+        return self._binary(binary.Mul, "mul", args, 1)
 
-    def div(self, inplace=False):
-        return combine.Div(inplace)
+    def div(self, *args):
+        """div([likeX1,] [alpha1, beta1, alpha2, beta2, gamma]): Y = (alpha1*X1+beta1)/(alpha2*X2+beta2)+gamma."""
+        return self._binary(binary.Div, "div", args, 5)
 
-    linear2 = _inplace_first(combine.Linear2, doc="linear2([inplace,] alpha, beta, gamma): alpha*X1 + beta*X2 + gamma.")
+    def linear2(self, *args):
+        """linear2([likeX1,] alpha, beta, gamma): Y = alpha*X1 + beta*X2 + gamma."""
+        return self._binary(binary.Linear2, "linear2", args, 3, required=True)
+
+    @staticmethod
+    def _binary(cls, who, args, n_params, required=False):
+        likeX1, a = _lead_bool(args, True)
+        if len(a) not in ((n_params,) if required else (0, n_params)):
+            want = f"{n_params} numbers" if required else f"none or {n_params} numbers"
+            raise ArgumentError(f"{who}: expected ([likeX1,] {want}), got {args}")
+        return cls(likeX1, *a)
 
     def concat(self, dim=-1):
         return combine.Concat(dim)
@@ -270,15 +285,22 @@ class NN:
             return combine.Chunk(*args)
         raise ArgumentError(f"chunk: expected ([dim,] n), got {args}")
 
-    def sum(self, dim=None):
-        """sum(): several same-shape inputs -> their elementwise sum (a reducer of branches); one
-        input -> the sum of all its elements as a [1] tensor. sum(dim): one input summed over dim."""
-        return combine.Sum(dim)
+    def sum(self, alpha=1.0):
+        """sum([alpha]): Y = alpha * (X1 + X2 + ...), a reducer of same-shape branches (Dragon-Alpha)."""
+        return binary.Sum(alpha)
 
-    def mean(self, dim=None):
-        """mean(): several inputs -> their elementwise mean; one input -> the mean of all its
-        elements as a [1] tensor. mean(dim): one input averaged over dim."""
-        return combine.Mean(dim)
+    def mean(self, alpha=1.0):
+        """mean([alpha]): Y = alpha * (X1 + ... + Xn) / n (Dragon-Alpha)."""
+        return binary.Mean(alpha)
+
+    def reduce_sum(self, dim=None):
+        """Extension: reduce_sum() -> the sum of all elements of one input as a [1] tensor (several
+        inputs: their elementwise sum); reduce_sum(dim): one input summed over dim."""
+        return combine.ReduceSum(dim)
+
+    def reduce_mean(self, dim=None):
+        """Extension: reduce_mean() / reduce_mean(dim), the mean counterpart of reduce_sum."""
+        return combine.ReduceMean(dim)
 
     # ------------------------------------------------------------------ fused units
     def fuse(self, a, b):
@@ -316,7 +338,7 @@ class NN:
     def _add_act(self, act_name, args):
         """add_<act>([inplace,] [act params...]): one node computing act(X1 + X2)."""
         inplace, a = _lead_bool(args, False)
-        return fused.fuse(combine.Add(inplace), ACTS[act_name](inplace, *a))
+        return fused.fuse(binary.Add(), ACTS[act_name](inplace, *a))
 
     def __getattr__(self, name):
         head, _, tail = name.partition("_")

@@ -89,6 +89,9 @@ public class Functional {
 
     public Tensor[] expand2D(Object... args) { return apply("expand2D", args); }
 
+    /** Dragon-Alpha binary units: add/sub([likeX1,] [alpha, beta]), mul([likeX1,] [alpha]),
+     *  div([likeX1,] [alpha1, beta1, alpha2, beta2, gamma]), linear2([likeX1,] alpha, beta, gamma):
+     *  likeX1 (default true) = the output takes X1's shape, the other input broadcast or reshaped. */
     public Tensor[] add(Object... args) { return apply("add", args); }
 
     public Tensor[] sub(Object... args) { return apply("sub", args); }
@@ -107,7 +110,14 @@ public class Functional {
 
     public Tensor[] sum(Object... args) { return apply("sum", args); }
 
+    /** Dragon-Alpha: mean([alpha]) = alpha * (X1 + ... + Xn) / n; sum([alpha]) = alpha * (X1 + ... + Xn). */
     public Tensor[] mean(Object... args) { return apply("mean", args); }
+
+    /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
+    public Tensor[] reduce_sum(Object... args) { return apply("reduce_sum", args); }
+
+    /** Extension: reduce_mean([dim]) of one input (all elements into [1], or over dim). */
+    public Tensor[] reduce_mean(Object... args) { return apply("reduce_mean", args); }
 
     public Tensor[] dropout(Object... args) { return apply("dropout", args); }
 

@@ -104,6 +104,9 @@ public class NN {
 
     public Unit expand2D(Object... args) { return unit("expand2D", args); }
 
+    /** Dragon-Alpha binary units: add/sub([likeX1,] [alpha, beta]), mul([likeX1,] [alpha]),
+     *  div([likeX1,] [alpha1, beta1, alpha2, beta2, gamma]), linear2([likeX1,] alpha, beta, gamma):
+     *  likeX1 (default true) = the output takes X1's shape, the other input broadcast or reshaped. */
     public Unit add(Object... args) { return unit("add", args); }
 
     public Unit sub(Object... args) { return unit("sub", args); }
@@ -122,7 +125,14 @@ public class NN {
 
     public Unit sum(Object... args) { return unit("sum", args); }
 
+    /** Dragon-Alpha: mean([alpha]) = alpha * (X1 + ... + Xn) / n; sum([alpha]) = alpha * (X1 + ... + Xn). */
     public Unit mean(Object... args) { return unit("mean", args); }
+
+    /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
+    public Unit reduce_sum(Object... args) { return unit("reduce_sum", args); }
+
+    /** Extension: reduce_mean([dim]) of one input (all elements into [1], or over dim). */
+    public Unit reduce_mean(Object... args) { return unit("reduce_mean", args); }
 
     public Unit batchNorm_relu(Object... args) { return unit("batchNorm_relu", args); }
 

@@ -1,0 +1,37 @@
+package alpha;
+
+import static alpha.Alpha.F;
+import static alpha.Alpha.alpha;
+import static alpha.Alpha.nn;
+import static org.junit.jupiter.api.Assertions.*;
+
+import alpha.engine.Engine;
+import alpha.engine.Tensor;
+import org.junit.jupiter.api.Test;
+
+/** Dragon-Alpha v1.2 meanings through the Java facade, hand-computed: the leading boolean of
+ *  add/sub/mul/div/linear2 is likeX1, and mul/sum/mean(alpha) scale by alpha. */
+class DragonSemanticsTest {
+    static final Engine eg = alpha.engine.cpu_float32();
+
+    @Test
+    void addLikeX1BroadcastsAndMulScales() {
+        Tensor X1 = eg.tensor(new float[]{1, 2, 3, 4, 5, 6}, 2, 3);
+        Tensor b = eg.tensor(new float[]{10, 20, 30}, 3);
+        Tensor Y = F.add(true, X1, b)[0];
+        assertArrayEquals(new int[]{2, 3}, Y.dim());
+        assertArrayEquals(new float[]{11, 22, 33, 14, 25, 36}, Y.value());
+        assertArrayEquals(new float[]{60.5f, 242f, 544.5f, 98f, 312.5f, 648f}, F.mul(0.5f, Y, Y)[0].value());
+        Tensor W = nn.sub(false).init(eg).forward(eg.tensor(new float[]{1, 1, 1, 1, 1, 1}, 6), X1)[0];
+        assertArrayEquals(new int[]{2, 3}, W.dim());
+        assertArrayEquals(new float[]{0, -1, -2, -3, -4, -5}, W.value());
+    }
+
+    @Test
+    void sumAndMeanScaleByAlpha() {
+        Tensor A = eg.tensor(new float[]{1, 2, 3, 4}, 2, 2), B = eg.tensor(new float[]{3, 2, 1, 0}, 2, 2);
+        assertArrayEquals(new float[]{2, 2, 2, 2}, F.sum(0.5f, A, B)[0].value());
+        assertArrayEquals(new float[]{7, 6, 5, 4}, nn.mean(3.0f).init(eg).forward(A, B, B)[0].value());
+        assertArrayEquals(new float[]{10}, F.reduce_sum(A)[0].value());
+    }
+}
