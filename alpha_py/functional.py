@@ -6,7 +6,7 @@ from .core.tensor import Tensor
 from .errors import ArgumentError
 from .nn.factory import nn as _nn
 from .nn.unit import as_tensors
-from .ops import ACTIVATIONS
+from .ops import ACTIVATIONS, MATH, MATMULS
 
 
 def _split_args(args, who):
@@ -24,7 +24,7 @@ _FUNCTIONS = tuple(ACTIVATIONS) + ("softmax", "log_softmax") + (
     "flatten", "flaten", "view", "reshape", "transpose", "pad", "trim", "expand", "crop",
     "pad2D", "trim2D", "expand2D", "crop2D",
     "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean",
-    "reduce_sum", "reduce_mean")
+    "reduce_sum", "reduce_mean") + tuple(MATH) + tuple(MATMULS)
 _FUSED = tuple(f"add_{a}" for a in ACTIVATIONS) + tuple(f"{a}_dropout" for a in ACTIVATIONS)
 
 

@@ -2,9 +2,9 @@
 unit classes. The facade, above nn and zoo, adds the zoo's nets and blocks (nn.ResNet18(...)) through
 NN.extend. Imports the nn unit modules, alpha_py.ops and alpha_py.errors."""
 from ..errors import ArgumentError
-from ..ops import ACTIVATIONS
+from ..ops import ACTIVATIONS, MATH
 from . import activation as act
-from . import binary, combine, conv, dropout, fused, linear, norm, pool, shape
+from . import binary, combine, conv, math as emath, dropout, fused, linear, norm, pool, shape
 from .unit import Module, Sequence, Unit
 
 
@@ -367,5 +367,18 @@ for _name, _cls in ACTS.items():           # nn.relu(), nn.leakyRelu([inplace,] 
     _make = _inplace_first(_cls, doc=f"{_name}([inplace{_params}]) -> {_cls.__name__}: {_cls.__doc__}")
     _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
     setattr(NN, _name, _make)
+
+for _name, _cls in emath.MATH_CLASSES.items():   # nn.abs(), nn.clip([inplace,] vmin, vmax), ...: one per row
+    _forms = " | ".join("(" + ", ".join(f) + ")" for f in MATH[_name].forms)
+    _make = _inplace_first(_cls, doc=f"{_name}([inplace,] {_forms}) -> {_cls.__name__}: {_cls.__doc__}")
+    _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
+    setattr(NN, _name, _make)
+for _name, _cls in emath.MATMUL_CLASSES.items():  # nn.matMul(), nn.batchMatMul([likeX1]), ...
+    def _mm(self, *args, _cls=_cls, _name=_name):
+        if len(args) > 1 or (args and not isinstance(args[0], bool)):
+            raise ArgumentError(f"{_name}: expected ([likeX1]), got {args}")
+        return _cls(*args)
+    _mm.__name__, _mm.__qualname__, _mm.__doc__ = _name, f"NN.{_name}", f"{_name}([likeX1]): {_cls.__doc__}"
+    setattr(NN, _name, _mm)
 
 nn = NN()

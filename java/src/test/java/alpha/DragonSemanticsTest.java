@@ -34,4 +34,14 @@ class DragonSemanticsTest {
         assertArrayEquals(new float[]{7, 6, 5, 4}, nn.mean(3.0f).init(eg).forward(A, B, B)[0].value());
         assertArrayEquals(new float[]{10}, F.reduce_sum(A)[0].value());
     }
+
+    @Test
+    void mathAndMatMulFamily() {
+        Tensor x = eg.tensor(new float[]{0.1f, 0.2f, 0.3f, 0.4f}, 2, 2);
+        assertArrayEquals(new float[]{0.15f, 0.2f, 0.3f, 0.35f}, F.clip(0.15f, 0.35f, x)[0].value());
+        assertArrayEquals(new float[]{1.2f, 1.4f, 1.6f, 1.8f}, nn.linear(2.0f, 1.0f).init(eg).forward(x)[0].value(), 1e-6f);
+        assertArrayEquals(new float[]{0.07f, 0.1f, 0.15f, 0.22f}, F.matMul(x, x)[0].value(), 1e-6f);
+        assertArrayEquals(new int[]{2, 3, 5}, F.batchMatMulT2(eg.ones(2, 3, 4), eg.ones(2, 5, 4))[0].dim());
+        assertArrayEquals(new float[]{4, 4}, F.batchMatMulT1(eg.ones(1, 4, 1), eg.ones(1, 4, 2))[0].value());
+    }
 }

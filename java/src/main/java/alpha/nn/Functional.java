@@ -113,6 +113,38 @@ public class Functional {
     /** Dragon-Alpha: mean([alpha]) = alpha * (X1 + ... + Xn) / n; sum([alpha]) = alpha * (X1 + ... + Xn). */
     public Tensor[] mean(Object... args) { return apply("mean", args); }
 
+    // Dragon-Alpha element-wise math (alpha_py.ops.MATH) and the matMul family (alpha_py.ops.MATMULS).
+    public Tensor[] abs(Object... args) { return apply("abs", args); }
+    public Tensor[] sin(Object... args) { return apply("sin", args); }
+    public Tensor[] cos(Object... args) { return apply("cos", args); }
+    public Tensor[] tan(Object... args) { return apply("tan", args); }
+    public Tensor[] cot(Object... args) { return apply("cot", args); }
+    public Tensor[] csc(Object... args) { return apply("csc", args); }
+    public Tensor[] sec(Object... args) { return apply("sec", args); }
+    public Tensor[] arcsin(Object... args) { return apply("arcsin", args); }
+    public Tensor[] arctan(Object... args) { return apply("arctan", args); }
+    public Tensor[] exp(Object... args) { return apply("exp", args); }
+    public Tensor[] log(Object... args) { return apply("log", args); }
+    public Tensor[] sqrt(Object... args) { return apply("sqrt", args); }
+    public Tensor[] square(Object... args) { return apply("square", args); }
+    public Tensor[] quadratic(Object... args) { return apply("quadratic", args); }
+    public Tensor[] linear(Object... args) { return apply("linear", args); }
+    public Tensor[] sadd(Object... args) { return apply("sadd", args); }
+    public Tensor[] ssub(Object... args) { return apply("ssub", args); }
+    public Tensor[] smul(Object... args) { return apply("smul", args); }
+    public Tensor[] sdiv(Object... args) { return apply("sdiv", args); }
+    public Tensor[] rpl(Object... args) { return apply("rpl", args); }
+    public Tensor[] max(Object... args) { return apply("max", args); }
+    public Tensor[] min(Object... args) { return apply("min", args); }
+    public Tensor[] clip(Object... args) { return apply("clip", args); }
+    public Tensor[] reluN(Object... args) { return apply("reluN", args); }
+    public Tensor[] matMul(Object... args) { return apply("matMul", args); }
+    public Tensor[] matMulT1(Object... args) { return apply("matMulT1", args); }
+    public Tensor[] matMulT2(Object... args) { return apply("matMulT2", args); }
+    public Tensor[] batchMatMul(Object... args) { return apply("batchMatMul", args); }
+    public Tensor[] batchMatMulT1(Object... args) { return apply("batchMatMulT1", args); }
+    public Tensor[] batchMatMulT2(Object... args) { return apply("batchMatMulT2", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Tensor[] reduce_sum(Object... args) { return apply("reduce_sum", args); }
 

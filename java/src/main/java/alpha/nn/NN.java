@@ -128,6 +128,38 @@ public class NN {
     /** Dragon-Alpha: mean([alpha]) = alpha * (X1 + ... + Xn) / n; sum([alpha]) = alpha * (X1 + ... + Xn). */
     public Unit mean(Object... args) { return unit("mean", args); }
 
+    // Dragon-Alpha element-wise math (alpha_py.ops.MATH) and the matMul family (alpha_py.ops.MATMULS).
+    public Unit abs(Object... args) { return unit("abs", args); }
+    public Unit sin(Object... args) { return unit("sin", args); }
+    public Unit cos(Object... args) { return unit("cos", args); }
+    public Unit tan(Object... args) { return unit("tan", args); }
+    public Unit cot(Object... args) { return unit("cot", args); }
+    public Unit csc(Object... args) { return unit("csc", args); }
+    public Unit sec(Object... args) { return unit("sec", args); }
+    public Unit arcsin(Object... args) { return unit("arcsin", args); }
+    public Unit arctan(Object... args) { return unit("arctan", args); }
+    public Unit exp(Object... args) { return unit("exp", args); }
+    public Unit log(Object... args) { return unit("log", args); }
+    public Unit sqrt(Object... args) { return unit("sqrt", args); }
+    public Unit square(Object... args) { return unit("square", args); }
+    public Unit quadratic(Object... args) { return unit("quadratic", args); }
+    public Unit linear(Object... args) { return unit("linear", args); }
+    public Unit sadd(Object... args) { return unit("sadd", args); }
+    public Unit ssub(Object... args) { return unit("ssub", args); }
+    public Unit smul(Object... args) { return unit("smul", args); }
+    public Unit sdiv(Object... args) { return unit("sdiv", args); }
+    public Unit rpl(Object... args) { return unit("rpl", args); }
+    public Unit max(Object... args) { return unit("max", args); }
+    public Unit min(Object... args) { return unit("min", args); }
+    public Unit clip(Object... args) { return unit("clip", args); }
+    public Unit reluN(Object... args) { return unit("reluN", args); }
+    public Unit matMul(Object... args) { return unit("matMul", args); }
+    public Unit matMulT1(Object... args) { return unit("matMulT1", args); }
+    public Unit matMulT2(Object... args) { return unit("matMulT2", args); }
+    public Unit batchMatMul(Object... args) { return unit("batchMatMul", args); }
+    public Unit batchMatMulT1(Object... args) { return unit("batchMatMulT1", args); }
+    public Unit batchMatMulT2(Object... args) { return unit("batchMatMulT2", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Unit reduce_sum(Object... args) { return unit("reduce_sum", args); }
 
