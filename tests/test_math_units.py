@@ -61,6 +61,7 @@ def test_math_forward_and_F(name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_math_grad(name):
+    """Through nn and through F (the F form is gradient-checked here, not in test_nn_functional)."""
     params, sample, _ = CASES[name]
     x = sample(3, 4)
     if name in ("max", "min", "clip", "reluN"):              # keep finite differences off the kinks
@@ -68,6 +69,7 @@ def test_math_grad(name):
         x = np.where(np.abs(x - 0.025) < 0.05, x + 0.2, x)
         x = np.where(np.abs(x - 0.9) < 0.05, x + 0.2, x)
     check_unit(getattr(nn, name)(*params), None, inputs=[x])
+    check_unit(lambda ts: getattr(F, name)(*params, *ts), None, inputs=[x])
 
 
 @pytest.mark.parametrize("name,shapes", [
@@ -82,6 +84,7 @@ def test_matmul_family_forward_and_grad(name, shapes):
     got = getattr(F, name)(eg.tensor(a), eg.tensor(b))[0].numpy()
     np.testing.assert_allclose(got, ta @ tb, rtol=1e-5, atol=1e-5)
     check_unit(getattr(nn, name)(), shapes)
+    check_unit(lambda ts: getattr(F, name)(*ts), shapes)
     assert name in MATMULS
 
 
