@@ -1,6 +1,7 @@
 """Engine layer: Tensor (device array + autograd link + Syncer), Syncer and Result.
 Imports alpha_py.errors only; the engine owning a tensor supplies the backend."""
 from ..errors import StateError, fmt_shape
+from .tensor_math import TensorMath
 
 
 class Syncer:
@@ -38,8 +39,10 @@ class Result:
         return f"Result({self.get()})"
 
 
-class Tensor:
+class Tensor(TensorMath):
     """An n-d array on an engine. `node`/`index` link it to the op that produced it (autograd)."""
+
+    RESULT = Result
 
     def __init__(self, engine, data, node=None, index=0):
         self.engine = engine

@@ -44,4 +44,19 @@ class DragonSemanticsTest {
         assertArrayEquals(new int[]{2, 3, 5}, F.batchMatMulT2(eg.ones(2, 3, 4), eg.ones(2, 5, 4))[0].dim());
         assertArrayEquals(new float[]{4, 4}, F.batchMatMulT1(eg.ones(1, 4, 1), eg.ones(1, 4, 2))[0].value());
     }
+
+    @Test
+    void tensorMethods() {
+        Tensor x = eg.tensor(new float[]{1, Float.NaN, 3, 4}, 2, 2);
+        assertSame(x, x.zero_nan());
+        assertArrayEquals(new float[]{1, 0, 3, 4}, x.value());
+        assertEquals(2.0f, x.mean().get(), 1e-6f);
+        assertEquals((float) Math.sqrt(2.5), x.std().get(), 1e-6f);
+        assertArrayEquals(new float[]{1, 0, 2, 2}, x.clip(false, 0f, 2f).value());
+        assertArrayEquals(new float[]{2, 2, 3, 4}, x.max(false, 2f).value());
+        assertSame(x, x.min(true, 1f));
+        assertArrayEquals(new float[]{1, 0, 1, 1}, x.value());
+        assertArrayEquals(new float[]{5, 6, 7, 8}, x.set(new float[]{5, 6, 7, 8}).value());
+        assertArrayEquals(new float[]{9, 9, 9, 9}, x.constant(9f).value());
+    }
 }
