@@ -24,7 +24,8 @@ _FUNCTIONS = tuple(ACTIVATIONS) + ("softmax", "log_softmax") + (
     "flatten", "flaten", "view", "reshape", "transpose", "pad", "trim", "expand", "crop",
     "pad2D", "trim2D", "expand2D", "crop2D",
     "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean",
-    "reduce_sum", "reduce_mean") + tuple(MATH) + tuple(MATMULS)
+    "reduce_sum", "reduce_mean", "sqadd", "sqsub", "quadratic2", "linear_sum", "linear_mean", "sqsum", "sqmean",
+    "quadratic_sum", "quadratic_mean") + tuple(MATH) + tuple(MATMULS)
 _FUSED = tuple(f"add_{a}" for a in ACTIVATIONS) + tuple(f"{a}_dropout" for a in ACTIVATIONS)
 
 

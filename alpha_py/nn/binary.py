@@ -151,38 +151,123 @@ class Div(_Binary):
         return ga, gb
 
 
+class Quadratic2(_Binary):
+    """Y = k11*X1^2 + k12*X1*X2 + k22*X2^2 + k1*X1 + k2*X2 + C."""
+
+    def __init__(self, likeX1=True, k11=0.0, k12=0.0, k22=0.0, k1=0.0, k2=0.0, C=0.0):
+        super().__init__(likeX1)
+        _finite(type(self).__name__, k11=k11, k12=k12, k22=k22, k1=k1, k2=k2, C=C)
+        self.k = tuple(float(v) for v in (k11, k12, k22, k1, k2, C))
+
+    def _fwd2(self, eg, a, b):
+        bk = eg.backend
+        k11, k12, k22, k1, k2, c = self.k
+        y = bk.linear2(bk.mul(bk.linear2(a, b, k11, k12, 0.0), a), bk.mul(b, b), 1.0, k22, 0.0)
+        return (bk.linear2(y, bk.linear2(a, b, k1, k2, c), 1.0, 1.0, 0.0),), (a, b)
+
+    def _bwd2(self, eg, ctx, gys, needs):
+        a, b = ctx
+        bk, gy = eg.backend, gys[0]
+        k11, k12, k22, k1, k2, _ = self.k
+        ga = bk.mul(gy, bk.linear(bk.linear2(a, b, 2 * k11, k12, 0.0), 1.0, k1)) if needs[0] else None
+        gb = bk.mul(gy, bk.linear(bk.linear2(a, b, k12, 2 * k22, 0.0), 1.0, k2)) if needs[1] else None
+        return ga, gb
+
+
+class SqAdd(Quadratic2):
+    """Y = alpha*X1^2 + beta*X2^2 (default 1, 1)."""
+
+    def __init__(self, likeX1=True, alpha=1.0, beta=1.0):
+        super().__init__(likeX1, alpha, 0.0, beta)
+
+
+class SqSub(Quadratic2):
+    """Y = alpha*X1^2 - beta*X2^2 (default 1, 1)."""
+
+    def __init__(self, likeX1=True, alpha=1.0, beta=1.0):
+        _finite("SqSub", beta=beta)
+        super().__init__(likeX1, alpha, 0.0, -beta)
+
+
 class Sum(Unit):
-    """Branch reducer: Y = alpha * (X1 + X2 + ... ) over same-shape inputs (default alpha 1)."""
+    """Branch reducer: Y = alpha * (X1 + X2 + ... ) over same-shape inputs (default alpha 1). The reducer
+    family: Y = (sq * sum(Xi^2) + lin * sum(Xi)) [/ n for the mean forms] + gamma."""
 
     n_inputs = None
     by_count = False
 
     def __init__(self, alpha=1.0):
+        self._setup(0.0, alpha, 0.0)
+
+    def _setup(self, sq, lin, gamma):
         super().__init__()
-        _finite(type(self).__name__, alpha=alpha)
-        self.alpha = float(alpha)
+        _finite(type(self).__name__, alpha=sq or lin, beta=lin, gamma=gamma)
+        self.sq, self.alpha, self.gamma = float(sq), float(lin), float(gamma)
 
     def check_inputs(self, xs):
         for x in xs[1:]:
             if x.shape != xs[0].shape:
                 raise self.error(f"inputs {', '.join(fmt_shape(t.shape) for t in xs)} must have the same shape")
 
-    def _factor(self, n):
-        return self.alpha / n if self.by_count else self.alpha
+    def _n(self, n):
+        return float(n) if self.by_count else 1.0
 
     def _fwd(self, eg, *xs):
         b = eg.backend
-        y = xs[0]
-        for x in xs[1:]:
-            y = b.add(y, x)
-        k = self._factor(len(xs))
-        return ((y if k == 1.0 and len(xs) > 1 else b.linear(y, k, 0.0)),), len(xs)
+        n = self._n(len(xs))
+        y = None
+        for x in xs:
+            t = b.linear(x, self.alpha / n, 0.0) if not self.sq else b.mul(b.linear(x, self.sq / n, 0.0), x)
+            if self.sq and self.alpha:
+                t = b.linear2(t, x, 1.0, self.alpha / n, 0.0)
+            y = t if y is None else b.add(y, t)
+        return ((b.linear(y, 1.0, self.gamma) if self.gamma else y),), xs
 
     def _bwd(self, eg, ctx, gys, needs):
-        g = eg.backend.linear(gys[0], self._factor(ctx), 0.0)
-        return tuple(g if need else None for need in needs)
+        b, gy, n = eg.backend, gys[0], self._n(len(ctx))
+        if not self.sq:
+            g = b.linear(gy, self.alpha / n, 0.0)
+            return tuple(g if need else None for need in needs)
+        return tuple(b.mul(gy, b.linear(x, 2 * self.sq / n, self.alpha / n)) if need else None
+                     for x, need in zip(ctx, needs))
 
 
 class Mean(Sum):
     """Branch reducer: Y = alpha * (X1 + ... + Xn) / n (default alpha 1)."""
+    by_count = True
+
+
+class LinearSum(Sum):
+    """Y = alpha * (X1 + ... + Xn) + beta."""
+
+    def __init__(self, alpha, beta):
+        self._setup(0.0, alpha, beta)
+
+
+class LinearMean(LinearSum):
+    """Y = alpha * (X1 + ... + Xn) / n + beta."""
+    by_count = True
+
+
+class SqSum(Sum):
+    """Y = alpha * (X1^2 + ... + Xn^2) (default alpha 1)."""
+
+    def __init__(self, alpha=1.0):
+        self._setup(alpha, 0.0, 0.0)
+
+
+class SqMean(SqSum):
+    """Y = alpha * (X1^2 + ... + Xn^2) / n."""
+    by_count = True
+
+
+class QuadraticSum(Sum):
+    """Y = alpha * sum(Xi^2) + beta * sum(Xi) + gamma."""
+
+    def __init__(self, alpha, beta, gamma):
+        self._setup(alpha, beta, gamma)
+
+
+class QuadraticMean(QuadraticSum):
+    """Y = (alpha * sum(Xi^2) + beta * sum(Xi)) / n + gamma."""
     by_count = True

@@ -5,6 +5,7 @@ from ..errors import ArgumentError
 from ..ops import ACTIVATIONS, MATH
 from . import activation as act
 from . import binary, combine, conv, math as emath, dropout, fused, linear, norm, pool, shape
+from .factory_binary import BinaryFactory
 from .unit import Module, Sequence, Unit
 
 
@@ -31,7 +32,7 @@ def _is_num(v):
 ACTS = act.ACTIVATION_CLASSES     # ops.ACTIVATIONS name -> unit class: nn.<name>() and every fused family
 
 
-class NN:
+class NN(BinaryFactory):
     Unit, Module, Sequence = Unit, Module, Sequence
 
     # ------------------------------------------------------------------ containers
@@ -242,35 +243,6 @@ class NN:
         return self._placed(shape.Crop, args, "crop2D", (-1,))
 
     # ------------------------------------------------------------------ binary / combine
-    # Dragon-Alpha's binary units: an optional leading likeX1 (default true: the output takes X1's shape).
-    def add(self, *args):
-        """add([likeX1,] [alpha, beta]): Y = alpha*X1 + beta*X2."""
-        return self._binary(binary.Add, "add", args, 2)
-
-    def sub(self, *args):
-        """sub([likeX1,] [alpha, beta]): Y = alpha*X1 - beta*X2."""
-        return self._binary(binary.Sub, "sub", args, 2)
-
-    def mul(self, *args):
-        """mul([likeX1,] [alpha]): Y = alpha * X1 * X2."""
-        return self._binary(binary.Mul, "mul", args, 1)
-
-    def div(self, *args):
-        """div([likeX1,] [alpha1, beta1, alpha2, beta2, gamma]): Y = (alpha1*X1+beta1)/(alpha2*X2+beta2)+gamma."""
-        return self._binary(binary.Div, "div", args, 5)
-
-    def linear2(self, *args):
-        """linear2([likeX1,] alpha, beta, gamma): Y = alpha*X1 + beta*X2 + gamma."""
-        return self._binary(binary.Linear2, "linear2", args, 3, required=True)
-
-    @staticmethod
-    def _binary(cls, who, args, n_params, required=False):
-        likeX1, a = _lead_bool(args, True)
-        if len(a) not in ((n_params,) if required else (0, n_params)):
-            want = f"{n_params} numbers" if required else f"none or {n_params} numbers"
-            raise ArgumentError(f"{who}: expected ([likeX1,] {want}), got {args}")
-        return cls(likeX1, *a)
-
     def concat(self, dim=-1):
         return combine.Concat(dim)
 
@@ -284,23 +256,6 @@ class NN:
         if len(args) == 2:
             return combine.Chunk(*args)
         raise ArgumentError(f"chunk: expected ([dim,] n), got {args}")
-
-    def sum(self, alpha=1.0):
-        """sum([alpha]): Y = alpha * (X1 + X2 + ...), a reducer of same-shape branches (Dragon-Alpha)."""
-        return binary.Sum(alpha)
-
-    def mean(self, alpha=1.0):
-        """mean([alpha]): Y = alpha * (X1 + ... + Xn) / n (Dragon-Alpha)."""
-        return binary.Mean(alpha)
-
-    def reduce_sum(self, dim=None):
-        """Extension: reduce_sum() -> the sum of all elements of one input as a [1] tensor (several
-        inputs: their elementwise sum); reduce_sum(dim): one input summed over dim."""
-        return combine.ReduceSum(dim)
-
-    def reduce_mean(self, dim=None):
-        """Extension: reduce_mean() / reduce_mean(dim), the mean counterpart of reduce_sum."""
-        return combine.ReduceMean(dim)
 
     # ------------------------------------------------------------------ fused units
     def fuse(self, a, b):

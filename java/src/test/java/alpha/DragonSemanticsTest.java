@@ -59,4 +59,12 @@ class DragonSemanticsTest {
         assertArrayEquals(new float[]{5, 6, 7, 8}, x.set(new float[]{5, 6, 7, 8}).value());
         assertArrayEquals(new float[]{9, 9, 9, 9}, x.constant(9f).value());
     }
+
+    @Test
+    void squareFamilyAndReducers() {
+        Tensor A = eg.tensor(new float[]{1, 2}, 2), B = eg.tensor(new float[]{3, 4}, 2);
+        assertArrayEquals(new float[]{-8, -12}, F.sqsub(A, B)[0].value());                 // 1-9, 4-16
+        assertArrayEquals(new float[]{5.5f, 10}, F.linear_mean(1.0f, 3.5f, A, B)[0].value()); // (1+3)/2+3.5
+        assertArrayEquals(new float[]{10, 20}, nn.sqsum().init(eg).forward(A, B)[0].value());
+    }
 }

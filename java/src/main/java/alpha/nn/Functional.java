@@ -145,6 +145,17 @@ public class Functional {
     public Tensor[] batchMatMulT1(Object... args) { return apply("batchMatMulT1", args); }
     public Tensor[] batchMatMulT2(Object... args) { return apply("batchMatMulT2", args); }
 
+    // Dragon-Alpha sqadd/sqsub/quadratic2 (leading likeX1) and the linear_/sq/quadratic_ sum and mean reducers.
+    public Tensor[] sqadd(Object... args) { return apply("sqadd", args); }
+    public Tensor[] sqsub(Object... args) { return apply("sqsub", args); }
+    public Tensor[] quadratic2(Object... args) { return apply("quadratic2", args); }
+    public Tensor[] linear_sum(Object... args) { return apply("linear_sum", args); }
+    public Tensor[] linear_mean(Object... args) { return apply("linear_mean", args); }
+    public Tensor[] sqsum(Object... args) { return apply("sqsum", args); }
+    public Tensor[] sqmean(Object... args) { return apply("sqmean", args); }
+    public Tensor[] quadratic_sum(Object... args) { return apply("quadratic_sum", args); }
+    public Tensor[] quadratic_mean(Object... args) { return apply("quadratic_mean", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Tensor[] reduce_sum(Object... args) { return apply("reduce_sum", args); }
 

@@ -160,6 +160,17 @@ public class NN {
     public Unit batchMatMulT1(Object... args) { return unit("batchMatMulT1", args); }
     public Unit batchMatMulT2(Object... args) { return unit("batchMatMulT2", args); }
 
+    // Dragon-Alpha sqadd/sqsub/quadratic2 (leading likeX1) and the linear_/sq/quadratic_ sum and mean reducers.
+    public Unit sqadd(Object... args) { return unit("sqadd", args); }
+    public Unit sqsub(Object... args) { return unit("sqsub", args); }
+    public Unit quadratic2(Object... args) { return unit("quadratic2", args); }
+    public Unit linear_sum(Object... args) { return unit("linear_sum", args); }
+    public Unit linear_mean(Object... args) { return unit("linear_mean", args); }
+    public Unit sqsum(Object... args) { return unit("sqsum", args); }
+    public Unit sqmean(Object... args) { return unit("sqmean", args); }
+    public Unit quadratic_sum(Object... args) { return unit("quadratic_sum", args); }
+    public Unit quadratic_mean(Object... args) { return unit("quadratic_mean", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Unit reduce_sum(Object... args) { return unit("reduce_sum", args); }
 
