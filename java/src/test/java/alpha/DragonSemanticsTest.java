@@ -64,7 +64,7 @@ class DragonSemanticsTest {
     void squareFamilyAndReducers() {
         Tensor A = eg.tensor(new float[]{1, 2}, 2), B = eg.tensor(new float[]{3, 4}, 2);
         assertArrayEquals(new float[]{-8, -12}, F.sqsub(A, B)[0].value());                 // 1-9, 4-16
-        assertArrayEquals(new float[]{5.5f, 10}, F.linear_mean(1.0f, 3.5f, A, B)[0].value()); // (1+3)/2+3.5
+        assertArrayEquals(new float[]{5.5f, 6.5f}, F.linear_mean(1.0f, 3.5f, A, B)[0].value()); // (1+3)/2+3.5, (2+4)/2+3.5
         assertArrayEquals(new float[]{10, 20}, nn.sqsum().init(eg).forward(A, B)[0].value());
     }
 }
