@@ -264,14 +264,15 @@ class NN(BinaryFactory):
     def _norm_act(self, kind, act_name, args):
         """<norm>_<act>(bn, act) from units, or (bn args...) with a default activation."""
         who = f"{kind}_{act_name}"
-        first_types = {"batchNorm": (norm.BatchNorm, norm.LayerNorm), "affine": (norm.Affine,)}[kind]
+        first_types = {"batchNorm": (norm.BatchNorm, norm.LayerNorm), "affine": (norm.Affine,),
+                       "global_batchNorm": (norm.GlobalBatchNorm,)}[kind]
         if args and isinstance(args[0], Unit):
             first = args[0]
             second = args[1] if len(args) > 1 else ACTS[act_name]()
             if len(args) > 2:
                 raise ArgumentError(f"{who}: expected ({kind}, activation), got {len(args)} arguments")
         else:
-            first = self.batchNorm(*args) if kind == "batchNorm" else self.affine(*args)
+            first = getattr(self, kind)(*args)
             second = ACTS[act_name]()
         return fused.check_fusable(who, first, second, first_types, (ACTS[act_name],))
 
@@ -299,6 +300,8 @@ class NN(BinaryFactory):
         head, _, tail = name.partition("_")
         if head in ("batchNorm", "affine") and tail in ACTS:
             return lambda *args: self._norm_act(head, tail, args)
+        if name.startswith("global_batchNorm_") and name[17:] in ACTS:
+            return lambda *args: self._norm_act("global_batchNorm", name[17:], args)
         if name.endswith("_dropout") and name[:-8] in ACTS:
             return lambda *args: self._act_dropout(name[:-8], args)
         if head == "add" and tail in ACTS:

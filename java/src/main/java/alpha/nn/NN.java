@@ -171,6 +171,18 @@ public class NN {
     public Unit quadratic_sum(Object... args) { return unit("quadratic_sum", args); }
     public Unit quadratic_mean(Object... args) { return unit("quadratic_mean", args); }
 
+    // Fused units named after what they fuse (v1.2 names; built by alpha.nn in Python).
+    public Unit affine_softplus(Object... args) { return unit("affine_softplus", args); }
+    public Unit batchNorm_softplus(Object... args) { return unit("batchNorm_softplus", args); }
+    public Unit softplus_dropout(Object... args) { return unit("softplus_dropout", args); }
+    public Unit global_batchNorm_relu(Object... args) { return unit("global_batchNorm_relu", args); }
+    public Unit global_batchNorm_leakyRelu(Object... args) { return unit("global_batchNorm_leakyRelu", args); }
+    public Unit global_batchNorm_elu(Object... args) { return unit("global_batchNorm_elu", args); }
+    public Unit global_batchNorm_softplus(Object... args) { return unit("global_batchNorm_softplus", args); }
+    public Unit global_batchNorm_gelu(Object... args) { return unit("global_batchNorm_gelu", args); }
+    public Unit global_batchNorm_sigmoid(Object... args) { return unit("global_batchNorm_sigmoid", args); }
+    public Unit global_batchNorm_tanh(Object... args) { return unit("global_batchNorm_tanh", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Unit reduce_sum(Object... args) { return unit("reduce_sum", args); }
 
