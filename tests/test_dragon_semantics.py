@@ -55,3 +55,11 @@ def test_units_default_likeX1_true_and_backward_sums_broadcast(eg):
 def test_shape_mismatch_names_likeX1(eg):
     with pytest.raises(AlphaError, match="likeX1=False"):
         F.add(False, eg.zeros(2, 4), eg.zeros(3, 5))
+
+
+def test_row_forms_apply_X2_to_every_row(eg):
+    X = eg.tensor([1, 2, 3, 4, 5, 6], 3, 2)
+    assert v(F.add_row(X, eg.tensor([10, 20], 2))[0]) == [11, 22, 13, 24, 15, 26]
+    assert v(F.mul_row(0.5, X, eg.tensor([2, 4], 2))[0]) == [1, 4, 3, 8, 5, 12]
+    with pytest.raises(AlphaError, match="multiple"):
+        F.add_row(X, eg.tensor([1, 2, 3, 4], 4))

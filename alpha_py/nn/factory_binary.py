@@ -1,8 +1,8 @@
 """nn layer: the nn factory's binary units and branch reducers (add/sub/mul/div/linear2 with a leading likeX1,
 sqadd/sqsub/quadratic2, sum/mean(alpha), linear_/sq/quadratic_ sum and mean, and the reduce_sum/reduce_mean
-extension). A mixin of NN (factory.py). Imports binary.py, combine.py and errors only."""
+extension; the _row forms of binary_row.py). A mixin of NN (factory.py). Imports binary.py, binary_row.py, combine.py and errors only."""
 from ..errors import ArgumentError
-from . import binary, combine
+from . import binary, binary_row, combine
 
 
 def _lead_bool(args, default):
@@ -94,3 +94,40 @@ class BinaryFactory:
         """Extension: reduce_mean() / reduce_mean(dim), the mean counterpart of reduce_sum."""
         return combine.ReduceMean(dim)
 
+
+    # _row forms (no likeX1: the output always has X1's shape); same parameters as the plain units.
+    def add_row(self, *args):
+        """add_row([alpha, beta])."""
+        return self._binary(binary_row.ROW_CLASSES["add_row"], "add_row", (True,) + self._no_bool("add_row", args), 2)
+
+    def sub_row(self, *args):
+        """sub_row([alpha, beta])."""
+        return self._binary(binary_row.ROW_CLASSES["sub_row"], "sub_row", (True,) + self._no_bool("sub_row", args), 2)
+
+    def mul_row(self, *args):
+        """mul_row([alpha])."""
+        return self._binary(binary_row.ROW_CLASSES["mul_row"], "mul_row", (True,) + self._no_bool("mul_row", args), 1)
+
+    def linear2_row(self, *args):
+        """linear2_row(alpha, beta, gamma)."""
+        return self._binary(binary_row.ROW_CLASSES["linear2_row"], "linear2_row",
+                            (True,) + self._no_bool("linear2_row", args), 3, required=True)
+
+    def sqadd_row(self, *args):
+        """sqadd_row([alpha, beta])."""
+        return self._binary(binary_row.ROW_CLASSES["sqadd_row"], "sqadd_row", (True,) + self._no_bool("sqadd_row", args), 2)
+
+    def sqsub_row(self, *args):
+        """sqsub_row([alpha, beta])."""
+        return self._binary(binary_row.ROW_CLASSES["sqsub_row"], "sqsub_row", (True,) + self._no_bool("sqsub_row", args), 2)
+
+    def quadratic2_row(self, *args):
+        """quadratic2_row(k11, k12, k22, k1, k2, C)."""
+        return self._binary(binary_row.ROW_CLASSES["quadratic2_row"], "quadratic2_row",
+                            (True,) + self._no_bool("quadratic2_row", args), 6, required=True)
+
+    @staticmethod
+    def _no_bool(who, args):
+        if args and isinstance(args[0], bool):
+            raise ArgumentError(f"{who}: takes no likeX1 (the output has X1's shape), got {args}")
+        return tuple(args)

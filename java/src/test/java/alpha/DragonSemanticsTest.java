@@ -66,5 +66,7 @@ class DragonSemanticsTest {
         assertArrayEquals(new float[]{-8, -12}, F.sqsub(A, B)[0].value());                 // 1-9, 4-16
         assertArrayEquals(new float[]{5.5f, 6.5f}, F.linear_mean(1.0f, 3.5f, A, B)[0].value()); // (1+3)/2+3.5, (2+4)/2+3.5
         assertArrayEquals(new float[]{10, 20}, nn.sqsum().init(eg).forward(A, B)[0].value());
+        Tensor X = eg.tensor(new float[]{1, 2, 3, 4, 5, 6}, 3, 2);
+        assertArrayEquals(new float[]{11, 22, 13, 24, 15, 26}, F.add_row(X, eg.tensor(new float[]{10, 20}, 2))[0].value());
     }
 }

@@ -156,6 +156,15 @@ public class Functional {
     public Tensor[] quadratic_sum(Object... args) { return apply("quadratic_sum", args); }
     public Tensor[] quadratic_mean(Object... args) { return apply("quadratic_mean", args); }
 
+    // _row forms: X2 a row applied to every row of X1 (X1 viewed as [N, X2.length]).
+    public Tensor[] add_row(Object... args) { return apply("add_row", args); }
+    public Tensor[] sub_row(Object... args) { return apply("sub_row", args); }
+    public Tensor[] mul_row(Object... args) { return apply("mul_row", args); }
+    public Tensor[] linear2_row(Object... args) { return apply("linear2_row", args); }
+    public Tensor[] sqadd_row(Object... args) { return apply("sqadd_row", args); }
+    public Tensor[] sqsub_row(Object... args) { return apply("sqsub_row", args); }
+    public Tensor[] quadratic2_row(Object... args) { return apply("quadratic2_row", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Tensor[] reduce_sum(Object... args) { return apply("reduce_sum", args); }
 

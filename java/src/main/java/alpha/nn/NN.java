@@ -183,6 +183,15 @@ public class NN {
     public Unit global_batchNorm_sigmoid(Object... args) { return unit("global_batchNorm_sigmoid", args); }
     public Unit global_batchNorm_tanh(Object... args) { return unit("global_batchNorm_tanh", args); }
 
+    // _row forms: X2 a row applied to every row of X1 (X1 viewed as [N, X2.length]).
+    public Unit add_row(Object... args) { return unit("add_row", args); }
+    public Unit sub_row(Object... args) { return unit("sub_row", args); }
+    public Unit mul_row(Object... args) { return unit("mul_row", args); }
+    public Unit linear2_row(Object... args) { return unit("linear2_row", args); }
+    public Unit sqadd_row(Object... args) { return unit("sqadd_row", args); }
+    public Unit sqsub_row(Object... args) { return unit("sqsub_row", args); }
+    public Unit quadratic2_row(Object... args) { return unit("quadratic2_row", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Unit reduce_sum(Object... args) { return unit("reduce_sum", args); }
 
