@@ -26,7 +26,7 @@ _FUNCTIONS = tuple(ACTIVATIONS) + ("softmax", "log_softmax") + (
     "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean",
     "reduce_sum", "reduce_mean", "sqadd", "sqsub", "quadratic2", "linear_sum", "linear_mean", "sqsum", "sqmean",
     "quadratic_sum", "quadratic_mean", "add_row", "sub_row", "mul_row", "linear2_row", "sqadd_row", "sqsub_row",
-    "quadratic2_row") + tuple(MATH) + tuple(MATMULS)
+    "quadratic2_row", "rot180") + tuple(MATH) + tuple(MATMULS)
 _FUSED = tuple(f"add_{a}" for a in ACTIVATIONS) + tuple(f"{a}_dropout" for a in ACTIVATIONS)
 
 

@@ -41,3 +41,9 @@ def test_matmul_nd_parity(sa, sb, t1, t2):
     bc, bg = cpu().backend, gpu().backend
     a, b = RNG.randn(*sa).astype(np.float32), RNG.randn(*sb).astype(np.float32)
     check(f"matmul_nd{sa}{sb}", "fwd", bg.matmul_nd(dev(a), dev(b), t1, t2), bc.matmul_nd(a, b, t1, t2))
+
+
+@pytest.mark.parametrize("shape", [(3, 7, 9, 5), (2, 33, 3)])
+def test_rot180_parity(shape):
+    x = RNG.randn(*shape).astype(np.float32)
+    check(f"rot180{shape}", "fwd", gpu().backend.rot180(dev(x)), cpu().backend.rot180(x))

@@ -107,3 +107,13 @@ def test_math_errors_name_the_unit(call, words):
         call(eg)
     for w in words:
         assert w in str(e.value), str(e.value)
+
+
+def test_rot180_forward_grad_and_F():
+    eg = alpha.engine.cpu_float32()
+    x = rng.randn(2, 3, 4, 5)
+    np.testing.assert_allclose(F.rot180(eg.tensor(x))[0].numpy(), x[:, ::-1, ::-1, :], rtol=1e-6)
+    check_unit(nn.rot180(), [(2, 3, 4, 2)])
+    check_unit(lambda ts: F.rot180(*ts), [(2, 5, 3)])
+    with pytest.raises(AlphaError, match="Rot180"):
+        F.rot180(eg.ones(3, 4))

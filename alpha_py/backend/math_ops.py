@@ -62,3 +62,8 @@ class MathOps:
         a = xp.swapaxes(a, -1, -2) if t1 else a
         b = xp.swapaxes(b, -1, -2) if t2 else b
         return xp.ascontiguousarray(xp.matmul(a, b), dtype=self.dtype)
+
+    def rot180(self, x):
+        """Rotate every feature map 180 degrees: reverse the spatial dims (all but the first and last)."""
+        idx = (slice(None),) + (slice(None, None, -1),) * (x.ndim - 2) + (slice(None),)
+        return self.xp.ascontiguousarray(x[idx])

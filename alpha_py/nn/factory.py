@@ -331,6 +331,7 @@ for _name, _cls in emath.MATH_CLASSES.items():   # nn.abs(), nn.clip([inplace,] 
     _make = _inplace_first(_cls, doc=f"{_name}([inplace,] {_forms}) -> {_cls.__name__}: {_cls.__doc__}")
     _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
     setattr(NN, _name, _make)
+NN.rot180 = _inplace_first(emath.Rot180, doc="rot180([inplace]): rotate every feature map 180 degrees.")
 for _name, _cls in emath.MATMUL_CLASSES.items():  # nn.matMul(), nn.batchMatMul([likeX1]), ...
     def _mm(self, *args, _cls=_cls, _name=_name):
         if len(args) > 1 or (args and not isinstance(args[0], bool)):

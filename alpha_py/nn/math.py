@@ -1,5 +1,5 @@
-"""nn layer: Dragon-Alpha's element-wise math units (one class per alpha_py.ops.MATH row: Abs, Sin, Clip ...)
-and the matMul family (matMul, matMulT1/T2, batchMatMul, batchMatMulT1/T2). Imports unit.py, ops and errors."""
+"""nn layer: Dragon-Alpha's element-wise math units (one class per alpha_py.ops.MATH row: Abs, Sin, Clip ...),
+rot180 and the matMul family (matMul, matMulT1/T2, batchMatMul, batchMatMulT1/T2). Imports unit.py, ops and errors."""
 import math
 
 from ..errors import ArgumentError, fmt_shape
@@ -42,6 +42,24 @@ class MathUnit(Unit):
 MATH_CLASSES = {name: type(spec.unit, (MathUnit,), {"op": name, "__doc__": spec.doc, "__module__": __name__})
                 for name, spec in MATH.items()}
 globals().update({cls.__name__: cls for cls in MATH_CLASSES.values()})
+
+
+class Rot180(Unit):
+    """Rotate every feature map 180 degrees (NHWC: reverse H and W; any [N, spatial..., C] with a spatial dim)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = bool(inplace)
+
+    def check_inputs(self, xs):
+        if xs[0].ndim() < 3:
+            raise self.error(f"input {fmt_shape(xs[0].shape)}: expected [N, spatial..., C] (3D or more)")
+
+    def _fwd(self, eg, x):
+        return (eg.backend.rot180(x),), None
+
+    def _bwd(self, eg, ctx, gys, needs):
+        return (eg.backend.rot180(gys[0]),)
 
 
 class MatMul(Unit):

@@ -165,6 +165,8 @@ public class Functional {
     public Tensor[] sqsub_row(Object... args) { return apply("sqsub_row", args); }
     public Tensor[] quadratic2_row(Object... args) { return apply("quadratic2_row", args); }
 
+    public Tensor[] rot180(Object... args) { return apply("rot180", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Tensor[] reduce_sum(Object... args) { return apply("reduce_sum", args); }
 

@@ -192,6 +192,8 @@ public class NN {
     public Unit sqsub_row(Object... args) { return unit("sqsub_row", args); }
     public Unit quadratic2_row(Object... args) { return unit("quadratic2_row", args); }
 
+    public Unit rot180(Object... args) { return unit("rot180", args); }
+
     /** Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim). */
     public Unit reduce_sum(Object... args) { return unit("reduce_sum", args); }
 
