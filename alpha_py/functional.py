@@ -6,7 +6,7 @@ from .core.tensor import Tensor
 from .errors import ArgumentError
 from .nn.factory import nn as _nn
 from .nn.unit import as_tensors
-from .ops import ACTIVATIONS
+from .ops import ACTIVATIONS, MATH, MATMULS
 
 
 def _split_args(args, who):
@@ -23,7 +23,10 @@ _FUNCTIONS = tuple(ACTIVATIONS) + ("softmax", "log_softmax") + (
     "maxPool2D", "avgPool2D", "adaptive_avgPool2D", "adaptive_maxPool2D",
     "flatten", "flaten", "view", "reshape", "transpose", "pad", "trim", "expand", "crop",
     "pad2D", "trim2D", "expand2D", "crop2D",
-    "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean")
+    "add", "sub", "mul", "div", "linear2", "concat", "split", "chunk", "sum", "mean",
+    "reduce_sum", "reduce_mean", "sqadd", "sqsub", "quadratic2", "linear_sum", "linear_mean", "sqsum", "sqmean",
+    "quadratic_sum", "quadratic_mean", "add_row", "sub_row", "mul_row", "linear2_row", "sqadd_row", "sqsub_row",
+    "quadratic2_row", "rot180") + tuple(MATH) + tuple(MATMULS)
 _FUSED = tuple(f"add_{a}" for a in ACTIVATIONS) + tuple(f"{a}_dropout" for a in ACTIVATIONS)
 
 

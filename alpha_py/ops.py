@@ -77,3 +77,50 @@ OPTIM_RULES = {r.name: r for r in (
               h=("beta1", "beta2", "beta3"), k=("beta1", "beta2", "beta3"), scalars="adamod"),
 )}
 AMSGRAD_STATE = "max_exp_avg_sq"     # the extra state of a rule whose hp has "amsgrad", when it is on
+
+
+class MathOp(NamedTuple):
+    """One Dragon-Alpha element-wise math function. nn.<name>([inplace,] params...) / F.<name>([params...,] X)
+    with the params in one of `forms` (chosen by how many are given; the others keep `defaults`);
+    backend.math_fwd/math_bwd(name, ..., params) compute it (backend/math_ops.py; on the GPU the same code
+    runs on CuPy arrays). u = alpha*x + beta where the row has alpha, beta."""
+    name: str
+    unit: str
+    forms: tuple                         # allowed parameter lists, e.g. (("vmax",), ("alpha", "beta", "vmax"))
+    defaults: dict
+    doc: str
+
+
+_AB = ((), ("alpha", "beta"))
+_ID = {"alpha": 1.0, "beta": 0.0}
+MATH = {m.name: m for m in (
+    MathOp("abs", "Abs", _AB, _ID, "y = |alpha*x + beta|."),
+    MathOp("sin", "Sin", _AB, _ID, "y = sin(alpha*x + beta)."),
+    MathOp("cos", "Cos", _AB, _ID, "y = cos(alpha*x + beta)."),
+    MathOp("tan", "Tan", _AB, _ID, "y = tan(alpha*x + beta)."),
+    MathOp("cot", "Cot", _AB, _ID, "y = cot(alpha*x + beta)."),
+    MathOp("csc", "Csc", _AB, _ID, "y = 1 / sin(alpha*x + beta)."),
+    MathOp("sec", "Sec", _AB, _ID, "y = 1 / cos(alpha*x + beta)."),
+    MathOp("arcsin", "Arcsin", _AB, _ID, "y = arcsin(alpha*x + beta)."),
+    MathOp("arctan", "Arctan", _AB, _ID, "y = arctan(alpha*x + beta)."),
+    MathOp("exp", "Exp", _AB, _ID, "y = exp(alpha*x + beta)."),
+    MathOp("log", "Log", _AB, _ID, "y = log(alpha*x + beta)."),
+    MathOp("sqrt", "Sqrt", _AB, _ID, "y = sqrt(alpha*x + beta)."),
+    MathOp("square", "Square", ((), ("alpha",)), {"alpha": 1.0}, "y = alpha * x^2."),
+    MathOp("quadratic", "Quadratic", (("alpha", "beta", "gamma"),), {}, "y = alpha*x^2 + beta*x + gamma."),
+    MathOp("linear", "Linear", (("alpha", "beta"),), {}, "y = alpha*x + beta."),
+    MathOp("sadd", "SAdd", (("C",),), {}, "y = x + C."),
+    MathOp("ssub", "SSub", (("C",),), {}, "y = x - C."),
+    MathOp("smul", "SMul", (("C",),), {}, "y = x * C."),
+    MathOp("sdiv", "SDiv", (("C",),), {}, "y = x / C."),
+    MathOp("rpl", "Rpl", ((), ("alpha", "beta", "gamma")), {"alpha": 1.0, "beta": 0.0, "gamma": 0.0},
+           "y = alpha / (x + beta) + gamma (reciprocal)."),
+    MathOp("max", "Max", (("vmax",), ("alpha", "beta", "vmax")), _ID, "y = max(alpha*x + beta, vmax)."),
+    MathOp("min", "Min", (("vmin",), ("alpha", "beta", "vmin")), _ID, "y = min(alpha*x + beta, vmin)."),
+    MathOp("clip", "Clip", (("vmin", "vmax"), ("alpha", "beta", "vmin", "vmax")), _ID,
+           "y = min(max(alpha*x + beta, vmin), vmax)."),
+    MathOp("reluN", "ReluN", (("N",),), {}, "y = min(max(x, 0), N)."),
+)}
+MATMULS = {"matMul": "Y = X1 @ X2", "matMulT1": "Y = X1^T @ X2", "matMulT2": "Y = X1 @ X2^T",
+           "batchMatMul": "Y[b] = X1[b] @ X2[b]", "batchMatMulT1": "Y[b] = X1[b]^T @ X2[b]",
+           "batchMatMulT2": "Y[b] = X1[b] @ X2[b]^T"}

@@ -51,10 +51,31 @@ CASES = [
     ("chunk", (3,), [(2, 6)], None),
     ("sum", (), [(2, 3)], None),
     ("sum", (), [(2, 3)] * 3, None),
-    ("sum", (0,), [(2, 3)], None),
+    ("sum", (0.5,), [(2, 3)] * 2, None),
+    ("reduce_sum", (0,), [(2, 3)], None),
     ("mean", (), [(2, 3)], None),
     ("mean", (), [(2, 3)] * 2, None),
-    ("mean", (1,), [(2, 3)], None),
+    ("mean", (2.0,), [(2, 3)] * 2, None),
+    ("reduce_mean", (1,), [(2, 3)], None),
+    ("reduce_mean", (), [(2, 3)], None),
+    ("sqadd", (2.0, 0.5), [(2, 3)] * 2, None),
+    ("add_row", (), [(2, 3), (3,)], None),
+    ("sub_row", (2.0, 1.0), [(2, 3), (3,)], None),
+    ("mul_row", (), [(4, 3), (6,)], None),
+    ("linear2_row", (1.0, 2.0, 0.5), [(2, 3), (3,)], None),
+    ("sqadd_row", (), [(2, 3), (3,)], None),
+    ("sqsub_row", (), [(2, 3), (3,)], None),
+    ("quadratic2_row", (0.5, -1.0, 2.0, 0.3, -0.7, 0.1), [(2, 3), (3,)], None),
+    ("sqsub", (), [(2, 3)] * 2, None),
+    ("quadratic2", (0.5, -1.0, 2.0, 0.3, -0.7, 0.1), [(2, 3)] * 2, None),
+    ("linear_sum", (0.5, 2.0), [(2, 3)] * 3, None),
+    ("linear_mean", (0.5, 2.0), [(2, 3)] * 2, None),
+    ("sqsum", (), [(2, 3)] * 2, None),
+    ("sqmean", (3.0,), [(2, 3)] * 2, None),
+    ("quadratic_sum", (0.5, -1.0, 2.0), [(2, 3)] * 2, None),
+    ("quadratic_mean", (0.5, -1.0, 2.0), [(2, 3)] * 2, None),
+    ("add", (True,), [(2, 3), (3,)], None),
+    ("mul", (False, 0.5), [(3,), (2, 3)], None),
     ("add_relu", (), [(3, 4)] * 2, None),
     ("add_leakyRelu", (), [(3, 4)] * 2, None),
     ("add_leakyRelu", (0.25,), [(3, 4)] * 2, None),
@@ -84,7 +105,8 @@ def test_F_grad(name, params, shapes, reseed):
 
 
 def test_every_F_function_is_gradient_checked():
-    assert set(F.NAMES) - {c[0] for c in CASES} == {"div"}      # div: test_F_div_grad
+    from alpha_py.ops import MATH, MATMULS                   # checked through F in test_math_units.py
+    assert set(F.NAMES) - {c[0] for c in CASES} == {"div", "rot180"} | set(MATH) | set(MATMULS)   # div: test_F_div_grad
 
 
 def test_F_div_grad():

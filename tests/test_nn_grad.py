@@ -79,3 +79,12 @@ def test_fused_grad(make, shape, reseed):
 @pytest.mark.parametrize("act", ADD_ACTS)
 def test_fused_add_act_grad(act):
     check_unit(getattr(nn, f"add_{act}")(), [(3, 4), (3, 4)])
+
+
+@pytest.mark.parametrize("act", ["relu", "softplus", "tanh"])
+def test_global_batchNorm_act_grad(act):
+    """global_batchNorm_<act> (v1.2 name): the fused unit, gradient-checked in eval mode (training updates
+    the running stats on every forward, so finite differences see a moving function)."""
+    u = getattr(nn, f"global_batchNorm_{act}")(3).eval()
+    assert type(u).__name__ == f"GlobalBatchNorm_{act[0].upper() + act[1:]}"
+    check_unit(u, [(6, 3)])

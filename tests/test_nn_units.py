@@ -96,12 +96,15 @@ def test_sum_mean_semantics():
     ta, tb = eg.tensor(a), eg.tensor(b)
     np.testing.assert_allclose(nn.sum().forward(ta, tb)[0].numpy(), a + b)
     np.testing.assert_allclose(nn.mean().forward(ta, tb)[0].numpy(), (a + b) / 2)
-    s = nn.sum().forward(ta)[0]
+    np.testing.assert_allclose(nn.sum(0.5).forward(ta, tb)[0].numpy(), 0.5 * (a + b))   # Dragon: alpha scales
+    np.testing.assert_allclose(nn.mean(3.0).forward(ta, tb)[0].numpy(), 3.0 * (a + b) / 2)
+    np.testing.assert_allclose(nn.sum(2.0).forward(ta)[0].numpy(), 2.0 * a)
+    s = nn.reduce_sum().forward(ta)[0]
     assert s.shape == (1,)
     np.testing.assert_allclose(s.numpy(), [a.sum()])
-    np.testing.assert_allclose(nn.mean().forward(ta)[0].numpy(), [a.mean()])
-    np.testing.assert_allclose(nn.mean(0).forward(ta)[0].numpy(), a.mean(0))
-    np.testing.assert_allclose(nn.sum(-1).forward(ta)[0].numpy(), a.sum(-1))
+    np.testing.assert_allclose(nn.reduce_mean().forward(ta)[0].numpy(), [a.mean()])
+    np.testing.assert_allclose(nn.reduce_mean(0).forward(ta)[0].numpy(), a.mean(0))
+    np.testing.assert_allclose(nn.reduce_sum(-1).forward(ta)[0].numpy(), a.sum(-1))
 
 
 # ---------------------------------------------------------------------------- fused units
@@ -270,7 +273,8 @@ def test_fused_follow_train_eval_and_need_grads():
 
 
 def test_sum_mean_factory_docs_match_behaviour():
-    assert "several" in nn.sum.__doc__ and "[1]" in nn.mean.__doc__
+    assert "alpha *" in nn.sum.__doc__ and "alpha *" in nn.mean.__doc__
+    assert "[1]" in nn.reduce_sum.__doc__ and "reduce_sum" in nn.reduce_mean.__doc__
 
 
 def test_global_batchNorm_training_uses_updated_running_stats_as_constants():

@@ -1,6 +1,7 @@
 """Engine layer: Tensor (device array + autograd link + Syncer), Syncer and Result.
 Imports alpha_py.errors only; the engine owning a tensor supplies the backend."""
 from ..errors import StateError, fmt_shape
+from .tensor_math import TensorMath
 
 
 class Syncer:
@@ -41,11 +42,13 @@ class Result:
         return f"Result({self.get()})"
 
 
-class Tensor:
+class Tensor(TensorMath):
     """An n-d array on an engine. `node`/`index` link it to the op that produced it (autograd). `_lazy`: the
     engine's loop recorder while the value is deferred (engine/autoloop.py); reading it runs the work first."""
 
     _lazy = None
+
+    RESULT = Result
 
     def __init__(self, engine, data, node=None, index=0):
         self.engine = engine

@@ -1,80 +1,9 @@
-"""nn layer: binary and combining units — add, sub, mul, div, linear2 (alpha*X1 + beta*X2 + gamma)
-over same-shape inputs, concat, split/chunk and the sum/mean reducers. Imports unit.py and errors only."""
+"""nn layer: combining units — concat, split/chunk and the reduce_sum/reduce_mean reducers (the binary
+units live in binary.py). Imports unit.py and errors only."""
 import math
 
 from ..errors import ArgumentError, fmt_shape
 from .unit import Unit
-
-
-def _finite(who, **kw):
-    for k, v in kw.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise ArgumentError(f"{who}: {k} must be a finite number, got {v!r}")
-
-
-class _Binary(Unit):
-    n_inputs = 2
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = bool(inplace)
-
-    def check_inputs(self, xs):
-        a, b = xs
-        if a.shape != b.shape:
-            raise self.error(f"inputs {fmt_shape(a.shape)} and {fmt_shape(b.shape)} must have the same shape")
-
-
-class Linear2(_Binary):
-    """Y = alpha*X1 + beta*X2 + gamma."""
-
-    def __init__(self, inplace=False, alpha=1.0, beta=1.0, gamma=0.0):
-        super().__init__(inplace)
-        _finite(type(self).__name__, alpha=alpha, beta=beta, gamma=gamma)
-        self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
-
-    def _fwd(self, eg, a, b):
-        return (eg.backend.linear2(a, b, self.alpha, self.beta, self.gamma),), None
-
-    def _bwd(self, eg, ctx, gys, needs):
-        b, gy = eg.backend, gys[0]
-        return (b.linear(gy, self.alpha, 0.0) if needs[0] else None,
-                b.linear(gy, self.beta, 0.0) if needs[1] else None)
-
-
-class Add(Linear2):
-    def __init__(self, inplace=False):
-        super().__init__(inplace, 1.0, 1.0, 0.0)
-
-    def _bwd(self, eg, ctx, gys, needs):
-        return gys[0], gys[0]
-
-
-class Sub(Linear2):
-    def __init__(self, inplace=False):
-        super().__init__(inplace, 1.0, -1.0, 0.0)
-
-
-class Mul(_Binary):
-    def _fwd(self, eg, a, b):
-        return (eg.backend.mul(a, b),), (a, b)
-
-    def _bwd(self, eg, ctx, gys, needs):
-        a, b = ctx
-        bk, gy = eg.backend, gys[0]
-        return (bk.mul(gy, b) if needs[0] else None, bk.mul(gy, a) if needs[1] else None)
-
-
-class Div(_Binary):
-    def _fwd(self, eg, a, b):
-        return (eg.backend.div(a, b),), (a, b)
-
-    def _bwd(self, eg, ctx, gys, needs):
-        a, b = ctx
-        bk, gy = eg.backend, gys[0]
-        ga = bk.div(gy, b) if needs[0] else None
-        gb = bk.linear(bk.div(bk.mul(gy, a), bk.mul(b, b)), -1.0, 0.0) if needs[1] else None
-        return ga, gb
 
 
 class Concat(Unit):
@@ -171,10 +100,10 @@ class Chunk(Split):
                              f"divide into {self.n} chunks")
 
 
-class Sum(Unit):
-    """Reducer. With several same-shape inputs: their elementwise sum (Dragon-Alpha's sum of
-    branches). With one input: the sum over `dim` (the dim is removed), or over every element
-    into a [1] tensor when dim is None."""
+class ReduceSum(Unit):
+    """Reducer (an extension beyond Dragon-Alpha v1.2, whose sum(alpha) sums branches): several
+    same-shape inputs -> their elementwise sum; one input -> the sum over `dim` (the dim is removed),
+    or over every element into a [1] tensor when dim is None."""
 
     n_inputs = None
     scale_by_count = False
@@ -237,7 +166,7 @@ class Sum(Unit):
         return (g,)
 
 
-class Mean(Sum):
-    """Reducer: elementwise mean of several inputs, or the mean of one input over `dim` / over
+class ReduceMean(ReduceSum):
+    """Reducer (extension): elementwise mean of several inputs, or the mean of one input over `dim` / over
     every element (a [1] tensor)."""
     scale_by_count = True

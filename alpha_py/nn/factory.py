@@ -2,9 +2,10 @@
 unit classes. The facade, above nn and zoo, adds the zoo's nets and blocks (nn.ResNet18(...)) through
 NN.extend. Imports the nn unit modules, alpha_py.ops and alpha_py.errors."""
 from ..errors import ArgumentError
-from ..ops import ACTIVATIONS
+from ..ops import ACTIVATIONS, MATH
 from . import activation as act
-from . import combine, conv, dropout, fused, linear, norm, pool, shape
+from . import binary, combine, conv, math as emath, dropout, fused, linear, norm, pool, shape
+from .factory_binary import BinaryFactory
 from .unit import Module, Sequence, Unit
 
 
@@ -31,7 +32,7 @@ def _is_num(v):
 ACTS = act.ACTIVATION_CLASSES     # ops.ACTIVATIONS name -> unit class: nn.<name>() and every fused family
 
 
-class NN:
+class NN(BinaryFactory):
     Unit, Module, Sequence = Unit, Module, Sequence
 
     # ------------------------------------------------------------------ containers
@@ -242,20 +243,6 @@ class NN:
         return self._placed(shape.Crop, args, "crop2D", (-1,))
 
     # ------------------------------------------------------------------ binary / combine
-    def add(self, inplace=False):
-        return combine.Add(inplace)
-
-    def sub(self, inplace=False):
-        return combine.Sub(inplace)
-
-    def mul(self, inplace=False):
-        return combine.Mul(inplace)
-
-    def div(self, inplace=False):
-        return combine.Div(inplace)
-
-    linear2 = _inplace_first(combine.Linear2, doc="linear2([inplace,] alpha, beta, gamma): alpha*X1 + beta*X2 + gamma.")
-
     def concat(self, dim=-1):
         return combine.Concat(dim)
 
@@ -270,16 +257,6 @@ class NN:
             return combine.Chunk(*args)
         raise ArgumentError(f"chunk: expected ([dim,] n), got {args}")
 
-    def sum(self, dim=None):
-        """sum(): several same-shape inputs -> their elementwise sum (a reducer of branches); one
-        input -> the sum of all its elements as a [1] tensor. sum(dim): one input summed over dim."""
-        return combine.Sum(dim)
-
-    def mean(self, dim=None):
-        """mean(): several inputs -> their elementwise mean; one input -> the mean of all its
-        elements as a [1] tensor. mean(dim): one input averaged over dim."""
-        return combine.Mean(dim)
-
     # ------------------------------------------------------------------ fused units
     def fuse(self, a, b):
         return fused.fuse(a, b)
@@ -287,14 +264,15 @@ class NN:
     def _norm_act(self, kind, act_name, args):
         """<norm>_<act>(bn, act) from units, or (bn args...) with a default activation."""
         who = f"{kind}_{act_name}"
-        first_types = {"batchNorm": (norm.BatchNorm, norm.LayerNorm), "affine": (norm.Affine,)}[kind]
+        first_types = {"batchNorm": (norm.BatchNorm, norm.LayerNorm), "affine": (norm.Affine,),
+                       "global_batchNorm": (norm.GlobalBatchNorm,)}[kind]
         if args and isinstance(args[0], Unit):
             first = args[0]
             second = args[1] if len(args) > 1 else ACTS[act_name]()
             if len(args) > 2:
                 raise ArgumentError(f"{who}: expected ({kind}, activation), got {len(args)} arguments")
         else:
-            first = self.batchNorm(*args) if kind == "batchNorm" else self.affine(*args)
+            first = getattr(self, kind)(*args)
             second = ACTS[act_name]()
         return fused.check_fusable(who, first, second, first_types, (ACTS[act_name],))
 
@@ -316,12 +294,14 @@ class NN:
     def _add_act(self, act_name, args):
         """add_<act>([inplace,] [act params...]): one node computing act(X1 + X2)."""
         inplace, a = _lead_bool(args, False)
-        return fused.fuse(combine.Add(inplace), ACTS[act_name](inplace, *a))
+        return fused.fuse(binary.Add(), ACTS[act_name](inplace, *a))
 
     def __getattr__(self, name):
         head, _, tail = name.partition("_")
         if head in ("batchNorm", "affine") and tail in ACTS:
             return lambda *args: self._norm_act(head, tail, args)
+        if name.startswith("global_batchNorm_") and name[17:] in ACTS:
+            return lambda *args: self._norm_act("global_batchNorm", name[17:], args)
         if name.endswith("_dropout") and name[:-8] in ACTS:
             return lambda *args: self._act_dropout(name[:-8], args)
         if head == "add" and tail in ACTS:
@@ -345,5 +325,19 @@ for _name, _cls in ACTS.items():           # nn.relu(), nn.leakyRelu([inplace,] 
     _make = _inplace_first(_cls, doc=f"{_name}([inplace{_params}]) -> {_cls.__name__}: {_cls.__doc__}")
     _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
     setattr(NN, _name, _make)
+
+for _name, _cls in emath.MATH_CLASSES.items():   # nn.abs(), nn.clip([inplace,] vmin, vmax), ...: one per row
+    _forms = " | ".join("(" + ", ".join(f) + ")" for f in MATH[_name].forms)
+    _make = _inplace_first(_cls, doc=f"{_name}([inplace,] {_forms}) -> {_cls.__name__}: {_cls.__doc__}")
+    _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
+    setattr(NN, _name, _make)
+NN.rot180 = _inplace_first(emath.Rot180, doc="rot180([inplace]): rotate every feature map 180 degrees.")
+for _name, _cls in emath.MATMUL_CLASSES.items():  # nn.matMul(), nn.batchMatMul([likeX1]), ...
+    def _mm(self, *args, _cls=_cls, _name=_name):
+        if len(args) > 1 or (args and not isinstance(args[0], bool)):
+            raise ArgumentError(f"{_name}: expected ([likeX1]), got {args}")
+        return _cls(*args)
+    _mm.__name__, _mm.__qualname__, _mm.__doc__ = _name, f"NN.{_name}", f"{_name}([likeX1]): {_cls.__doc__}"
+    setattr(NN, _name, _mm)
 
 nn = NN()

@@ -3,7 +3,7 @@
 first._fwd then second._fwd; backward second._bwd then first._bwd. Imports sibling nn modules."""
 from ..errors import ArgumentError
 from . import activation as act
-from .combine import Add
+from .binary import Add
 from .dropout import Dropout
 from .norm import Affine, BatchNorm, LayerNorm
 from .unit import Unit
@@ -81,16 +81,18 @@ class _FusedAddAct(Fused):
     """add_<act>: y = act(a + b) through the backend's add_act primitive; backward recomputes
     a + b and returns act'(a + b) * grad_y to both inputs."""
 
-    def _fwd(self, eg, a, b):
+    def _fwd(self, eg, x1, x2):
         s = self.second
+        a, b = self.first._fit(eg, x1, x2)          # likeX1: both in the output's shape
         y = eg.backend.add_act(s.act, a, b, s.p1, s.p2)
-        return (y,), (a, b, y)
+        return (y,), (a, b, y, x1.shape, x2.shape)
 
     def _bwd(self, eg, ctx, gys, needs):
-        a, b, y = ctx
+        a, b, y, s1, s2 = ctx
         s, bk = self.second, eg.backend
         gz = bk.act_bwd(s.act, gys[0], bk.add(a, b), y, s.p1, s.p2)
-        return (gz if needs[0] else None, gz if needs[1] else None)
+        unfit = self.first._unfit
+        return (unfit(eg, gz, s1) if needs[0] else None, unfit(eg, gz, s2) if needs[1] else None)
 
 
 _CLASSES = {}
@@ -125,7 +127,7 @@ def fuse(a, b):
     is_act = isinstance(b, act.Activation)
     if (isinstance(a, (BatchNorm, Affine, LayerNorm)) and is_act) or (
             isinstance(a, act.Activation) and isinstance(b, Dropout)) or (
-            type(a) is Add and is_act):
+            type(a) is Add and a.alpha == a.beta == 1.0 and is_act):
         return _make(a, b)
     raise ArgumentError(f"fuse: cannot fuse {type(a).__name__} with {type(b).__name__}; supported: "
                         "(BatchNorm|GlobalBatchNorm|LayerNorm|Affine, activation), "

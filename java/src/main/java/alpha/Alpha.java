@@ -131,6 +131,15 @@ public final class Alpha {
      * As above, with what a NaN/Inf loss does: "stop" (the default: the step throws an AlphaException of type
      * NonFiniteError naming the step, the loss and the learning rate, before that step's update on the CPU),
      * "skip" (that step's update is dropped) or "continue" (docs/divergence.md).
+     *
+     * @param accuracy the {@code accuracy} argument (Dragon-Alpha's meaning)
+     * @param graph the {@code graph} argument (Dragon-Alpha's meaning)
+     * @param history the {@code history} argument (Dragon-Alpha's meaning)
+     * @param loss the {@code loss} argument (Dragon-Alpha's meaning)
+     * @param net the {@code net} argument (Dragon-Alpha's meaning)
+     * @param onNonfinite the {@code onNonfinite} argument (Dragon-Alpha's meaning)
+     * @param opt the {@code opt} argument (Dragon-Alpha's meaning)
+     * @return the value
      */
     public TrainStep train_step(Unit net, LossFunction loss, Optimizer opt, Boolean graph, boolean accuracy, boolean history,
                                 String onNonfinite) {

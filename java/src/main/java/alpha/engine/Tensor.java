@@ -178,6 +178,43 @@ public class Tensor extends Handle {
         return (Tensor) Wrap.wrap(r, this);
     }
 
+    /** Dragon-Alpha: the mean of every element (a Result; get() waits). */
+    public Result<Float> mean() { return new Result<>((Ref) backend().call(this, "mean"), Float.class); }
+
+    /** Dragon-Alpha: the population standard deviation of every element (a Result). */
+    public Result<Float> std() { return new Result<>((Ref) backend().call(this, "std"), Float.class); }
+
+    /** Fill with v in place. */
+    public Tensor constant(float v) { return self(backend().call(this, "constant", v)); }
+
+    /** Replace NaN elements with 0 in place. */
+    public Tensor zero_nan() { return self(backend().call(this, "zero_nan")); }
+
+    /** Copy values in (as many as the tensor has elements). */
+    public Tensor set(float[] values) { return self(backend().call(this, "set", (Object) values)); }
+
+    /** Copy another tensor's values in. */
+    public Tensor set(Tensor values) { return self(backend().call(this, "set", values)); }
+
+    /** max(X, vmax) element-wise (in place when inplace). */
+    public Tensor max(boolean inplace, float vmax) { return self(backend().call(this, "max", inplace, vmax)); }
+
+    /** min(X, vmin) element-wise (in place when inplace). */
+    public Tensor min(boolean inplace, float vmin) { return self(backend().call(this, "min", inplace, vmin)); }
+
+    /** min(max(X, vmin), vmax) element-wise (in place when inplace). */
+    public Tensor clip(boolean inplace, float vmin, float vmax) {
+        return self(backend().call(this, "clip", inplace, vmin, vmax));
+    }
+
+    private Tensor self(Object r) {
+        if (r instanceof Ref ref && ref.id == id()) {          // in place: the same Python tensor
+            backend().free(ref.id);
+            return this;
+        }
+        return (Tensor) Wrap.wrap(r, this);
+    }
+
     static Tensor[] array(Object v) {
         if (v instanceof Tensor t) return new Tensor[]{t};
         List<?> l = (List<?>) v;

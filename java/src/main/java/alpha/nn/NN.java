@@ -368,9 +368,11 @@ public class NN {
     public Unit expand2D(Object... args) { return unit("expand2D", args); }
 
     /**
-     * A unit: element-wise sum of two inputs.
+     * Dragon-Alpha binary units: add/sub([likeX1,] [alpha, beta]), mul([likeX1,] [alpha]),
+     *  div([likeX1,] [alpha1, beta1, alpha2, beta2, gamma]), linear2([likeX1,] alpha, beta, gamma):
+     *  likeX1 (default true) = the output takes X1's shape, the other input broadcast or reshaped.
      *
-     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
      */
     public Unit add(Object... args) { return unit("add", args); }
@@ -440,12 +442,297 @@ public class NN {
     public Unit sum(Object... args) { return unit("sum", args); }
 
     /**
-     * A unit: element-wise mean of all inputs.
+     * Dragon-Alpha: mean([alpha]) = alpha * (X1 + ... + Xn) / n; sum([alpha]) = alpha * (X1 + ... + Xn).
      *
-     * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
      */
     public Unit mean(Object... args) { return unit("mean", args); }
+
+    // Dragon-Alpha element-wise math (alpha_py.ops.MATH) and the matMul family (alpha_py.ops.MATMULS).
+    /**
+     * A unit: Dragon-Alpha's {@code abs} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("abs" the {@code unit("abs"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit abs(Object... args) { return unit("abs", args); }
+    public Unit sin(Object... args) { return unit("sin", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code cos} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("cos" the {@code unit("cos"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit cos(Object... args) { return unit("cos", args); }
+    public Unit tan(Object... args) { return unit("tan", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code cot} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("cot" the {@code unit("cot"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit cot(Object... args) { return unit("cot", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code csc} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("csc" the {@code unit("csc"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit csc(Object... args) { return unit("csc", args); }
+    public Unit sec(Object... args) { return unit("sec", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code arcsin} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("arcsin" the {@code unit("arcsin"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit arcsin(Object... args) { return unit("arcsin", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code arctan} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("arctan" the {@code unit("arctan"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit arctan(Object... args) { return unit("arctan", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code exp} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("exp" the {@code unit("exp"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit exp(Object... args) { return unit("exp", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code log} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("log" the {@code unit("log"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit log(Object... args) { return unit("log", args); }
+    public Unit sqrt(Object... args) { return unit("sqrt", args); }
+    public Unit square(Object... args) { return unit("square", args); }
+    public Unit quadratic(Object... args) { return unit("quadratic", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code linear} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("linear" the {@code unit("linear"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit linear(Object... args) { return unit("linear", args); }
+    public Unit sadd(Object... args) { return unit("sadd", args); }
+    public Unit ssub(Object... args) { return unit("ssub", args); }
+    public Unit smul(Object... args) { return unit("smul", args); }
+    public Unit sdiv(Object... args) { return unit("sdiv", args); }
+    public Unit rpl(Object... args) { return unit("rpl", args); }
+    public Unit max(Object... args) { return unit("max", args); }
+    public Unit min(Object... args) { return unit("min", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code clip} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("clip" the {@code unit("clip"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit clip(Object... args) { return unit("clip", args); }
+    public Unit reluN(Object... args) { return unit("reluN", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code matMul} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("matMul" the {@code unit("matMul"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit matMul(Object... args) { return unit("matMul", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code matMulT1} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("matMulT1" the {@code unit("matMulT1"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit matMulT1(Object... args) { return unit("matMulT1", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code matMulT2} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("matMulT2" the {@code unit("matMulT2"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit matMulT2(Object... args) { return unit("matMulT2", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code batchMatMul} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("batchMatMul" the {@code unit("batchMatMul"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit batchMatMul(Object... args) { return unit("batchMatMul", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code batchMatMulT1} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("batchMatMulT1" the {@code unit("batchMatMulT1"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit batchMatMulT1(Object... args) { return unit("batchMatMulT1", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code batchMatMulT2} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("batchMatMulT2" the {@code unit("batchMatMulT2"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit batchMatMulT2(Object... args) { return unit("batchMatMulT2", args); }
+
+    // Dragon-Alpha sqadd/sqsub/quadratic2 (leading likeX1) and the linear_/sq/quadratic_ sum and mean reducers.
+    public Unit sqadd(Object... args) { return unit("sqadd", args); }
+    public Unit sqsub(Object... args) { return unit("sqsub", args); }
+    public Unit quadratic2(Object... args) { return unit("quadratic2", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code linear_sum} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("linear_sum" the {@code unit("linear_sum"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit linear_sum(Object... args) { return unit("linear_sum", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code linear_mean} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("linear_mean" the {@code unit("linear_mean"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit linear_mean(Object... args) { return unit("linear_mean", args); }
+    public Unit sqsum(Object... args) { return unit("sqsum", args); }
+    public Unit sqmean(Object... args) { return unit("sqmean", args); }
+    public Unit quadratic_sum(Object... args) { return unit("quadratic_sum", args); }
+    public Unit quadratic_mean(Object... args) { return unit("quadratic_mean", args); }
+
+    // Fused units named after what they fuse (v1.2 names; built by alpha.nn in Python).
+    /**
+     * A unit: Dragon-Alpha's {@code affine_softplus} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("affine_softplus" the {@code unit("affine_softplus"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit affine_softplus(Object... args) { return unit("affine_softplus", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code batchNorm_softplus} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("batchNorm_softplus" the {@code unit("batchNorm_softplus"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit batchNorm_softplus(Object... args) { return unit("batchNorm_softplus", args); }
+    public Unit softplus_dropout(Object... args) { return unit("softplus_dropout", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code global_batchNorm_relu} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("global_batchNorm_relu" the {@code unit("global_batchNorm_relu"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit global_batchNorm_relu(Object... args) { return unit("global_batchNorm_relu", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code global_batchNorm_leakyRelu} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("global_batchNorm_leakyRelu" the {@code unit("global_batchNorm_leakyRelu"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit global_batchNorm_leakyRelu(Object... args) { return unit("global_batchNorm_leakyRelu", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code global_batchNorm_elu} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("global_batchNorm_elu" the {@code unit("global_batchNorm_elu"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit global_batchNorm_elu(Object... args) { return unit("global_batchNorm_elu", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code global_batchNorm_softplus} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("global_batchNorm_softplus" the {@code unit("global_batchNorm_softplus"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit global_batchNorm_softplus(Object... args) { return unit("global_batchNorm_softplus", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code global_batchNorm_gelu} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("global_batchNorm_gelu" the {@code unit("global_batchNorm_gelu"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit global_batchNorm_gelu(Object... args) { return unit("global_batchNorm_gelu", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code global_batchNorm_sigmoid} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("global_batchNorm_sigmoid" the {@code unit("global_batchNorm_sigmoid"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit global_batchNorm_sigmoid(Object... args) { return unit("global_batchNorm_sigmoid", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code global_batchNorm_tanh} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("global_batchNorm_tanh" the {@code unit("global_batchNorm_tanh"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit global_batchNorm_tanh(Object... args) { return unit("global_batchNorm_tanh", args); }
+
+    // _row forms: X2 a row applied to every row of X1 (X1 viewed as [N, X2.length]).
+    /**
+     * A unit: Dragon-Alpha's {@code add_row} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("add_row" the {@code unit("add_row"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit add_row(Object... args) { return unit("add_row", args); }
+    public Unit sub_row(Object... args) { return unit("sub_row", args); }
+    public Unit mul_row(Object... args) { return unit("mul_row", args); }
+    /**
+     * A unit: Dragon-Alpha's {@code linear2_row} (meaning and formula: docs/dragon-alpha-api.md).
+     *
+     * @param unit("linear2_row" the {@code unit("linear2_row"} argument (Dragon-Alpha's meaning)
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit linear2_row(Object... args) { return unit("linear2_row", args); }
+    public Unit sqadd_row(Object... args) { return unit("sqadd_row", args); }
+    public Unit sqsub_row(Object... args) { return unit("sqsub_row", args); }
+    public Unit quadratic2_row(Object... args) { return unit("quadratic2_row", args); }
+
+    public Unit rot180(Object... args) { return unit("rot180", args); }
+
+    /**
+     * Extension: reduce_sum([dim]) of one input (all elements into [1], or over dim).
+     *
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit reduce_sum(Object... args) { return unit("reduce_sum", args); }
+
+    /**
+     * Extension: reduce_mean([dim]) of one input (all elements into [1], or over dim).
+     *
+     * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
+     * @return the unit
+     */
+    public Unit reduce_mean(Object... args) { return unit("reduce_mean", args); }
 
     /**
      * Batch normalisation followed by ReLU, max(x, 0), fused into one unit.
