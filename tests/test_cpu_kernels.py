@@ -211,3 +211,11 @@ def test_training_steps_deterministic_for_a_fixed_thread_count():
     threads = min(2, host_cores())
     for a, b in zip(train(threads), train(threads)):
         assert np.array_equal(a, b)
+
+
+def test_relu_zeros_are_positive_zeros():
+    """A negative input gives +0.0 (as NumPy's and PyTorch's relu), not -0.0: Java's assertArrayEquals tells them apart."""
+    from alpha_py import alpha, F
+    eg = alpha.engine.cpu_float32()
+    y = np.asarray(F.relu(eg.tensor(np.array([-2, -1, 0, 1], np.float32), 2, 2))[0].data)
+    assert not np.signbit(y).any() and y.tolist() == [[0, 0], [0, 1]]

@@ -44,7 +44,10 @@ def program(tmp_path_factory):
 def wheelhouse(program):
     """A local folder with the wheel's dependencies and py4j (downloaded once, reused between runs)."""
     d = os.path.join(os.path.expanduser("~"), ".cache", "alpha-java-tests", f"wheels-py{sys.version_info[0]}{sys.version_info[1]}")
-    marker = os.path.join(d, "complete-2")         # bump when the set-up installs other packages
+    with open(os.path.join(REPO, "pyproject.toml"), "rb") as f:       # new dependencies: download again
+        deps = sorted(__import__("tomllib").load(f)["project"]["dependencies"])
+    key = __import__("hashlib").sha1(repr(deps + ["py4j", "mlxtend", "2"]).encode()).hexdigest()[:12]
+    marker = os.path.join(d, f"complete-{key}")
     if not os.path.exists(marker):
         os.makedirs(d, exist_ok=True)
         whl = os.path.join(program, WHEEL)

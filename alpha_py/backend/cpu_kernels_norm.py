@@ -18,7 +18,7 @@ PIECEWISE = {None: (-math.inf, math.inf, lambda p1: 1.0), "relu": (0.0, math.inf
 
 @njit(cache=True)
 def _act(z, lo, hi, neg, one):
-    return min(z, hi) if z > lo else neg * z
+    return min(z, hi) if z > lo else neg * z + 0.0          # + 0.0: relu(-2) is +0.0 as in NumPy, not -0.0
 
 
 @njit(cache=True)

@@ -178,31 +178,77 @@ public class Tensor extends Handle {
         return (Tensor) Wrap.wrap(r, this);
     }
 
-    /** Dragon-Alpha: the mean of every element (a Result; get() waits). */
+    /**
+     * Dragon-Alpha: the mean of every element (a Result; get() waits).
+     *
+     * @return the value
+     */
     public Result<Float> mean() { return new Result<>((Ref) backend().call(this, "mean"), Float.class); }
 
-    /** Dragon-Alpha: the population standard deviation of every element (a Result). */
+    /**
+     * Dragon-Alpha: the population standard deviation of every element (a Result).
+     *
+     * @return the value
+     */
     public Result<Float> std() { return new Result<>((Ref) backend().call(this, "std"), Float.class); }
 
-    /** Fill with v in place. */
+    /**
+     * Fill with v in place.
+     *
+     * @param v the {@code v} argument (Dragon-Alpha's meaning)
+     * @return this object, for chaining
+     */
     public Tensor constant(float v) { return self(backend().call(this, "constant", v)); }
 
-    /** Replace NaN elements with 0 in place. */
+    /**
+     * Replace NaN elements with 0 in place.
+     *
+     * @return this object, for chaining
+     */
     public Tensor zero_nan() { return self(backend().call(this, "zero_nan")); }
 
-    /** Copy values in (as many as the tensor has elements). */
+    /**
+     * Copy values in (as many as the tensor has elements).
+     *
+     * @param values the {@code values} argument (Dragon-Alpha's meaning)
+     * @return this object, for chaining
+     */
     public Tensor set(float[] values) { return self(backend().call(this, "set", (Object) values)); }
 
-    /** Copy another tensor's values in. */
+    /**
+     * Copy another tensor's values in.
+     *
+     * @param values the {@code values} argument (Dragon-Alpha's meaning)
+     * @return this object, for chaining
+     */
     public Tensor set(Tensor values) { return self(backend().call(this, "set", values)); }
 
-    /** max(X, vmax) element-wise (in place when inplace). */
+    /**
+     * max(X, vmax) element-wise (in place when inplace).
+     *
+     * @param inplace the {@code inplace} argument (Dragon-Alpha's meaning)
+     * @param vmax the {@code vmax} argument (Dragon-Alpha's meaning)
+     * @return this object, for chaining
+     */
     public Tensor max(boolean inplace, float vmax) { return self(backend().call(this, "max", inplace, vmax)); }
 
-    /** min(X, vmin) element-wise (in place when inplace). */
+    /**
+     * min(X, vmin) element-wise (in place when inplace).
+     *
+     * @param inplace the {@code inplace} argument (Dragon-Alpha's meaning)
+     * @param vmin the {@code vmin} argument (Dragon-Alpha's meaning)
+     * @return this object, for chaining
+     */
     public Tensor min(boolean inplace, float vmin) { return self(backend().call(this, "min", inplace, vmin)); }
 
-    /** min(max(X, vmin), vmax) element-wise (in place when inplace). */
+    /**
+     * min(max(X, vmin), vmax) element-wise (in place when inplace).
+     *
+     * @param inplace the {@code inplace} argument (Dragon-Alpha's meaning)
+     * @param vmax the {@code vmax} argument (Dragon-Alpha's meaning)
+     * @param vmin the {@code vmin} argument (Dragon-Alpha's meaning)
+     * @return this object, for chaining
+     */
     public Tensor clip(boolean inplace, float vmin, float vmax) {
         return self(backend().call(this, "clip", inplace, vmin, vmax));
     }

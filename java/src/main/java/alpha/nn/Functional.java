@@ -4,6 +4,9 @@ import alpha.bridge.Bridge;
 import alpha.bridge.Wrap;
 import alpha.engine.Tensor;
 
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * alpha.F: parameter-free functions, e.g. F.leakyRelu(X), F.adaptive_avgPool2D(1, X),
  * F.add_leakyRelu(X[0], res[0]). Returns Tensor[]. Tensors (Tensor or Tensor[]) may come before or
@@ -11,6 +14,9 @@ import alpha.engine.Tensor;
  * F.leakyRelu(slope, X); the Python side takes hyper-parameters first, so tensors are moved last.
  */
 public class Functional {
+    /** Outputs per call signature (name, hyper-parameters, tensor counts), for batched Module forwards. */
+    private static final ConcurrentHashMap<String, Integer> OUTPUTS = new ConcurrentHashMap<>();
+
     /**
      * Any function of alpha.F by name.
      *
@@ -19,7 +25,32 @@ public class Functional {
      * @return the outputs
      */
     public Tensor[] apply(String name, Object... args) {
-        return Tensor.of(Wrap.wrap(Bridge.backend().create("F." + name, tensorsLast(args)), null));
+        Object[] a = tensorsLast(args);
+        String path = "F." + name;
+        String key = Wrap.batching() ? signature(path, a) : null;
+        if (key != null) {
+            Integer n = OUTPUTS.get(key);
+            if (n != null) return Tensor.of(Wrap.deferCreate(path, a, n));
+        }
+        Tensor[] out = Tensor.of(Wrap.wrap(Bridge.backend().create(path, a), null));
+        if (key != null && OUTPUTS.size() < 4096) OUTPUTS.put(key, out.length);
+        return out;
+    }
+
+    /** The call's signature (the output count depends on nothing else), or null for arguments it cannot name. */
+    static String signature(String path, Object[] args) {
+        StringBuilder sb = new StringBuilder(path);
+        for (Object o : args) {
+            sb.append('|');
+            if (o instanceof Tensor) sb.append('T');
+            else if (o instanceof Tensor[] ts) sb.append('T').append(ts.length);
+            else if (o instanceof Number || o instanceof Boolean || o instanceof String)
+                sb.append(o.getClass().getSimpleName().charAt(0)).append(o);
+            else if (o instanceof int[] v) sb.append(Arrays.toString(v));
+            else if (o instanceof float[] v) sb.append(Arrays.toString(v));
+            else return null;
+        }
+        return sb.toString();
     }
 
     private static boolean isTensors(Object o) { return o instanceof Tensor || o instanceof Tensor[]; }
@@ -349,239 +380,238 @@ public class Functional {
     /**
      * Dragon-Alpha's {@code F.abs} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("abs" the {@code apply("abs"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] abs(Object... args) { return apply("abs", args); }
+
     /**
      * Dragon-Alpha's {@code F.sin} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sin" the {@code apply("sin"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sin(Object... args) { return apply("sin", args); }
+
     /**
      * Dragon-Alpha's {@code F.cos} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("cos" the {@code apply("cos"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] cos(Object... args) { return apply("cos", args); }
+
     /**
      * Dragon-Alpha's {@code F.tan} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("tan" the {@code apply("tan"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] tan(Object... args) { return apply("tan", args); }
+
     /**
      * Dragon-Alpha's {@code F.cot} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("cot" the {@code apply("cot"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] cot(Object... args) { return apply("cot", args); }
+
     /**
      * Dragon-Alpha's {@code F.csc} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("csc" the {@code apply("csc"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] csc(Object... args) { return apply("csc", args); }
+
     /**
      * Dragon-Alpha's {@code F.sec} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sec" the {@code apply("sec"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sec(Object... args) { return apply("sec", args); }
+
     /**
      * Dragon-Alpha's {@code F.arcsin} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("arcsin" the {@code apply("arcsin"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] arcsin(Object... args) { return apply("arcsin", args); }
+
     /**
      * Dragon-Alpha's {@code F.arctan} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("arctan" the {@code apply("arctan"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] arctan(Object... args) { return apply("arctan", args); }
+
     /**
      * Dragon-Alpha's {@code F.exp} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("exp" the {@code apply("exp"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] exp(Object... args) { return apply("exp", args); }
+
     /**
      * Dragon-Alpha's {@code F.log} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("log" the {@code apply("log"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] log(Object... args) { return apply("log", args); }
+
     /**
      * Dragon-Alpha's {@code F.sqrt} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sqrt" the {@code apply("sqrt"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sqrt(Object... args) { return apply("sqrt", args); }
+
     /**
      * Dragon-Alpha's {@code F.square} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("square" the {@code apply("square"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] square(Object... args) { return apply("square", args); }
+
     /**
      * Dragon-Alpha's {@code F.quadratic} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("quadratic" the {@code apply("quadratic"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] quadratic(Object... args) { return apply("quadratic", args); }
+
     /**
      * Dragon-Alpha's {@code F.linear} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("linear" the {@code apply("linear"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] linear(Object... args) { return apply("linear", args); }
+
     /**
      * Dragon-Alpha's {@code F.sadd} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sadd" the {@code apply("sadd"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sadd(Object... args) { return apply("sadd", args); }
+
     /**
      * Dragon-Alpha's {@code F.ssub} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("ssub" the {@code apply("ssub"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] ssub(Object... args) { return apply("ssub", args); }
+
     /**
      * Dragon-Alpha's {@code F.smul} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("smul" the {@code apply("smul"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] smul(Object... args) { return apply("smul", args); }
+
     /**
      * Dragon-Alpha's {@code F.sdiv} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sdiv" the {@code apply("sdiv"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sdiv(Object... args) { return apply("sdiv", args); }
+
     /**
      * Dragon-Alpha's {@code F.rpl} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("rpl" the {@code apply("rpl"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] rpl(Object... args) { return apply("rpl", args); }
+
     /**
      * Dragon-Alpha's {@code F.max} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("max" the {@code apply("max"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] max(Object... args) { return apply("max", args); }
+
     /**
      * Dragon-Alpha's {@code F.min} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("min" the {@code apply("min"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] min(Object... args) { return apply("min", args); }
+
     /**
      * Dragon-Alpha's {@code F.clip} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("clip" the {@code apply("clip"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] clip(Object... args) { return apply("clip", args); }
+
     /**
      * Dragon-Alpha's {@code F.reluN} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("reluN" the {@code apply("reluN"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] reluN(Object... args) { return apply("reluN", args); }
+
     /**
      * Dragon-Alpha's {@code F.matMul} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("matMul" the {@code apply("matMul"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] matMul(Object... args) { return apply("matMul", args); }
+
     /**
      * Dragon-Alpha's {@code F.matMulT1} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("matMulT1" the {@code apply("matMulT1"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] matMulT1(Object... args) { return apply("matMulT1", args); }
+
     /**
      * Dragon-Alpha's {@code F.matMulT2} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("matMulT2" the {@code apply("matMulT2"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] matMulT2(Object... args) { return apply("matMulT2", args); }
+
     /**
      * Dragon-Alpha's {@code F.batchMatMul} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("batchMatMul" the {@code apply("batchMatMul"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] batchMatMul(Object... args) { return apply("batchMatMul", args); }
+
     /**
      * Dragon-Alpha's {@code F.batchMatMulT1} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("batchMatMulT1" the {@code apply("batchMatMulT1"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] batchMatMulT1(Object... args) { return apply("batchMatMulT1", args); }
+
     /**
      * Dragon-Alpha's {@code F.batchMatMulT2} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("batchMatMulT2" the {@code apply("batchMatMulT2"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
@@ -591,71 +621,70 @@ public class Functional {
     /**
      * Dragon-Alpha's {@code F.sqadd} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sqadd" the {@code apply("sqadd"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sqadd(Object... args) { return apply("sqadd", args); }
+
     /**
      * Dragon-Alpha's {@code F.sqsub} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sqsub" the {@code apply("sqsub"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sqsub(Object... args) { return apply("sqsub", args); }
+
     /**
      * Dragon-Alpha's {@code F.quadratic2} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("quadratic2" the {@code apply("quadratic2"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] quadratic2(Object... args) { return apply("quadratic2", args); }
+
     /**
      * Dragon-Alpha's {@code F.linear_sum} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("linear_sum" the {@code apply("linear_sum"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] linear_sum(Object... args) { return apply("linear_sum", args); }
+
     /**
      * Dragon-Alpha's {@code F.linear_mean} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("linear_mean" the {@code apply("linear_mean"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] linear_mean(Object... args) { return apply("linear_mean", args); }
+
     /**
      * Dragon-Alpha's {@code F.sqsum} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sqsum" the {@code apply("sqsum"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sqsum(Object... args) { return apply("sqsum", args); }
+
     /**
      * Dragon-Alpha's {@code F.sqmean} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sqmean" the {@code apply("sqmean"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sqmean(Object... args) { return apply("sqmean", args); }
+
     /**
      * Dragon-Alpha's {@code F.quadratic_sum} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("quadratic_sum" the {@code apply("quadratic_sum"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] quadratic_sum(Object... args) { return apply("quadratic_sum", args); }
+
     /**
      * Dragon-Alpha's {@code F.quadratic_mean} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("quadratic_mean" the {@code apply("quadratic_mean"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
@@ -665,55 +694,54 @@ public class Functional {
     /**
      * Dragon-Alpha's {@code F.add_row} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("add_row" the {@code apply("add_row"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] add_row(Object... args) { return apply("add_row", args); }
+
     /**
      * Dragon-Alpha's {@code F.sub_row} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sub_row" the {@code apply("sub_row"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sub_row(Object... args) { return apply("sub_row", args); }
+
     /**
      * Dragon-Alpha's {@code F.mul_row} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("mul_row" the {@code apply("mul_row"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] mul_row(Object... args) { return apply("mul_row", args); }
+
     /**
      * Dragon-Alpha's {@code F.linear2_row} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("linear2_row" the {@code apply("linear2_row"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] linear2_row(Object... args) { return apply("linear2_row", args); }
+
     /**
      * Dragon-Alpha's {@code F.sqadd_row} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sqadd_row" the {@code apply("sqadd_row"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sqadd_row(Object... args) { return apply("sqadd_row", args); }
+
     /**
      * Dragon-Alpha's {@code F.sqsub_row} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("sqsub_row" the {@code apply("sqsub_row"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
     public Tensor[] sqsub_row(Object... args) { return apply("sqsub_row", args); }
+
     /**
      * Dragon-Alpha's {@code F.quadratic2_row} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("quadratic2_row" the {@code apply("quadratic2_row"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
@@ -722,7 +750,6 @@ public class Functional {
     /**
      * Dragon-Alpha's {@code F.rot180} on tensors (meaning and formula: docs/dragon-alpha-api.md).
      *
-     * @param apply("rot180" the {@code apply("rot180"} argument (Dragon-Alpha's meaning)
      * @param args the constructor's/call's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the outputs
      */
