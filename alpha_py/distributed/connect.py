@@ -95,7 +95,7 @@ def remote_session(url, app="alpha", timeout_s=TIMEOUT_S, conf=None):
         builder = SparkSession.builder.remote(url).appName(app)
         for k, v in (conf or {}).items():
             builder = builder.config(k, v)
-        spark = _bounded(builder.getOrCreate, timeout_s, f"Spark Connect server {url}")
+        spark = builder.getOrCreate()      # no RPC yet; on this thread, so it is the thread's active session
     except ImportError as e:
         raise ConnectError(f"Spark Connect client missing ({e}): pip install 'alpha_py[spark]'") from None
     check_version(_bounded(lambda: spark.version, timeout_s, f"Spark Connect server {url} not answering"), url)
