@@ -85,14 +85,17 @@ def _spark_context(spark):
 
 def ship_package(sc):
     """Make alpha_py importable on executors that do not have it installed: zip the package this
-    driver imported and add it with SparkContext.addPyFile (what --py-files does). CPU engine only:
+    driver imported and add it with SparkContext.addPyFile (what --py-files does; a Connect session: addArtifacts). CPU engine only:
     the CUDA engine reads kernels/*.cu from an installed package (pip install alpha_py[cuda12])."""
     import shutil
     import tempfile
     pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     base = os.path.join(tempfile.mkdtemp(prefix="alpha-pyfiles-"), "alpha_py")
     shutil.make_archive(base, "zip", os.path.dirname(pkg), os.path.basename(pkg))
-    sc.addPyFile(base + ".zip")
+    if is_connect(sc):                   # a Spark Connect session: uploaded as a Python artifact
+        sc.addArtifacts(base + ".zip", pyfile=True)
+    else:
+        sc.addPyFile(base + ".zip")
     return base + ".zip"
 
 
