@@ -45,6 +45,8 @@ def shard_frame(spark, ds, workers, job):
     import pyarrow as pa
     if isinstance(ds, FileDataset):        # by reference: each task reads its records itself
         items = [ShardRef(ds, a, b, job) for a, b in split_ranges(ds.count, workers)]
+    elif hasattr(ds, "shards"):            # ParquetDataset: each task reads its own part files
+        items = ds.shards(workers, job)
     elif isinstance(ds, ArrayDataset):     # small host arrays: uploaded once (a cached local relation)
         items = [(ds.images[a:b], ds.labels[a:b]) for a, b in split_ranges(ds.count, workers)]
     else:

@@ -15,8 +15,9 @@ from .average import run_round
 from .checkpoint import Checkpointer
 from .connect import check_session, is_connect, preflight_view
 from .connect_stages import ConnectStages, ExecutorCheckpointer
+from .parquet import as_parquet
 from .rendezvous import RENDEZVOUS, driver_server
-from .shards import DATASETS, FileDataset, as_dataset, shard_arrays
+from .shards import DATASETS, as_dataset, shard_arrays
 from .state import net_state
 from .worker import JobSpec, Trainer
 
@@ -162,6 +163,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
         check_session(spark)
     sc = preflight_view(spark) if remote else _spark_context(spark)
     checked = preflight.check(sc, workers, mode, engine)
+    data, test_data = as_parquet(data), as_parquet(test_data)       # a pathlib.Path: a Parquet folder
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)
     spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,
                    shuffle, fail_at_step)
@@ -172,7 +174,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     stages = ConnectStages(spark, ds, spec, workers, uuid.uuid4().hex) if remote else None
     if remote:
         shard_rdd = None
-    elif isinstance(ds, FileDataset):     # tasks read their records once per Python worker and keep them
+    elif hasattr(ds, "shard_refs"):       # FileDataset, ParquetDataset: tasks read their records once per Python
+        # worker and keep them
         shard_rdd = ds.shard_refs(sc, workers, uuid.uuid4().hex)
     else:                                 # data that must travel: Spark keeps the shards
         shard_rdd = ds.shard_rdd(sc, workers).cache()

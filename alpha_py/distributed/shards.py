@@ -162,7 +162,7 @@ class ShardRef:
 
 def shard_arrays(item):
     """(images, labels) of one element of a shard RDD: a ShardRef is read (or found in this worker's keep)."""
-    return item.load() if isinstance(item, ShardRef) else item
+    return item.load() if hasattr(item, "load") else item      # ShardRef, parquet.ParquetShard: by reference
 
 
 class ArrayDataset:
