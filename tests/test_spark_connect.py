@@ -60,6 +60,15 @@ def test_allreduce_over_connect_equals_the_classic_session(remote, tmp_path):
     assert sorted(classic.files) == sorted(res.state["net"])
     for k in classic.files:
         assert np.array_equal(classic[k], res.state["net"][k]), k
+    # the same images as Parquet part files (4 x 1000 rows: rank r reads files 2r, 2r+1 = the same shard)
+    from alpha_py.data.factory import data
+    from alpha_py.distributed.parquet import write_parquet
+    ds = data.mnist_5k(True)
+    write_parquet(ds.images, ds.labels, str(tmp_path / "pq"), 4, 10)
+    pq = fit(tmp_path / "pq", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=spark,
+             log=lambda *_: None)
+    for k in classic.files:
+        assert np.array_equal(classic[k], pq.state["net"][k]), k
 
 
 def test_average_over_connect_learns_and_resumes(remote, tmp_path):
