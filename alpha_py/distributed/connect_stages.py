@@ -1,11 +1,13 @@
 """Distributed layer: fit()'s stages over a Spark Connect session (no SparkContext, no RDD on the client). The
 shards are a DataFrame of one row per rank in `workers` partitions; an allreduce segment is a barrier
-mapInArrow over it whose rank 0 hosts the stage's rendezvous (its address goes to the other ranks through one
-BarrierTaskContext.allGather); an averaging round is a plain mapInArrow whose W states the client averages.
+mapInArrow over it whose rank 0 hosts the stage's rendezvous (on its executor's host, at a port and key the
+client drew for the stage); an averaging round is a plain mapInArrow whose W states the client averages.
 States travel in the stage's closure and back as rank 0's row; checkpoints are written and found by an executor
 (ExecutorCheckpointer). Imports numpy, pyarrow / pyspark (lazily) and this package."""
-import json
+import os
 import pickle
+import random
+import socket
 import time
 
 import numpy as np
@@ -66,17 +68,26 @@ def _one(obj):
     return pa.RecordBatch.from_pydict({"out": [pickle.dumps(obj)]})
 
 
-def _rank0_server(ctx):
-    """Rank 0 hosts the stage's RendezvousServer on its executor's host; every rank learns (address, authkey)
-    from one barrier all-gather. Returns (server or None, how)."""
+def _rank0_server(ctx, port, authkey, timeout_s=20.0):
+    """Rank 0 hosts the stage's RendezvousServer on its executor's host (as Spark names it in getTaskInfos, which
+    every rank reads without an RPC), on the port and with the key the client drew for this stage; the other
+    ranks wait until it listens. Returns (server or None, how). A port taken on that host fails the stage, and
+    fit() restarts it on another port."""
     from .rendezvous import RendezvousServer
-    server, mine = None, ""
+    host = ctx.getTaskInfos()[0].address.rsplit(":", 1)[0]
     if ctx.partitionId() == 0:
-        host = ctx.getTaskInfos()[0].address.rsplit(":", 1)[0]
-        server = RendezvousServer(host)
-        mine = json.dumps({"host": host, "port": server.address[1], "key": server.authkey.hex()})
-    first = json.loads(ctx.allGather(mine)[0])
-    return server, ((first["host"], first["port"]), bytes.fromhex(first["key"]))
+        return RendezvousServer(host, port=port, authkey=authkey), ((host, port), authkey)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            socket.create_connection((host, port), timeout=timeout_s).close()
+            break
+        except OSError as e:
+            if time.monotonic() > deadline:
+                raise ConnectionError(f"rank {ctx.partitionId()}: rank 0's rendezvous at {host}:{port} did not "
+                                      f"listen within {timeout_s:.0f} s ({e})") from None
+            time.sleep(0.005)
+    return None, ((host, port), authkey)
 
 
 def _drain(server, timeout_s=60.0):
@@ -90,7 +101,7 @@ def _drain(server, timeout_s=60.0):
     server.close()
 
 
-def segment_fn(spec, state, start, end, spe, token, keep):
+def segment_fn(spec, state, start, end, spe, token, keep, port, authkey):
     from .allreduce import segment_task
     from .state import unpack_state
     held = Value(state)
@@ -99,7 +110,7 @@ def segment_fn(spec, state, start, end, spe, token, keep):
         from pyspark import BarrierTaskContext
         ctx = BarrierTaskContext.get()
         item = shard_item(batches, spec.image_shape)
-        server, how = _rank0_server(ctx)
+        server, how = _rank0_server(ctx, port, authkey)
         try:
             for out in segment_task(spec, held, start, end, spe, token, how, keep)(iter([item])):
                 sent = server.take(f"{token}/{start}/state")
@@ -148,8 +159,9 @@ class ConnectStages:
 
     def segment(self, state, start, end, spe, token, keep=False):
         submitted = time.time()
-        res = [r for r in _rows(self.frame, segment_fn(self.spec, state, start, end, spe, token, keep), _OUT,
-                                barrier=True)][0]
+        port, key = random.SystemRandom().randint(20000, 32767), os.urandom(32)   # below Linux's ephemeral range
+        task = segment_fn(self.spec, state, start, end, spe, token, keep, port, key)
+        res = _rows(self.frame, task, _OUT, barrier=True)[0]
         prof = res["profile"]
         prof["before"], prof["after"] = prof.pop("began") - submitted, time.time() - prof.pop("ended")
         return ({"net": res["net"], "optim": res["optim"]},
