@@ -51,7 +51,8 @@ def connect_server(log_dir, master="local[2]"):
     log = os.path.join(log_dir, "connect-server.log")
     cmd = [os.path.join(spark_home(), "bin", "spark-submit"), "--class",
            "org.apache.spark.sql.connect.service.SparkConnectServer", "--master", master,
-           "--conf", f"spark.connect.grpc.binding.port={port}", "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
+           "--conf", f"spark.connect.grpc.binding.port={port}",
+           "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
            "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=2"]
     proc = subprocess.Popen(cmd, env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT)
     wait_port(port, proc, 120, log)

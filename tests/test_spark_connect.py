@@ -120,3 +120,13 @@ def test_an_old_server_is_refused_naming_its_version(remote, monkeypatch):
     with pytest.raises(ConnectError, match=r"3\.3\.0"):
         connect.check_version("3.3.0", url)
     assert connect.check_version("3.5.0") == "3.5.0"
+
+
+def test_preflight_reads_the_server_conf(remote):
+    from alpha_py.distributed import PreflightError
+    from alpha_py.distributed.connect import preflight_view
+    spark, _ = remote
+    view = preflight_view(spark)
+    assert view.master == "local[2]" and view.is_local and view.get("spark.task.cpus", "1") == "1"
+    with pytest.raises(PreflightError, match=r"needs 3 barrier slots .* offers 2 \(master local\[2\]"):
+        fit("mnist5k", "mnist_cnn", batch=63, workers=3, mode="allreduce", spark=spark)

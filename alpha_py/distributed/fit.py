@@ -86,7 +86,8 @@ def _spark_context(spark):
 
 def ship_package(sc):
     """Make alpha_py importable on executors that do not have it installed: zip the package this
-    driver imported and add it with SparkContext.addPyFile (what --py-files does; a Connect session: addArtifacts). CPU engine only:
+    driver imported and add it with SparkContext.addPyFile (what --py-files does; a Connect session:
+    addArtifacts). CPU engine only:
     the CUDA engine reads kernels/*.cu from an installed package (pip install alpha_py[cuda12])."""
     import shutil
     import tempfile
