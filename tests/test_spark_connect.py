@@ -112,6 +112,21 @@ def test_unreachable_server_fails_naming_the_url_fast():
     assert time.monotonic() - t0 < 10
 
 
+def test_a_port_that_never_answers_fails_naming_the_url_within_10_s():
+    import socket
+    before = os.environ.get("SPARK_CONNECT_MODE_ENABLED")
+    with socket.socket() as mute:                  # accepts TCP, never speaks gRPC
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)
+        url = f"sc://127.0.0.1:{mute.getsockname()[1]}"
+        t0 = time.monotonic()
+        with pytest.raises(ConnectError, match=url.replace(".", r"\.") + " not answering"):
+            remote_session(url, timeout_s=5)
+        assert time.monotonic() - t0 < 7
+    if before is None:                             # set by the builder; no session was made
+        os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+
+
 def test_an_old_server_is_refused_naming_its_version(remote, monkeypatch):
     spark, url = remote
     monkeypatch.setattr(connect, "server_version", lambda s, timeout_s=10: "3.4.1")

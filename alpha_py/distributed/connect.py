@@ -5,6 +5,7 @@ SparkContext. Imports pyspark (lazily), the standard library, alpha_py.errors an
 import re
 import socket
 import threading
+import time
 from urllib.parse import urlparse
 
 from ..errors import AlphaError
@@ -81,24 +82,47 @@ def check_session(spark, timeout_s=TIMEOUT_S):
     return check_version(server_version(spark, timeout_s))
 
 
+def _handshake(url, host, port, seconds):
+    """The port speaks gRPC (HTTP/2 handshake done) within `seconds`: checked before pyspark's client exists, whose
+    calls (and exit handler) retry a silent server for minutes."""
+    try:
+        import grpc
+    except ImportError as e:
+        raise ConnectError(f"Spark Connect client missing ({e}): pip install 'alpha_py[spark]'") from None
+    target = f"{host}:{port}"
+    secure = "use_ssl=true" in url.lower()
+    ch = grpc.secure_channel(target, grpc.ssl_channel_credentials()) if secure else grpc.insecure_channel(target)
+    try:
+        grpc.channel_ready_future(ch).result(timeout=seconds)
+    except grpc.FutureTimeoutError:
+        raise ConnectError(f"Spark Connect server {url} not answering: no gRPC handshake within {seconds:.0f} s "
+                           f"(is {target} a Spark Connect server{' with TLS' if secure else ''}?)") from None
+    finally:
+        ch.close()
+
+
 def remote_session(url, app="alpha", timeout_s=TIMEOUT_S, conf=None):
     """A SparkSession on the Spark Connect server at `url` (sc://host:port), or ConnectError naming the URL within
     about timeout_s: the port must accept a TCP connection, the server must answer and run Spark >= 3.5."""
     host, port = _host_port(url)
+    t0 = time.monotonic()
     try:
         socket.create_connection((host, port), timeout=timeout_s).close()
     except OSError as e:
         raise ConnectError(f"Spark Connect server {url} unreachable: {type(e).__name__}: {e} (is "
                            f"start-connect-server.sh running and listening on {host}:{port}?)") from None
+    _handshake(url, host, port, max(timeout_s - (time.monotonic() - t0), 0.5))
     try:
         from pyspark.sql import SparkSession
         builder = SparkSession.builder.remote(url).appName(app)
         for k, v in (conf or {}).items():
             builder = builder.config(k, v)
-        spark = builder.getOrCreate()      # no RPC yet; on this thread, so it is the thread's active session
+        spark = _bounded(builder.getOrCreate, timeout_s, f"Spark Connect server {url} not answering")
+        type(spark)._set_default_and_active_session(spark)      # made on a helper thread: active here too
     except ImportError as e:
         raise ConnectError(f"Spark Connect client missing ({e}): pip install 'alpha_py[spark]'") from None
-    check_version(_bounded(lambda: spark.version, timeout_s, f"Spark Connect server {url} not answering"), url)
+    left = max(timeout_s - (time.monotonic() - t0), 0.5)          # the whole call stays within about timeout_s
+    check_version(_bounded(lambda: spark.version, left, f"Spark Connect server {url} not answering"), url)
     return spark
 
 
