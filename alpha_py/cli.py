@@ -166,6 +166,9 @@ def main(argv=None):
     if argv[:1] == ["java"]:          # `alpha java run --cp <jars> <MainClass> [args]`: alpha_py.java (JPype)
         from .java.__main__ import main as java_main
         return java_main(argv[2:] if argv[1:2] == ["run"] else argv[1:])
+    if argv[:1] == ["convert"]:       # `alpha convert --dataset ... --out DIR`: Parquet for Spark (alpha_py.convert)
+        from .convert import main as convert_main
+        return convert_main(argv[1:])
     args = parse_args(argv)
     if getattr(args, "auto_graph", None) is not None:     # read by alpha.engine.cuda_float32 (docs/user-loop.md)
         os.environ["ALPHA_AUTO_GRAPH"] = "1" if args.auto_graph else "0"

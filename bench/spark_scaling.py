@@ -2,7 +2,10 @@
 on the real 5k MNIST sample. Each configuration runs in its own process (one SparkContext each);
 images/s counts training rounds after the first (which pays Python-worker start and net build).
   python3 bench/spark_scaling.py --mode average --epochs 2 --batch 64 --cores 1 2
-  python3 bench/spark_scaling.py --mode allreduce --epochs 1 --batch 64 --cores 1 2 [--rendezvous barrier]"""
+  python3 bench/spark_scaling.py --mode allreduce --epochs 1 --batch 64 --cores 1 2 [--rendezvous barrier]
+  python3 bench/spark_scaling.py --mode allreduce --epochs 4 --cores 2 --remote sc://127.0.0.1:15002
+    (each configuration classic and through a Spark Connect server running local[N]: stage overhead, the wall time
+    of a stage outside its tasks' phases, and images/s side by side)"""
 import argparse
 import json
 import os
@@ -18,16 +21,24 @@ def one(args):
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
     from pyspark.sql import SparkSession
     from alpha_py.distributed import fit
-    spark = (SparkSession.builder.master(f"local[{args.cores}]").config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    from alpha_py.distributed.connect import remote_session
+    if args.remote:
+        spark = remote_session(args.remote)
+    else:
+        spark = (SparkSession.builder.master(f"local[{args.cores}]").config("spark.ui.enabled", "false")
+                 .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+        spark.sparkContext.setLogLevel("ERROR")
     res = fit("mnist5k", args.model, test_data="mnist5k", epochs=args.epochs, batch=args.batch,
               optim="adam", lr=args.lr, workers=args.cores, mode=args.mode, sync_every=args.sync_every,
               rendezvous=args.rendezvous, spark=spark, log=lambda *a: None)
     spark.stop()
     steady = res.history[1:] or res.history
     ips = sum(h["images"] for h in steady) / sum(h["seconds"] for h in steady)
+    inside = ("rendezvous", "build", "nccl", "steps", "state_out", "release")
+    over = [h["seconds"] - sum(h["profile"].get(k) or 0.0 for k in inside) for h in steady if h.get("profile")]
     print("RESULT " + json.dumps({"cores": args.cores, "mode": args.mode, "images_per_s": ips,
+                                  "session": "connect" if args.remote else "classic",
+                                  "overhead_s": sum(over) / len(over) if over else None,
                                   "all_rounds_images_per_s": res.images_per_s,
                                   "test_accuracy": res.test_accuracy, "steps": res.step}))
 
@@ -43,6 +54,9 @@ def main():
     p.add_argument("--rendezvous", choices=("driver", "barrier"), default="driver",
                    help="allreduce: all-gather through the driver's server or Spark's barrier messaging")
     p.add_argument("--cores", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
+                   help="also run every configuration from a Spark Connect client on this server (whose master "
+                        "must be local[N] for the N of --cores) and compare")
     p.add_argument("--repeats", type=int, default=1, help="alternate the configurations this many times "
                    "(the machine may be shared: compare the best of each)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -52,9 +66,12 @@ def main():
         one(args)
         return
     rows = []
-    for c in [c for _ in range(args.repeats) for c in args.cores]:
+    runs = [(c, r) for _ in range(args.repeats) for c in args.cores for r in ([None, args.remote] if args.remote
+                                                                                 else [None])]
+    for c, remote in runs:
         cmd = [sys.executable, os.path.abspath(__file__), "--child", "--cores", str(c), "--mode", args.mode,
-               "--model", args.model, "--epochs", str(args.epochs), "--batch", str(args.batch),
+               *([] if remote is None else ["--remote", remote]), "--model", args.model,
+               "--epochs", str(args.epochs), "--batch", str(args.batch),
                "--lr", str(args.lr), "--sync-every", str(args.sync_every), "--rendezvous", args.rendezvous]
         out = subprocess.run(cmd, capture_output=True, text=True)
         line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
@@ -62,6 +79,10 @@ def main():
             sys.stderr.write(out.stdout[-3000:] + out.stderr[-3000:])
             raise SystemExit(f"configuration local[{c}] failed")
         rows.append(dict(json.loads(line[0][7:]), load=os.getloadavg()[0]))
+        if args.remote:
+            r = rows[-1]
+            print(f"{r['session']:<8} local[{c}] {r['mode']} {r['images_per_s']:.1f} images/s, stage overhead "
+                  + ("n/a" if r["overhead_s"] is None else f"{r['overhead_s']:.2f} s"), flush=True)
     best = {c: max(r["images_per_s"] for r in rows if r["cores"] == c) for c in args.cores}
     base = best[args.cores[0]]
     print(f"{'master':<10} {'mode':<10} {'images/s':>9} {'vs best local[' + str(args.cores[0]) + ']':>18} "

@@ -1,6 +1,7 @@
 """Spark job: data-parallel training of a zoo network over Spark executors (thin CLI over
 alpha_py.distributed.fit). Run with spark-submit; prints the test accuracy at the end.
-  spark-submit --master local[2] spark_jobs/train.py --model mnist_cnn --dataset mnist5k --workers 2"""
+  spark-submit --master local[2] spark_jobs/train.py --model mnist_cnn --dataset mnist5k --workers 2
+  python3 spark_jobs/train.py --remote sc://127.0.0.1:15002 --model mnist_cnn --dataset mnist5k  (Spark Connect)"""
 import argparse
 import os
 import sys
@@ -44,6 +45,9 @@ def parser():
                    help="--mode allreduce: how a stage's ranks all-gather (schedule, NCCL id, CPU gradients): "
                         "'driver' through a server thread of the driver (executors must reach the driver's "
                         "host), 'barrier' through Spark's allGather (up to 1 s per call)")
+    p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
+                   help="train from a Spark Connect client session on this server (no spark-submit; the "
+                        "rendezvous is hosted by rank 0, checkpoints are written by an executor)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--on-nonfinite", dest="on_nonfinite", choices=("stop", "skip", "continue"), default="stop",
                    help="a NaN/Inf loss on any rank: stop the job with a message naming rank, epoch, step, loss "
@@ -80,11 +84,18 @@ def main(argv=None):
         return 2
     from pyspark.sql import SparkSession
     from alpha_py.distributed import fit, ship_package
-    spark = SparkSession.builder.appName(f"alpha-train-{args.model}-{args.dataset}").getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
+    from alpha_py.distributed.connect import remote_session
+    app = f"alpha-train-{args.model}-{args.dataset}"
+    try:
+        spark = remote_session(args.remote, app) if args.remote else SparkSession.builder.appName(app).getOrCreate()
+    except AlphaError as e:
+        print(f"spark_jobs/train.py: error: {e}", file=sys.stderr)
+        return 2
+    if not args.remote:
+        spark.sparkContext.setLogLevel("WARN")
     try:
         if args.ship_code:
-            ship_package(spark.sparkContext)
+            ship_package(spark if args.remote else spark.sparkContext)
         res = fit(args.dataset, args.model, test_data=args.dataset, data_dir=args.data_dir,
                   epochs=args.epochs, batch=args.batch, optim=args.optim, lr=args.lr, workers=args.workers,
                   mode=args.mode, sync_every=args.sync_every, checkpoint_dir=args.checkpoint_dir,

@@ -21,7 +21,7 @@ LAYERS = [
     ("zoo", "data", "step", "step_results"),                  # nets and blocks, data sets, train_step
     ("stat",),                                                # checkpoints
     ("facade", ""),                                           # the alpha object; the alpha_py package
-    ("validation", "plot", "trainer", "evaluator", "cli", "__main__", "bridge", "java", "distributed"),
+    ("validation", "plot", "trainer", "evaluator", "cli", "convert", "__main__", "bridge", "java", "distributed"),
 ]
 
 

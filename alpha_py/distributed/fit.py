@@ -5,6 +5,7 @@ a stage fails. Imports pyspark, numpy and this package."""
 import os
 import time
 import uuid
+from functools import partial
 
 import re
 
@@ -14,8 +15,11 @@ from . import preflight
 from .allreduce import run_segment
 from .average import run_round
 from .checkpoint import Checkpointer
+from .connect import check_session, is_connect, preflight_view
+from .connect_stages import ConnectStages, ExecutorCheckpointer
+from .parquet import as_parquet
 from .rendezvous import RENDEZVOUS, driver_server
-from .shards import DATASETS, FileDataset, as_dataset, shard_arrays
+from .shards import DATASETS, as_dataset, shard_arrays
 from .state import net_state
 from .worker import JobSpec, Trainer
 
@@ -96,14 +100,18 @@ def _spark_context(spark):
 
 def ship_package(sc):
     """Make alpha_py importable on executors that do not have it installed: zip the package this
-    driver imported and add it with SparkContext.addPyFile (what --py-files does). CPU engine only:
+    driver imported and add it with SparkContext.addPyFile (what --py-files does; a Connect session:
+    addArtifacts). CPU engine only:
     the CUDA engine reads kernels/*.cu from an installed package (pip install alpha_py[cuda12])."""
     import shutil
     import tempfile
     pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     base = os.path.join(tempfile.mkdtemp(prefix="alpha-pyfiles-"), "alpha_py")
     shutil.make_archive(base, "zip", os.path.dirname(pkg), os.path.basename(pkg))
-    sc.addPyFile(base + ".zip")
+    if is_connect(sc):                   # a Spark Connect session: uploaded as a Python artifact
+        sc.addArtifacts(base + ".zip", pyfile=True)
+    else:
+        sc.addPyFile(base + ".zip")
     return base + ".zip"
 
 
@@ -169,8 +177,12 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     if graph and engine != "cuda":
         raise ArgumentError(f"fit: graph=True (--graph) captures CUDA graphs and needs engine 'cuda', "
                             f"got {engine!r}")
-    sc = _spark_context(spark)
+    remote = is_connect(spark)            # Spark Connect: no SparkContext, stages are DataFrame.mapInArrow
+    if remote:
+        check_session(spark)
+    sc = preflight_view(spark) if remote else _spark_context(spark)
     checked = preflight.check(sc, workers, mode, engine)
+    data, test_data = as_parquet(data), as_parquet(test_data)       # a pathlib.Path: a Parquet folder
     ds = as_dataset(data, data_dir, True, image_shape, num_classes)
     spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,
                    shuffle, fail_at_step, on_nonfinite)
@@ -178,11 +190,15 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     if engine == "cuda" and preflight.local_cores(sc.master) is not None:
         spec.local_gpus = checked["gpus"]
     t0 = time.perf_counter()
-    if isinstance(ds, FileDataset):       # tasks read their records once per Python worker and keep them
+    stages = ConnectStages(spark, ds, spec, workers, uuid.uuid4().hex) if remote else None
+    if remote:
+        shard_rdd = None
+    elif hasattr(ds, "shard_refs"):       # FileDataset, ParquetDataset: tasks read their records once per Python
+        # worker and keep them
         shard_rdd = ds.shard_refs(sc, workers, uuid.uuid4().hex)
     else:                                 # data that must travel: Spark keeps the shards
         shard_rdd = ds.shard_rdd(sc, workers).cache()
-    sizes = shard_rdd.map(prepare_shard(engine)).collect()
+    sizes = stages.sizes() if remote else shard_rdd.map(prepare_shard(engine)).collect()
     spe = spec.steps_per_epoch(sizes)
     if spe < 1:
         raise ArgumentError(f"fit: shards of {sizes} images cannot fill one step of {spec.local_batch} "
@@ -193,8 +209,9 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     if checkpoint_dir:
         geometry = {"in_channels": ds.image_shape[-1], "num_classes": ds.num_classes,
                     "input_size": ds.image_shape[0]}
-        ckpt = Checkpointer(checkpoint_dir, model=model if isinstance(model, str) else None,
-                            model_args=geometry if isinstance(model, str) else None)
+        kind = partial(ExecutorCheckpointer, spark) if remote else Checkpointer    # over Connect: an executor writes
+        ckpt = kind(checkpoint_dir, model=model if isinstance(model, str) else None,
+                    model_args=geometry if isinstance(model, str) else None)
     run_meta = {"steps_per_epoch": spe, "mode": mode, "workers": workers, "batch": batch,
                 "image_shape": list(ds.image_shape), "num_classes": ds.num_classes}
     if isinstance(data, str):
@@ -221,7 +238,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     state, step = restore() if resume else (initial_state(spec), 0)
     history, restarts, trained_images, train_time = [], 0, 0, 0.0
     token = uuid.uuid4().hex
-    server = driver_server(sc) if mode == "allreduce" and rendezvous == "driver" else None
+    server = driver_server(sc) if mode == "allreduce" and rendezvous == "driver" and not remote else None
     try:
         while step < total:
             end = min((step // every + 1) * every, total)
@@ -229,7 +246,10 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                 end = min(end, step + sync_every)
             t0 = time.perf_counter()
             try:
-                if mode == "allreduce":
+                if remote:
+                    state, metrics = (stages.segment(state, step, end, spe, token, keep=end < total)
+                                      if mode == "allreduce" else stages.round(state, step, end, spe, token))
+                elif mode == "allreduce":
                     state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token, server,
                                                      keep=end < total)
                 else:
@@ -269,11 +289,12 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     finally:
         if server is not None:
             server.close()
-    shard_rdd.unpersist()
+    stages.close() if remote else shard_rdd.unpersist()
     acc = None
     if test_data is not None:
-        acc = evaluate(sc, spec, state, as_dataset(test_data, data_dir, False, image_shape, num_classes),
-                       workers)
+        test_ds = as_dataset(test_data, data_dir, False, image_shape, num_classes)
+        acc = stages.evaluate(state, test_ds, uuid.uuid4().hex) if remote else evaluate(sc, spec, state, test_ds,
+                                                                                          workers)
         log(f"[alpha.distributed] test accuracy {acc:.4f}")
     ips = trained_images / train_time if train_time else 0.0
     return FitResult(state, step, step // spe, history, acc, restarts, ips)

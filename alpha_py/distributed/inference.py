@@ -11,6 +11,8 @@ import numpy as np
 
 from ..errors import ArgumentError, CheckpointError, ShapeError, fmt_shape
 from .images import INVALID, decoded_batches
+from .connect import is_connect, preflight_view
+from .connect_stages import Value
 from .preflight import PreflightError, local_cores, local_gpu_count
 from .worker import make_engine, task_gpu
 
@@ -99,7 +101,7 @@ def gpu_check(sc):
             raise PreflightError("engine 'cuda' on master local[...]: Spark's local mode never hands GPUs to "
                                  "tasks, so the stage would wait forever: remove spark.task.resource.gpu.amount "
                                  "(in local mode partition p scores on GPU p % <GPUs of this host>)")
-        n = local_gpu_count()
+        n = sc.local_gpus() if hasattr(sc, "local_gpus") else local_gpu_count()
         if n < 1:
             raise PreflightError("engine 'cuda' on master local[...]: this host has no GPU; use engine='cpu'")
         return n
@@ -166,10 +168,12 @@ class Scorer:
     def model(self):
         return self.ckpt.model
 
-    def _ship(self, sc):
+    def _ship(self, sc, remote=False):
+        import dataclasses
+        light = dataclasses.replace(self.ckpt, optim_state=None)     # executors need the weights only
+        if remote:          # Spark Connect has no broadcast: the weights ride in the UDF's closure
+            return Value({"token": self.token, "ckpt": light})
         if self._shipped is None:
-            import dataclasses
-            light = dataclasses.replace(self.ckpt, optim_state=None)     # executors need the weights only
             self._shipped = sc.broadcast({"token": self.token, "ckpt": light})
         return self._shipped
 
@@ -191,9 +195,10 @@ class Scorer:
         if taken:
             raise ArgumentError(f"{who}: output column(s) {taken} already exist in the DataFrame (columns "
                                 f"{df.columns}); choose other names")
-        sc = df.sparkSession.sparkContext
+        remote = is_connect(df.sparkSession)   # Spark Connect: conf through spark.conf, no SparkContext
+        sc = preflight_view(df.sparkSession) if remote else df.sparkSession.sparkContext
         local_gpus = gpu_check(sc) if engine == "cuda" else 0
-        udf = scoring_udf(self._ship(sc), self.image_shape, self.num_classes, engine, local_gpus, int(batch),
+        udf = scoring_udf(self._ship(sc, remote), self.image_shape, self.num_classes, engine, local_gpus, int(batch),
                           handle_invalid, input_col)
         tmp = f"__alpha_scores_{self.token[:8]}"
         out = df.withColumn(tmp, udf(sf.col(input_col)))

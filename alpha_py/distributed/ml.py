@@ -20,6 +20,7 @@ from .. import errors
 from ..errors import AlphaError, ArgumentError, CheckpointError
 from ..stat.state_files import atomic_write
 from ..stat.train_checkpoint import check_writable
+from .connect import is_connect
 from .images import INVALID
 from .inference import Scorer
 from .training_frame import prepare_training_frame
@@ -195,14 +196,19 @@ def trained_checkpoint(res, s, num_classes, uid):
                           "batch": s["batchSize"], "workers": s["workers"], "mode": s["mode"]})
     return path
 
-def local_dir(sc, path, who):
+def local_dir(spark, path, who):
     """The local file-system path of a Spark ML save/load path: the checkpoint file travels with
-    plain file I/O, so the path must be file:/ or scheme-less on a file:// default file system."""
+    plain file I/O, so the path must be file:/ or scheme-less on a file:// default file system.
+    spark: a SparkSession (classic or Connect: then the default fs is read through spark.conf)."""
     from urllib.parse import urlparse
     u = urlparse(path)
     if u.scheme == "file":
         return u.path
-    default_fs = sc._jsc.hadoopConfiguration().get("fs.defaultFS") or "file:///"
+    if is_connect(spark):
+        default_fs = spark.conf.get("spark.hadoop.fs.defaultFS", None) or "file:///"
+    else:
+        sc = getattr(spark, "sparkContext", spark)
+        default_fs = sc._jsc.hadoopConfiguration().get("fs.defaultFS") or "file:///"
     if (u.scheme and len(u.scheme) > 1) or not default_fs.startswith("file:"):
         raise ArgumentError(f"{who}: path {path!r} is not on the local file system (default fs "
                             f"{default_fs}); the Alpha checkpoint is written with local file I/O: use a "
@@ -279,9 +285,9 @@ class AlphaModelWriter(MLWriter):
 
     def saveImpl(self, path):
         who = "AlphaModel.save"
-        folder = local_dir(self.sc, path, who)
+        folder = local_dir(self.sparkSession, path, who)
         check_writable(folder, who)
-        DefaultParamsWriter.saveMetadata(self.instance, path, self.sc,
+        DefaultParamsWriter.saveMetadata(self.instance, path, self.sparkSession,
                                          extraMetadata={"checkpointFile": CHECKPOINT_FILE,
                                                         "alphaModel": self.instance.getModelName()})
         atomic_write(os.path.join(folder, CHECKPOINT_FILE), lambda f: f.write(self.instance._ckpt_bytes))
@@ -294,8 +300,8 @@ class AlphaModelReader(MLReader):
 
     def load(self, path):
         who = "AlphaModel.load"
-        meta = DefaultParamsReader.loadMetadata(path, self.sc)
-        ckpt = os.path.join(local_dir(self.sc, path, who), meta.get("checkpointFile", CHECKPOINT_FILE))
+        meta = DefaultParamsReader.loadMetadata(path, self.sparkSession)
+        ckpt = os.path.join(local_dir(self.sparkSession, path, who), meta.get("checkpointFile", CHECKPOINT_FILE))
         if not os.path.isfile(ckpt):
             raise CheckpointError(f"{who}: {path!r} has no checkpoint file {os.path.basename(ckpt)!r}")
         model = self.cls._from_checkpoint(ckpt)

@@ -63,7 +63,7 @@ def gpu_slots(sc, workers):
                                  "tasks, so a stage asking for them waits forever: remove "
                                  "spark.task.resource.gpu.amount (in local mode rank r uses GPU r) or run a "
                                  "standalone cluster")
-        return local_gpu_count()
+        return sc.local_gpus() if hasattr(sc, "local_gpus") else local_gpu_count()    # Connect: the server's host
     if task_amt is None:
         raise PreflightError("engine 'cuda' needs one GPU per task: set --conf spark.task.resource.gpu.amount=1 "
                              "(and spark.executor.resource.gpu.amount, plus a discoveryScript)")

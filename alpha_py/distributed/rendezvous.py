@@ -89,9 +89,9 @@ class RendezvousServer:
     """Driver side: all-gathers of byte messages, keyed by the caller; one thread per task connection. Use as
     a context manager (fit() keeps one for the whole run). `address` and `authkey` travel to the tasks."""
 
-    def __init__(self, host="127.0.0.1", bind=None):
-        self.authkey = os.urandom(32)
-        self._listener = Listener((bind or host, 0))          # authentication is done per connection thread
+    def __init__(self, host="127.0.0.1", bind=None, port=0, authkey=None):
+        self.authkey = authkey or os.urandom(32)
+        self._listener = Listener((bind or host, port))       # authentication is done per connection thread
         self.address = (host, self._listener.address[1])
         self._rounds, self._cond, self._stop = {}, threading.Condition(), False
         self._results = {}                            # key -> (header, buffers) a task handed in (put), until take()

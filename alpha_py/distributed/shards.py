@@ -162,7 +162,7 @@ class ShardRef:
 
 def shard_arrays(item):
     """(images, labels) of one element of a shard RDD: a ShardRef is read (or found in this worker's keep)."""
-    return item.load() if isinstance(item, ShardRef) else item
+    return item.load() if hasattr(item, "load") else item      # ShardRef, parquet.ParquetShard: by reference
 
 
 class ArrayDataset:
@@ -201,6 +201,12 @@ class FrameDataset:
         self.count = None
 
     def shard_rdd(self, sc, workers):
+        shape = self.image_shape
+        return self.packed_frame(workers).rdd.map(
+            lambda r: (np.frombuffer(r.images, np.uint8).reshape((r.n,) + shape), np.frombuffer(r.labels, np.int64)))
+
+    def packed_frame(self, workers):
+        """A DataFrame of `workers` partitions, each one row (images, labels, n): the partition's shard."""
         shape, icol, lcol = self.image_shape, self.image_col, self.label_col
         pix = int(np.prod(shape))
 
@@ -223,10 +229,8 @@ class FrameDataset:
             yield pa.RecordBatch.from_pydict({"images": [img.tobytes()], "labels": [lab.tobytes()],
                                               "n": [len(lab)]})
 
-        packed = self.df.select(icol, lcol).repartition(workers).mapInArrow(
-            pack, "images binary, labels binary, n long")
-        return packed.rdd.map(lambda r: (np.frombuffer(r.images, np.uint8).reshape((r.n,) + shape),
-                                         np.frombuffer(r.labels, np.int64)))
+        return self.df.select(icol, lcol).repartition(workers).mapInArrow(pack,
+                                                                          "images binary, labels binary, n long")
 
 
 class RddDataset:

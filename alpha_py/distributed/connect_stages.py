@@ -1,0 +1,241 @@
+"""Distributed layer: fit()'s stages over a Spark Connect session (no SparkContext, no RDD on the client). The
+shards are a DataFrame of one row per rank in `workers` partitions; an allreduce segment is a barrier
+mapInArrow over it whose rank 0 hosts the stage's rendezvous (on its executor's host, at a port and key the
+client drew for the stage); an averaging round is a plain mapInArrow whose W states the client averages.
+States travel in the stage's closure and back as rank 0's row; checkpoints are written and found by an executor
+(ExecutorCheckpointer). Imports numpy, pyarrow / pyspark (lazily) and this package."""
+import os
+import pickle
+import random
+import socket
+import time
+
+import numpy as np
+
+from .checkpoint import Checkpointer
+from .shards import ArrayDataset, FileDataset, FrameDataset, ShardRef, split_ranges
+
+_ITEM = "rank long, item binary"
+_OUT = "out binary"
+
+
+class Value:
+    """A broadcast's stand-in (`.value`): over Connect the state rides in the stage's pickled closure."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def shard_item(batches, shape):
+    """The one shard of this partition: a pickled item (ShardRef or (images, labels)) or a packed DataFrame row."""
+    rows = []
+    for rb in batches:
+        rows += rb.to_pylist()
+    if len(rows) != 1:
+        raise RuntimeError(f"Spark Connect shard frame: a partition holds {len(rows)} shards, expected exactly 1")
+    r = rows[0]
+    if "item" in r:
+        return pickle.loads(r["item"])
+    return (np.frombuffer(r["images"], np.uint8).reshape((r["n"],) + tuple(shape)),
+            np.frombuffer(r["labels"], np.int64))
+
+
+def shard_frame(spark, ds, workers, job):
+    """A cached DataFrame of `workers` partitions, partition r holding shard r."""
+    if isinstance(ds, FrameDataset):       # the executors pack their own rows: nothing passes the client
+        return ds.packed_frame(workers).cache()
+    import pyarrow as pa
+    if isinstance(ds, FileDataset):        # by reference: each task reads its records itself
+        items = [ShardRef(ds, a, b, job) for a, b in split_ranges(ds.count, workers)]
+    elif hasattr(ds, "shards"):            # ParquetDataset: each task reads its own part files
+        items = ds.shards(workers, job)
+    elif isinstance(ds, ArrayDataset):     # small host arrays: uploaded once (a cached local relation)
+        items = [(ds.images[a:b], ds.labels[a:b]) for a, b in split_ranges(ds.count, workers)]
+    else:
+        from ..errors import ArgumentError
+        raise ArgumentError(f"fit over Spark Connect: {type(ds).__name__} data is not supported (an RDD cannot "
+                            "exist on a Connect client): pass a dataset name, arrays or a DataFrame")
+    table = pa.table({"rank": list(range(workers)), "item": [pickle.dumps(x) for x in items]})
+    return spark.createDataFrame(table).repartitionByRange(workers, "rank").cache()
+
+
+def _rows(df, fn, schema, barrier=False):
+    return [pickle.loads(r["out"]) for r in df.mapInArrow(fn, schema, barrier=barrier).collect()]
+
+
+def _one(obj):
+    import pyarrow as pa
+    return pa.RecordBatch.from_pydict({"out": [pickle.dumps(obj)]})
+
+
+def _rank0_server(ctx, port, authkey, timeout_s=20.0):
+    """Rank 0 hosts the stage's RendezvousServer on its executor's host (as Spark names it in getTaskInfos, which
+    every rank reads without an RPC), on the port and with the key the client drew for this stage; the other
+    ranks wait until it listens. Returns (server or None, how). A port taken on that host fails the stage, and
+    fit() restarts it on another port."""
+    from .rendezvous import RendezvousServer
+    host = ctx.getTaskInfos()[0].address.rsplit(":", 1)[0]
+    if ctx.partitionId() == 0:
+        return RendezvousServer(host, port=port, authkey=authkey), ((host, port), authkey)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            socket.create_connection((host, port), timeout=timeout_s).close()
+            break
+        except OSError as e:
+            if time.monotonic() > deadline:
+                raise ConnectionError(f"rank {ctx.partitionId()}: rank 0's rendezvous at {host}:{port} did not "
+                                      f"listen within {timeout_s:.0f} s ({e})") from None
+            time.sleep(0.005)
+    return None, ((host, port), authkey)
+
+
+def _drain(server, timeout_s=60.0):
+    """Close rank 0's server once every rank hung up (their last answers are out), or after timeout_s."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with server._cond:
+            if not server._conns:
+                break
+        time.sleep(0.005)
+    server.close()
+
+
+def segment_fn(spec, state, start, end, spe, token, keep, port, authkey):
+    from .allreduce import segment_task
+    from .state import unpack_state
+    held = Value(state)
+
+    def task(batches):
+        from pyspark import BarrierTaskContext
+        ctx = BarrierTaskContext.get()
+        item = shard_item(batches, spec.image_shape)
+        server, how = _rank0_server(ctx, port, authkey)
+        try:
+            for out in segment_task(spec, held, start, end, spe, token, how, keep)(iter([item])):
+                sent = server.take(f"{token}/{start}/state")
+                if sent is not None:
+                    out.update(unpack_state(*sent))
+                yield _one(out)
+        finally:
+            if server is not None:
+                _drain(server)
+    return task
+
+
+def round_fn(spec, state, start, end, spe, token):
+    from .average import round_task
+    held = Value(state)
+
+    def task(batches):
+        from pyspark import TaskContext
+        item = shard_item(batches, spec.image_shape)
+        for out in round_task(spec, held, start, end, spe, token)(TaskContext.get().partitionId(), iter([item])):
+            yield _one(out)
+    return task
+
+
+class ConnectStages:
+    """fit()'s Spark work over a Connect session: shard sizes, allreduce segments, averaging rounds, test
+    accuracy. Same results as the classic path: rank r trains shard r, states are the same arrays."""
+
+    def __init__(self, spark, ds, spec, workers, job):
+        self.spark, self.spec, self.workers = spark, spec, workers
+        self.frame = shard_frame(spark, ds, workers, job)
+
+    def sizes(self):
+        engine, shape = self.spec.engine, self.spec.image_shape
+
+        def ready(batches):
+            from . import allreduce  # noqa: F401  (what the training tasks import)
+            from .shards import shard_arrays
+            if engine == "cuda":
+                try:
+                    import cupy  # noqa: F401
+                except ImportError:
+                    pass                      # the training task reports it, with its remedy
+            yield _one(len(shard_arrays(shard_item(batches, shape))[1]))
+        return _rows(self.frame, ready, _OUT)
+
+    def segment(self, state, start, end, spe, token, keep=False):
+        submitted = time.time()
+        port, key = random.SystemRandom().randint(20000, 32767), os.urandom(32)   # below Linux's ephemeral range
+        task = segment_fn(self.spec, state, start, end, spe, token, keep, port, key)
+        res = _rows(self.frame, task, _OUT, barrier=True)[0]
+        prof = res["profile"]
+        prof["before"], prof["after"] = prof.pop("began") - submitted, time.time() - prof.pop("ended")
+        return ({"net": res["net"], "optim": res["optim"]},
+                {"loss": res["loss"], "images": res["images"], "profile": prof})
+
+    def round(self, state, start, end, spe, token):
+        from .average import _add
+        from .state import average_states
+        outs = _rows(self.frame, round_fn(self.spec, state, start, end, spe, token), _OUT)
+        total = None
+        for o in outs:
+            total = _add(total, o)
+        n = total["count"]
+        new = {"net": average_states(total["net"], n), "optim": average_states(total["optim"], n)}
+        return new, {"loss": total["loss"] / n, "images": (end - start) * self.spec.batch}
+
+    def evaluate(self, state, test_ds, job):
+        spec, held = self.spec, Value(state)
+        frame = shard_frame(self.spark, test_ds, self.workers, job)
+
+        def score(batches):
+            from .worker import Trainer as T, task_gpu
+            from .shards import shard_arrays
+            tr = T(spec, task_gpu(spec) if spec.engine == "cuda" else 0)
+            tr.load(held.value)
+            images, labels = shard_arrays(shard_item(batches, spec.image_shape))
+            yield _one((tr.correct(images, labels), len(labels)))
+        try:
+            parts = _rows(frame, score, _OUT)
+        finally:
+            frame.unpersist()
+        return sum(c for c, _ in parts) / max(sum(n for _, n in parts), 1)
+
+    def close(self):
+        self.frame.unpersist()
+
+
+def executor_path(directory):
+    """A checkpoint directory as the executors' file system sees it (file:// URLs become paths)."""
+    d = str(directory)
+    return d[len("file://"):] if d.startswith("file://") else d
+
+
+class ExecutorCheckpointer:
+    """Checkpointer's save / load_latest_good run by one task on an executor (the client may not see the
+    executors' disks): the directory must be one the executors can write (local disk in local mode, a shared
+    mount on a cluster)."""
+
+    def __init__(self, spark, directory, model=None, model_args=None):
+        self.spark, self.directory = spark, executor_path(directory)
+        self.args = (self.directory, 2, model, dict(model_args or {}))
+
+    def _run(self, fn):
+        return _rows(self.spark.range(0, 1, 1, 1), fn, _OUT)[0]
+
+    def save(self, state, meta):
+        args = self.args
+
+        def write(batches):
+            for _ in batches:
+                pass
+            yield _one(Checkpointer(*args).save(state, meta))
+        return self._run(write)
+
+    def load_latest_good(self, warn=print):
+        args = self.args
+
+        def read(batches):
+            for _ in batches:
+                pass
+            notes = []
+            found = Checkpointer(*args).load_latest_good(warn=notes.append)
+            yield _one((found, notes))
+        found, notes = self._run(read)
+        for note in notes:
+            warn(note)
+        return found

@@ -1,0 +1,147 @@
+"""Spark Connect: a Connect server from the pip pyspark on 127.0.0.1 (one per module, stopped by pid); fit in
+allreduce mode gives the classic session's weights bit for bit, average mode learns mnist5k, predict and a
+Pipeline fit/transform/save/load work through it; an unreachable server or an old Spark fails clearly."""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspark")
+pytest.importorskip("grpc")
+
+from alpha_py.distributed import fit  # noqa: E402
+from alpha_py.distributed import connect  # noqa: E402
+from alpha_py.distributed.connect import ConnectError, remote_session  # noqa: E402
+
+pytestmark = pytest.mark.slow
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from spark_daemons import ROOT, connect_server, stop  # noqa: E402
+from spark_local import random_images, zoo_checkpoint  # noqa: E402
+
+CLASSIC = """
+import sys, numpy as np
+sys.path.insert(0, {here!r})
+from spark_local import local_spark
+from alpha_py.distributed import fit
+r = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=local_spark("c"))
+np.savez({out!r}, **r.state["net"])
+"""
+
+
+@pytest.fixture(scope="module")
+def remote(tmp_path_factory):
+    proc, url = connect_server(str(tmp_path_factory.mktemp("connect")))
+    before = os.environ.get("SPARK_CONNECT_MODE_ENABLED")
+    try:
+        spark = remote_session(url)          # pyspark sets SPARK_CONNECT_MODE_ENABLED=1 in this process
+        yield spark, url
+        spark.stop()
+    finally:
+        stop(proc)
+        if before is None:                   # later modules build classic sessions
+            os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+
+
+def test_allreduce_over_connect_equals_the_classic_session(remote, tmp_path):
+    spark, _ = remote
+    res = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=spark,
+              checkpoint_dir=str(tmp_path / "ck"), log=lambda *_: None)
+    assert res.step == 62 and os.listdir(tmp_path / "ck") == ["ckpt-000000062.npz"]   # an executor wrote it
+    out = str(tmp_path / "classic.npz")
+    env = {k: v for k, v in os.environ.items() if k != "SPARK_CONNECT_MODE_ENABLED"}
+    env = dict(env, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
+    subprocess.run([sys.executable, "-c", CLASSIC.format(here=HERE, out=out)], env=env, check=True,
+                   capture_output=True, timeout=600)
+    classic = np.load(out)
+    assert sorted(classic.files) == sorted(res.state["net"])
+    for k in classic.files:
+        assert np.array_equal(classic[k], res.state["net"][k]), k
+    # the same images as Parquet part files (4 x 1000 rows: rank r reads files 2r, 2r+1 = the same shard)
+    from alpha_py.data.factory import data
+    from alpha_py.distributed.parquet import write_parquet
+    ds = data.mnist_5k(True)
+    write_parquet(ds.images, ds.labels, str(tmp_path / "pq"), 4, 10)
+    pq = fit(tmp_path / "pq", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=spark,
+             log=lambda *_: None)
+    for k in classic.files:
+        assert np.array_equal(classic[k], pq.state["net"][k]), k
+
+
+def test_average_over_connect_learns_and_resumes(remote, tmp_path):
+    spark, _ = remote
+    ck = str(tmp_path / "ck")
+    res = fit("mnist5k", "mnist_cnn", test_data="mnist5k", epochs=1, batch=64, workers=2, mode="average",
+              seed=0, spark=spark, checkpoint_dir=ck, log=lambda *_: None)
+    assert 0.85 <= res.test_accuracy <= 1.0, res
+    logs = []
+    again = fit("mnist5k", "mnist_cnn", epochs=2, batch=64, workers=2, mode="average", seed=0, spark=spark,
+                checkpoint_dir=ck, resume=True, log=logs.append)
+    assert again.step == 124 and any("resumed from" in m and "step 62" in m for m in logs), logs
+
+
+def test_predict_and_pipeline_over_connect(remote, tmp_path):
+    from pyspark.ml import Pipeline, PipelineModel
+
+    from alpha_py.distributed import AlphaClassifier, predict
+    from alpha_py.distributed.inference import score_images
+    spark, _ = remote
+    path, net = zoo_checkpoint(tmp_path / "z.npz")
+    imgs = random_images(64)
+    df = spark.createDataFrame([(im.tobytes(), i % 10, i) for i, im in enumerate(imgs)],
+                               "image binary, label long, id long")
+    got = [r.prediction for r in predict(df, path).orderBy("id").collect()]
+    assert got == [int(c) for c in score_images(net, imgs)[2]]
+    model = Pipeline(stages=[AlphaClassifier(modelName="mnist_cnn", imageShape=[28, 28, 1], epochs=1,
+                                             batchSize=32, workers=2)]).fit(df)
+    first = [r.prediction for r in model.transform(df).orderBy("id").collect()]
+    model.save(str(tmp_path / "pm"))
+    again = [r.prediction for r in PipelineModel.load(str(tmp_path / "pm")).transform(df).orderBy("id").collect()]
+    assert first == again and len(first) == 64
+
+
+def test_unreachable_server_fails_naming_the_url_fast():
+    from spark_daemons import free_port
+    url = f"sc://127.0.0.1:{free_port()}"
+    t0 = time.monotonic()
+    with pytest.raises(ConnectError, match=url.replace(".", r"\.")):
+        remote_session(url)
+    assert time.monotonic() - t0 < 10
+
+
+def test_a_port_that_never_answers_fails_naming_the_url_within_10_s():
+    import socket
+    before = os.environ.get("SPARK_CONNECT_MODE_ENABLED")
+    with socket.socket() as mute:                  # accepts TCP, never speaks gRPC
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)
+        url = f"sc://127.0.0.1:{mute.getsockname()[1]}"
+        t0 = time.monotonic()
+        with pytest.raises(ConnectError, match=url.replace(".", r"\.") + " not answering"):
+            remote_session(url, timeout_s=5)
+        assert time.monotonic() - t0 < 7
+    if before is None:                             # set by the builder; no session was made
+        os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+
+
+def test_an_old_server_is_refused_naming_its_version(remote, monkeypatch):
+    spark, url = remote
+    monkeypatch.setattr(connect, "server_version", lambda s, timeout_s=10: "3.4.1")
+    with pytest.raises(ConnectError, match=r"Spark 3\.4\.1.*barrier"):
+        fit("mnist5k", "mnist_cnn", workers=2, mode="allreduce", spark=spark)
+    with pytest.raises(ConnectError, match=r"3\.3\.0"):
+        connect.check_version("3.3.0", url)
+    assert connect.check_version("3.5.0") == "3.5.0"
+
+
+def test_preflight_reads_the_server_conf(remote):
+    from alpha_py.distributed import PreflightError
+    from alpha_py.distributed.connect import preflight_view
+    spark, _ = remote
+    view = preflight_view(spark)
+    assert view.master == "local[2]" and view.is_local and view.get("spark.task.cpus", "1") == "1"
+    with pytest.raises(PreflightError, match=r"needs 3 barrier slots .* offers 2 \(master local\[2\]"):
+        fit("mnist5k", "mnist_cnn", batch=63, workers=3, mode="allreduce", spark=spark)
