@@ -84,3 +84,13 @@ def unit_parity(case, make, shapes=None, inputs=None, training=True, tol=TOL, se
         if pc.grad_data is not None:
             check(case, f"grad {n}", pg.grad_data, pc.grad_data, tol)
         check(case, f"state {n}", pg.numpy(), pc.numpy(), tol)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def keep_allocator():
+    """Engines made by a test module replace CuPy's process-wide allocator: give the next module the old one.
+    A module imports this name to use it."""
+    cupy = require_gpu()
+    prev = cupy.cuda.get_allocator()
+    yield
+    cupy.cuda.set_allocator(prev)

@@ -8,18 +8,11 @@ import pytest
 from alpha_py import alpha, nn
 from alpha_py.errors import NonFiniteError
 from alpha_py.trainer import READ_EVERY
-from cuda_parity import require_gpu
+from cuda_parity import keep_allocator, require_gpu  # noqa: F401 (keep_allocator: an autouse fixture)
 
 pytestmark = pytest.mark.gpu
 H, C = 12, 10
 
-
-@pytest.fixture(scope="module", autouse=True)
-def keep_allocator():
-    cupy = require_gpu()
-    prev = cupy.cuda.get_allocator()
-    yield
-    cupy.cuda.set_allocator(prev)
 
 
 def setup(seed=3, **kw):

@@ -13,19 +13,11 @@ import pytest
 from alpha_py import alpha, nn
 from alpha_py.errors import GraphError
 from alpha_py.nn.unit import Unit
-from cuda_parity import require_gpu
+from cuda_parity import keep_allocator, require_gpu  # noqa: F401 (keep_allocator: an autouse fixture)
 
 pytestmark = pytest.mark.gpu
 H, C = 12, 10
 
-
-@pytest.fixture(scope="module", autouse=True)
-def keep_allocator():
-    """Engines made here replace CuPy's process-wide allocator: give the next test module the old one."""
-    cupy = require_gpu()
-    prev = cupy.cuda.get_allocator()
-    yield
-    cupy.cuda.set_allocator(prev)
 
 
 def engine(pool="cupy", seed=3):

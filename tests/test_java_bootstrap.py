@@ -50,6 +50,8 @@ def wheelhouse(program):
     marker = os.path.join(d, f"complete-{key}")
     if not os.path.exists(marker):
         os.makedirs(d, exist_ok=True)
+        if os.path.exists(os.path.join(d, WHEEL)):      # pip download would read an older copy's dependencies
+            os.remove(os.path.join(d, WHEEL))
         whl = os.path.join(program, WHEEL)
         subprocess.run(["unzip", "-o", "-q", JAR, f"alpha-java/{WHEEL}", "-d", str(program)], check=True)
         shutil.move(os.path.join(program, "alpha-java", WHEEL), whl)
