@@ -16,15 +16,14 @@ from alpha_py.zoo import get_model  # noqa: E402
 GEOMETRY = {"mnist_cnn": (28, 1)}      # everything else: CIFAR 32x32x3
 
 
-def bench(name, batch, steps, warmup=2):
+def alpha_steps(name, images, labels, threads=None, **model_args):
+    """(net, train_step, infer_step) of zoo net `name` on a fresh CPU engine over one fixed uint8 batch: train =
+    forward + loss (read) + backward + Adam update + gc; infer = forward + host copy + gc."""
     size, c = GEOMETRY.get(name, (32, 3))
-    eg = alpha.engine.cpu_float32().set_seed(0)
-    net = get_model(name, c, 10, size).init(eg)
+    eg = alpha.engine.cpu_float32(threads).set_seed(0)
+    net = get_model(name, c, 10, size, **model_args).init(eg)
     opt = alpha.optim.Adam(net.params(), 1e-3)
     loss_fn = alpha.loss.softmax_crossEntropy()
-    rng = np.random.default_rng(0)
-    images = rng.integers(0, 256, (batch, size, size, c), dtype=np.uint8)
-    labels = rng.integers(0, 10, batch)
 
     def train_step():
         x, y = eg.images(images), eg.onehot(labels, 10)
@@ -35,10 +34,17 @@ def bench(name, batch, steps, warmup=2):
         net.gc()
 
     def infer_step():
-        yh = net(eg.images(images))[0]
-        yh.numpy()
+        net(eg.images(images))[0].numpy()
         net.gc()
+    return net, train_step, infer_step
 
+
+def bench(name, batch, steps, warmup=2):
+    size, c = GEOMETRY.get(name, (32, 3))
+    rng = np.random.default_rng(0)
+    images = rng.integers(0, 256, (batch, size, size, c), dtype=np.uint8)
+    labels = rng.integers(0, 10, batch)
+    net, train_step, infer_step = alpha_steps(name, images, labels)
     out = {}
     for mode, step in (("train", train_step), ("infer", infer_step)):
         net.train() if mode == "train" else net.eval()

@@ -37,30 +37,12 @@ def data(name, batch):
 
 
 def alpha_side(a):
-    sys.path.insert(0, ROOT)
-    from alpha_py import alpha
-    from alpha_py.zoo import get_model
+    sys.path.insert(0, HERE)
+    from cpu_train import alpha_steps
     out = {}
     for name, mode, batch in CASES:
-        eg = alpha.engine.cpu_float32(a.threads).set_seed(0)
         opts = {"width": 32, "hidden": 128} if name == "mnist_cnn" else {}
-        size, c = GEOMETRY[name]
-        net = get_model(name, c, 10, size, **opts).init(eg)
-        opt, loss_fn = alpha.optim.Adam(net.params(), 1e-3), alpha.loss.softmax_crossEntropy()
-        images, labels = data(name, batch)
-
-        def train():
-            x, y = eg.images(images), eg.onehot(labels, 10)
-            yh = net(x)[0]
-            loss_fn.loss(yh, y).get()
-            net.backward(loss_fn.gradient(yh, y))
-            opt.update().clear_grads()
-            net.gc()
-
-        def infer():
-            net(eg.images(images))[0].numpy()
-            net.gc()
-
+        net, train, infer = alpha_steps(name, *data(name, batch), threads=a.threads, **opts)
         net.train() if mode == "train" else net.eval()
         out[f"{name} {mode} b{batch}"] = timed(train if mode == "train" else infer, a.rounds, a.steps, a.warmup)
     return out
