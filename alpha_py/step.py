@@ -231,7 +231,7 @@ class TrainStep:
 
     def _nonfinite(self, loss):
         """On the host: is this step's loss NaN/Inf? 'stop' raises here, before the update."""
-        v = float(self.eg.backend.to_host(loss).reshape(-1)[0])      # a CUDA loss comes back as shape (1,)
+        v = self.eg.backend.scalar(loss)
         if math.isfinite(v):
             return False
         if self.on_nonfinite == "stop":
