@@ -1,4 +1,4 @@
-"""Engine layer: autograd — nodes recorded by each unit's forward on its output tensors, and the
+"""Core layer: autograd — nodes recorded by each unit's forward on its output tensors, and the
 reverse topological walk that runs each unit's backward. Gradients reach tensors only through
 Tensor.accumulate_grad. Imports alpha_py.errors only (tensors and units arrive as arguments)."""
 from ..errors import StateError

@@ -1,4 +1,4 @@
-"""Engine layer: memory-pool strategies memp1/memp2/memp3 with a hard cap. Pure Python bookkeeping over
+"""Core layer: memory-pool strategies memp1/memp2/memp3 with a hard cap. Pure Python bookkeeping over
 a raw allocator bound by the device (cuda_memory.py binds cudaMalloc/cudaFree through CuPy; tests bind
 a fake), so the strategies are testable without a GPU. Imports alpha_py.errors only.
 

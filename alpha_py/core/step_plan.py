@@ -1,4 +1,4 @@
-"""Engine layer: planned memory for op-by-op training steps. A step of one input shape asks for the same sizes
+"""Core layer: planned memory for op-by-op training steps. A step of one input shape asks for the same sizes
 in the same order every time: StepMemory records that sequence and when each block was freed, packs the blocks
 into one arena (blocks alive at the same time never share bytes), then serves each request from its planned
 offset in O(1) instead of the pool. Pure Python over injected hooks (cuda_memory.py binds CuPy; tests bind

@@ -1,4 +1,4 @@
-"""Engine layer: Tensor (device array + autograd link + Syncer), Syncer and Result.
+"""Core layer: Tensor (device array + autograd link + Syncer), Syncer and Result.
 Imports alpha_py.errors only; the engine owning a tensor supplies the backend."""
 from ..errors import StateError, fmt_shape
 from .tensor_math import TensorMath
