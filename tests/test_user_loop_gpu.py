@@ -203,3 +203,19 @@ def test_outputs_kept_across_launches_keep_their_values_and_memory_stays_flat():
     on, off = go(True, 40), go(False, 40)
     assert all(np.array_equal(a, b) for a, b in zip(on[0], off[0])), "an output read after the next launch differs"
     assert on[2]["replays"] >= 30 and len(set(on[1][10:])) == 1, f"memory grows over replays: {on[1][10:]}"
+
+
+def test_anomaly_mode_turns_the_capture_off_and_back_on():
+    """detect_anomaly(True) checks every unit's outputs, so the loop runs op by op while it is on (same results);
+    turning it off restores the auto_graph setting it found, and the loop is replayed again."""
+    before = {}
+
+    def on(eg, net, opt):
+        before[id(eg)] = eg.auto_graph()
+        eg.detect_anomaly(True)
+        assert not eg.auto_graph()
+
+    def off(eg, net, opt):
+        eg.detect_anomaly(False)
+        assert eg.auto_graph() == before[id(eg)]
+    same([8] * 10, before={4: on, 6: off}, min_replays=2)

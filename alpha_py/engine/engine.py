@@ -38,6 +38,7 @@ class Engine:
         self._local = threading.local()          # .stepping: inside a train step on this thread
         self.auto = None                         # the loop recorder (engine/autoloop.py) when auto_graph is on
         self.anomaly = False                     # detect_anomaly(True): every unit's outputs/gradients checked
+        self._auto_before_anomaly = False        # auto_graph was on when anomaly mode turned it off
         self.anomaly_step = None                 # the training step anomaly messages name (set by train_step)
 
     # ------------------------------------------------------------------ switches
@@ -67,7 +68,7 @@ class Engine:
             self._flush_auto()
             self.auto_graph(False)
             self._auto_before_anomaly = True
-        elif not flag and self.anomaly and getattr(self, "_auto_before_anomaly", False):
+        elif not flag and self.anomaly and self._auto_before_anomaly:
             self._auto_before_anomaly = False
             self.auto_graph(True)
         self.anomaly = bool(flag)
