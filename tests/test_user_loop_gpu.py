@@ -208,14 +208,14 @@ def test_outputs_kept_across_launches_keep_their_values_and_memory_stays_flat():
 def test_anomaly_mode_turns_the_capture_off_and_back_on():
     """detect_anomaly(True) checks every unit's outputs, so the loop runs op by op while it is on (same results);
     turning it off restores the auto_graph setting it found, and the loop is replayed again."""
-    before = {}
+    setting = {}
 
     def on(eg, net, opt):
-        before[id(eg)] = eg.auto_graph()
+        setting[id(eg)] = eg.auto_graph()
         eg.detect_anomaly(True)
         assert not eg.auto_graph()
 
     def off(eg, net, opt):
         eg.detect_anomaly(False)
-        assert eg.auto_graph() == before[id(eg)]
+        assert eg.auto_graph() == setting[id(eg)]
     same([8] * 10, before={4: on, 6: off}, min_replays=2)
