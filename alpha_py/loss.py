@@ -31,12 +31,18 @@ class LossFunction:
         return yh.shape[0] if yh.ndim() >= 2 else yh.length()
 
     def loss(self, yh, y):
-        a = getattr(getattr(yh, "engine", None), "auto", None)
-        return self._loss_of(yh, y) if a is None else a.call("loss", self, self._loss_of, (yh, y))
+        return self._call("loss", self._loss_of, yh, y)
 
     def gradient(self, yh, y):
-        a = getattr(getattr(yh, "engine", None), "auto", None)
-        return self._gradient_of(yh, y) if a is None else a.call("grad", self, self._gradient_of, (yh, y))
+        return self._call("grad", self._gradient_of, yh, y)
+
+    def _call(self, kind, fn, yh, y):
+        """Through the loop recorder when auto_graph is on, else one engine call (Engine.public)."""
+        eg = getattr(yh, "engine", None)
+        if eg is None:
+            return fn(yh, y)
+        a = eg.auto
+        return eg.public(fn, (yh, y)) if a is None else a.call(kind, self, fn, (yh, y))
 
     def _loss_of(self, yh, y):
         self._check(yh, y)

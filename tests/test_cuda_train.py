@@ -185,3 +185,21 @@ def test_buffered_iterator_on_gpu_matches_unbuffered():
         assert n == 30 and not b.hasNext()
     finally:
         b.close()
+
+
+def test_optimizer_tables_reuse_their_page_locked_buffers(monkeypatch):
+    # gradients that move between pool blocks give a new pointer table every step: once the cache is full,
+    # its dropped entries' page-locked buffers serve the new tables (no page-locked allocation per step)
+    require_gpu()
+    import cupy
+    from alpha_py.backend.cuda_memory import DeviceTables
+    made = []
+    real = cupy.cuda.alloc_pinned_memory
+    monkeypatch.setattr(cupy.cuda, "alloc_pinned_memory", lambda n: made.append(n) or real(n))
+    tables = DeviceTables(cupy.cuda.get_allocator(), capacity=4)
+    for i in range(40):
+        tab = np.arange(i, i + 6, dtype=np.uint64)
+        dev = tables.get(tab)
+        cupy.cuda.get_current_stream().synchronize()
+        assert np.array_equal(cupy.asnumpy(dev), tab)
+    assert len(made) <= 6, f"{len(made)} page-locked allocations for 40 tables"

@@ -219,3 +219,16 @@ def test_anomaly_mode_turns_the_capture_off_and_back_on():
         eg.detect_anomaly(False)
         assert eg.auto_graph() == setting[id(eg)]
     same([8] * 12, before={4: on, 6: off}, min_replays=2)     # replays counted by the recorder made at 6
+
+
+def test_iterations_left_op_by_op_take_planned_memory():
+    # a read of yh in every iteration: deferring keeps flushing, so the signature is left op by op; those
+    # iterations then take their memory from a plan (engine/loop_memory.py), with results bit for bit the same
+    s = same([16] * 12, mid={i: (lambda eg, net, opt, yh, y: yh.numpy()) for i in range(12)}, min_replays=0)
+    assert s["replays"] == 0 and s["memory"]["planned"] > 0, s
+    assert "serve" in s["memory"]["states"], s
+
+
+def test_a_captured_loop_keeps_no_op_by_op_arena():
+    s = same([16] * 8, min_replays=4)
+    assert s["memory"]["arena_bytes"] == 0 and "serve" not in s["memory"]["states"], s

@@ -168,11 +168,16 @@ class CudaGraphOps:
         """Serve this thread's allocations from `mem` (a step_memory()) for one op-by-op step."""
         fn, ok = mem.begin(), False
         try:
-            with cupy.cuda.using_allocator(fn):
+            with self.allocating(fn):
                 yield
             ok = True
         finally:
             mem.finish(ok)
+
+    @staticmethod
+    def allocating(fn):
+        """Serve this thread's allocations inside the block from fn(nbytes) -> MemoryPointer."""
+        return cupy.cuda.using_allocator(fn)
 
     # ---------------------------------------------------------------- random state, copies
     def rng_state(self):

@@ -163,6 +163,7 @@ class DeviceTables:
     def __init__(self, allocator, capacity=16):
         self.capacity, self._alloc = int(capacity), allocator
         self._cache = collections.OrderedDict()      # bytes -> (pinned host memory, device array, event)
+        self._spare = []                             # (nbytes, pinned host memory) of dropped entries
 
     def get(self, tab, keep=None):
         key = tab.tobytes()
@@ -171,7 +172,7 @@ class DeviceTables:
             if hit is not None:
                 self._cache.move_to_end(key)
                 return hit[1]
-        host_mem = cupy.cuda.alloc_pinned_memory(tab.nbytes)
+        host_mem = self._host(tab.nbytes) if keep is None else cupy.cuda.alloc_pinned_memory(tab.nbytes)
         np.frombuffer(host_mem, dtype=tab.dtype, count=tab.size)[:] = tab
         if keep is None:
             dev = cupy.ndarray(tab.shape, dtype=tab.dtype, memptr=self._alloc(tab.nbytes))
@@ -192,8 +193,20 @@ class DeviceTables:
             oldest = next(iter(self._cache.values()))
             if not oldest[2].done:                   # its upload may still read the host copy
                 break
-            self._cache.popitem(last=False)
+            host = self._cache.popitem(last=False)[1][0]
+            if len(self._spare) < self.capacity:
+                self._spare.append((host.mem.size, host))
         return dev
+
+    def _host(self, nbytes):
+        """A page-locked host buffer of at least nbytes: a dropped entry's (its upload has finished), else a
+        new one (a page-locked allocation costs ~0.5 ms of host time: steps whose gradients move between
+        pool blocks make a new table every step)."""
+        for i, (size, host) in enumerate(self._spare):
+            if size >= nbytes:
+                del self._spare[i]
+                return host
+        return cupy.cuda.alloc_pinned_memory(nbytes)
 
 
 class PinnedStager:

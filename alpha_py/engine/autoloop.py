@@ -16,6 +16,7 @@ from collections import OrderedDict
 
 from ..core.tensor import Result, Syncer, Tensor
 from .loop_graph import DEFER, EAGER, IDLE, SKIP, LoopGraphs, _outputs, _Template
+from .loop_memory import LoopMemory
 
 WARM = 2                  # op-by-op iterations with one signature before it is deferred
 MAX_EVENTS = 256          # an iteration longer than this is not captured (its log is dropped)
@@ -24,7 +25,7 @@ MAX_FLUSHES = 3           # deferred attempts that had to flush before a signatu
 _NOSYNC = Syncer(None)
 
 
-class AutoLoop(LoopGraphs):
+class AutoLoop(LoopGraphs, LoopMemory):
     """The recorder of one engine. `call(kind, obj, fn, args)` is what the hooked methods call; `flush()` is
     what any observer of deferred work calls; `stats()` says what happened."""
 
@@ -41,9 +42,11 @@ class AutoLoop(LoopGraphs):
         self.live_alias = False              # ... one of them views an input buffer the next inputs overwrite
         self.counts = {"eager": 0, "captures": 0, "replays": 0, "flushes": 0, "failed": 0}
         self.reason = None                   # the last capture failure
+        self._plan_init()
         self._reset(IDLE)
 
     def _reset(self, mode):
+        self._plan_end(False)                # an op-by-op iteration left unfinished: its trace is not learnt
         self.mode, self.tpl = mode, None
         self.log, self.sigs, self.outs = [], [], []
         self.made, self.open, self.seen_roots = {}, set(), set()
@@ -80,7 +83,7 @@ class AutoLoop(LoopGraphs):
     def _skip(self, kind, obj, fn, args):
         self.inside = True
         try:
-            out = fn(*args)
+            out = self.eg.public(fn, args)
         finally:
             self.inside = False
         if kind == "fwd":
@@ -132,9 +135,11 @@ class AutoLoop(LoopGraphs):
 
     # ------------------------------------------------------------------ op by op (logged)
     def _eager(self, kind, obj, fn, args, sig):
+        if not self.log:
+            self._plan_begin(sig)            # the iteration's first call: its memory from a plan
         self.inside = True
         try:
-            out = fn(*args)
+            out = self._plan_call(fn, args)
         except BaseException:
             self._skip_rest()                # not a clean iteration: no signature learnt from it
             raise
@@ -162,6 +167,7 @@ class AutoLoop(LoopGraphs):
 
     def _skip_rest(self):
         """Run the rest of this iteration op by op, unlogged; the log's tensors are let go now."""
+        self._plan_end(False)
         self.mode = SKIP
         self.log, self.sigs, self.outs, self.made, self.keep = [], [], [], {}, []
 
@@ -177,6 +183,7 @@ class AutoLoop(LoopGraphs):
         self.templates.move_to_end(sig)
         tpl.seen += 1
         self.counts["eager"] += 1
+        self._plan_end(True)
         self._reset(IDLE)
 
     def _template(self, sig):
@@ -339,7 +346,7 @@ class AutoLoop(LoopGraphs):
 
     def stats(self):
         why = {str(i): t.bad for i, t in enumerate(self.templates.values()) if t.bad}
-        return dict(self.counts, graphs=sum(t.graph is not None for t in self.templates.values()),
+        return dict(self.counts, memory=self.plan_stats(), graphs=sum(t.graph is not None for t in self.templates.values()),
                     signatures=len(self.templates), not_captured=why, last_failure=self.reason)
 
 

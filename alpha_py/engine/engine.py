@@ -187,9 +187,25 @@ class Engine:
             pending.append(fn)
 
     def wait_if_sync(self):
-        """In sync mode, outside a train step: wait for the queued work."""
-        if self.is_sync and not self._stepping():
+        """In sync mode, outside a train step and outside a public call: wait for the queued work."""
+        if self.is_sync and not self._stepping() and not getattr(self._local, "depth", 0):
             self.backend.synchronize()
+
+    def public(self, fn, args):
+        """Run a public call (a unit's forward/backward/gc, a loss, an optimizer update): in sync mode its
+        work is waited for once, when the outermost such call returns, not after each op inside it (a
+        net's forward waits once, not once per unit). Nothing between can observe the difference: host
+        reads wait for the device themselves."""
+        loc = self._local
+        depth = getattr(loc, "depth", 0)
+        loc.depth = depth + 1
+        try:
+            out = fn(*args)
+        finally:
+            loc.depth = depth
+        if not depth and self.is_sync and not self._stepping():
+            self.backend.synchronize()
+        return out
 
     def syncer(self):
         """The Syncer of a new tensor: a completion event in async mode, none when sync or stepping."""

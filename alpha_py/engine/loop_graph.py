@@ -91,6 +91,7 @@ class LoopGraphs:
             with eg.stepping():
                 graph, outs = b.graph_capture(body, tpl.pool)
             tpl.graph, tpl.outs, tpl.bound = graph, outs, bound
+            self._plan_drop(tpl.sig[0])
             ins = [(a.data.ptr, a.data.ptr + a.nbytes) for a in tpl.ins]
             tpl.alias = any(lo <= o.data.ptr < hi for row in outs for o in row if o is not None for lo, hi in ins)
             self.counts["captures"] += 1

@@ -42,15 +42,20 @@ def as_tensors(args, who):
 
 def _auto(unit):
     """The loop recorder of the unit's engine (engine/autoloop.py), or None."""
-    eg = unit.engine
-    return None if eg is None else eg.auto
+    return None if unit.engine is None else unit.engine.auto
+
+
+def _call(unit, kind, fn, args):
+    """A public call: through the loop recorder when auto_graph is on, else one Engine.public call."""
+    a = _auto(unit)
+    return (fn(*args) if unit.engine is None else unit.engine.public(fn, args)) if a is None else \
+        a.call(kind, unit, fn, args)
 
 
 def _flush(unit):
     """A change the deferred work of the loop recorder must not see: run that work first."""
-    a = _auto(unit)
-    if a is not None:
-        a.flush()
+    if _auto(unit) is not None:
+        unit.engine.auto.flush()
 
 
 class Unit:
@@ -227,8 +232,7 @@ class Unit:
 
     def forward(self, *X):
         xs = as_tensors(X, self)
-        a = _auto(self)
-        return self._forward(*xs) if a is None else a.call("fwd", self, self._forward, xs)
+        return _call(self, "fwd", self._forward, xs)
 
     def _forward(self, *xs):
         xs = list(xs)
@@ -246,8 +250,7 @@ class Unit:
         """Back-propagate gradients of this unit's last outputs; returns gradients of its last
         inputs (None for inputs that need none). Accumulates parameter gradients."""
         gs = as_tensors(grads, self)
-        a = _auto(self)
-        return self._backward(*gs) if a is None else a.call("bwd", self, self._backward, gs)
+        return _call(self, "bwd", self._backward, gs)
 
     def _backward(self, *gs):
         if self._last_out is None:
@@ -273,8 +276,7 @@ class Unit:
 
     def gc(self):
         """Free this step's graph (saved intermediates) below the last outputs."""
-        a = _auto(self)
-        return self._gc() if a is None else a.call("gc", self, self._gc, ())
+        return _call(self, "gc", self._gc, ())
 
     def _gc(self):
         if self._last_out is not None:
