@@ -254,7 +254,8 @@ def test_steps_never_wait_for_the_device(graph):
     else:
         assert per["planned"] > 0 and step.stats()["memory"]["arena_bytes"] > 0, \
             f"op-by-op steps are not served from a planned arena: {per}, {step.stats()}"
-    spin = _spin(cupy)
+    eg.backend.prebuild_kernels(wait=True)                # a module still loading on a prebuild thread (cold
+    spin = _spin(cupy)                                    # machine) can hold the host: this checks the steps
     spin(600)                                             # the GPU is busy for 0.6 s from now
     t0 = time.perf_counter()
     for x, y in batches:
