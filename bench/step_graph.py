@@ -80,23 +80,32 @@ def bench_alpha(kind, batch, graph, steps, warmup, pool, tf32):
     return res
 
 
-def bench_user(kind, batch, auto, steps, warmup, pool, tf32):
-    """The README loop as written (engine in its default sync mode), auto_graph on or off."""
+def user_loop(kind, batch, auto, pool="memp3", tf32=False, read=None):
+    """(engine, net, step): step(i) runs the README loop as written on batch i (engine in its default sync
+    mode, auto_graph on or off) and returns ls.loss(yh, y), or (read(yh, labels), loss) when `read` is given
+    (a host read in mid-iteration, between forward and backward)."""
     from alpha_py import alpha
     mp = None if pool == "cupy" else getattr(alpha.engine, pool)(16 * alpha.MEM_1GB)
     eg = alpha.engine.cuda_float32(0, mp, tf32=tf32, auto_graph=auto).set_seed(0)
     net = alpha_net(kind).train().init(eg)
     opt, ls = alpha.optim.Adam(net.params(), 1e-3), alpha.loss.softmax_crossEntropy()
     xs, ys = batches(kind, batch)
-    data = [(eg.tensor(x), eg.tensor(np.eye(10, dtype=np.float32)[y])) for x, y in zip(xs, ys)]
+    data = [(eg.tensor(x), eg.tensor(np.eye(10, dtype=np.float32)[y]), y) for x, y in zip(xs, ys)]
 
     def step(i):
-        x, y = data[i % len(data)]
+        x, y, labels = data[i % len(data)]
         yh = net.forward(x)[0]
+        got = None if read is None else read(yh, labels)
         net.backward(ls.gradient(yh, y))
         opt.update().clear_grads()
         net.gc()
-        return ls.loss(yh, y)
+        return ls.loss(yh, y) if read is None else (got, ls.loss(yh, y))
+    return eg, net, step
+
+
+def bench_user(kind, batch, auto, steps, warmup, pool, tf32):
+    """The README loop as written (engine in its default sync mode), auto_graph on or off."""
+    eg, net, step = user_loop(kind, batch, auto, pool, tf32)
     for i in range(warmup):                      # the same steps as bench_alpha: warm-up, then one more on batch 0
         step(i)
     step(0).get()

@@ -11,28 +11,11 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
-
-from step_graph import alpha_net, batches  # noqa: E402
+from step_graph import user_loop  # noqa: E402
 
 
 def loop(kind, batch, auto, read):
-    from alpha_py import alpha
-    eg = alpha.engine.cuda_float32(0, alpha.engine.memp3(16 * alpha.MEM_1GB), auto_graph=auto).set_seed(0)
-    net = alpha_net(kind).train().init(eg)
-    opt, ls = alpha.optim.Adam(net.params(), 1e-3), alpha.loss.softmax_crossEntropy()
-    xs, ys = batches(kind, batch)
-    data = [(eg.tensor(x), eg.tensor(np.eye(10, dtype=np.float32)[y])) for x, y in zip(xs, ys)]
-
-    def step(i):
-        x, y = data[i % len(data)]
-        yh = net.forward(x)[0]
-        if read:
-            yh.numpy()
-        net.backward(ls.gradient(yh, y))
-        opt.update().clear_grads()
-        net.gc()
-        return ls.loss(yh, y)
+    eg, _, step = user_loop(kind, batch, auto, read=(lambda yh, labels: yh.numpy()) if read else None)
     return eg, step
 
 

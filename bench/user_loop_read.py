@@ -11,27 +11,13 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
-
-from step_graph import alpha_net, batches, torch_net  # noqa: E402
+from step_graph import batches, torch_net, user_loop  # noqa: E402
 
 
 def bench_alpha(kind, batch, auto, steps, warmup):
-    from alpha_py import alpha
-    eg = alpha.engine.cuda_float32(0, alpha.engine.memp3(16 * alpha.MEM_1GB), auto_graph=auto).set_seed(0)
-    net = alpha_net(kind).train().init(eg)
-    opt, ls = alpha.optim.Adam(net.params(), 1e-3), alpha.loss.softmax_crossEntropy()
-    xs, ys = batches(kind, batch)
-    data = [(eg.tensor(x), eg.tensor(np.eye(10, dtype=np.float32)[y]), y) for x, y in zip(xs, ys)]
-
-    def step(i):
-        x, y, labels = data[i % len(data)]
-        yh = net.forward(x)[0]
-        acc = float((yh.numpy().argmax(1) == labels).mean())       # the host read in mid-iteration
-        net.backward(ls.gradient(yh, y))
-        opt.update().clear_grads()
-        net.gc()
-        return acc, ls.loss(yh, y)
+    def accuracy(yh, labels):
+        return float((yh.numpy().argmax(1) == labels).mean())
+    eg, net, step = user_loop(kind, batch, auto, read=accuracy)
     for i in range(warmup):
         step(i)
     eg.backend.synchronize()
