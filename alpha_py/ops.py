@@ -120,6 +120,8 @@ MATH = {m.name: m for m in (
     MathOp("clip", "Clip", (("vmin", "vmax"), ("alpha", "beta", "vmin", "vmax")), _ID,
            "y = min(max(alpha*x + beta, vmin), vmax)."),
     MathOp("reluN", "ReluN", (("N",),), {}, "y = min(max(x, 0), N)."),
+    MathOp("halfSin", "HalfSin", (("Amp",), ("Amp", "alpha", "beta")), _ID,
+           "y = 2*Amp*|sin(alpha*x + beta)| - Amp."),
 )}
 MATMULS = {"matMul": "Y = X1 @ X2", "matMulT1": "Y = X1^T @ X2", "matMulT2": "Y = X1 @ X2^T",
            "batchMatMul": "Y[b] = X1[b] @ X2[b]", "batchMatMulT1": "Y[b] = X1[b]^T @ X2[b]",
