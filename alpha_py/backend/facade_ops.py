@@ -22,6 +22,6 @@ class FacadeOps:
 
     def bernouli_mask(self, shape, p, v1, v2):
         """R with R = v1 where a uniform [0, 1) draw is < p, else v2 (v1.2's bernouli(p, v1, v2))."""
-        t = self.dtype.type
+        xp, t = self.xp, self.dtype.type
         u = self.uniform(shape, 0.0, 1.0)
-        return self.xp.where(u < t(p), t(v1), t(v2)).astype(self.dtype, copy=False)
+        return xp.where(u < t(p), xp.asarray(v1, dtype=self.dtype), xp.asarray(v2, dtype=self.dtype))
