@@ -1,0 +1,70 @@
+package alpha;
+
+import static alpha.Alpha.F;
+import static alpha.Alpha.alpha;
+import static alpha.Alpha.nn;
+import static org.junit.jupiter.api.Assertions.*;
+
+import alpha.engine.Engine;
+import alpha.engine.Tensor;
+import alpha.nn.Unit;
+import org.junit.jupiter.api.Test;
+
+/** Dragon-Alpha v1.2 names beyond the core set through the Java facade, values hand-computed from v1.2's
+ *  definitions (tests/test_java_facade_v12.py runs this class under JPype and Py4J and checks the same numbers
+ *  in Python). */
+class FacadeV12Test {
+    static final Engine eg = alpha.engine.cpu_float32();
+
+    @Test
+    void pools1DIndexAndUnpool() {
+        Tensor x = eg.tensor(new float[]{1, 3, 2, 5}, 1, 4, 1);                       // [N, W, C]
+        assertArrayEquals(new float[]{3, 5}, F.maxPool1D(2, x)[0].value());
+        Tensor[] yi = F.maxPool1D_with_Index(2, x);
+        assertArrayEquals(new int[]{1, 3}, yi[1].value_int32());                      // flat offsets into X
+        assertArrayEquals(new float[]{4f / 3, 2, 10f / 3, 7f / 3}, F.avgPool1D(3, 1, 1, x)[0].value(), 1e-6f);
+        assertArrayEquals(new float[]{5}, nn.adaptive_maxPool1D(1).init(eg).forward(x)[0].value());
+        assertArrayEquals(new float[]{3, 5}, F.eval_maxPool1D(2, x)[0].value());
+        Tensor u = F.avgUnpool2D(2, eg.tensor(new float[]{4}, 1, 1, 1, 1))[0];
+        assertArrayEquals(new int[]{1, 2, 2, 1}, u.dim());
+        assertArrayEquals(new float[]{1, 1, 1, 1}, u.value());
+        Tensor x4 = eg.tensor(new float[]{1, 7, 3, 2}, 1, 2, 2, 1);
+        assertArrayEquals(new int[]{1}, F.maxPool2D_with_Index(2, x4)[1].value_int32());
+        assertArrayEquals(new float[]{7}, F.eval_adaptive_maxPool2D(1, x4)[0].value());
+    }
+
+    @Test
+    void mathCenterAndFusedForms() {
+        assertArrayEquals(new float[]{-1, 1}, F.halfSin(1.0f, eg.tensor(new float[]{0, (float) (Math.PI / 2)}, 2))[0].value(), 1e-6f);
+        Tensor X1 = eg.tensor(new float[]{1, 2, 3, 4}, 1, 2, 2), X2 = eg.tensor(new float[]{10, 20}, 1, 2);
+        assertArrayEquals(new float[]{11, 22, 13, 24}, F.add_center(X1, X2)[0].value());
+        assertArrayEquals(new float[]{20, 80, 60, 160}, nn.mul_center(2.0f).init(eg).forward(X1, X2)[0].value());
+        Tensor a = eg.tensor(new float[]{1, 2}, 2), b = eg.tensor(new float[]{2, 1}, 2);
+        assertArrayEquals(new float[]{0, 1}, F.linear2_relu(1.0f, -1.0f, 0.0f, a, b)[0].value());
+        Unit fused = nn.linear2_leakyRelu(nn.linear2(1.0f, -1.0f, 0.0f), nn.leakyRelu(0.5f)).init(eg);
+        assertArrayEquals(new float[]{-0.5f, 1}, fused.forward(a, b)[0].value());
+        Unit bm = nn.relu_bernouliMul(nn.relu(), nn.bernouliMul(0.25f, 2.0f, 0.0f)).init(eg).eval();
+        assertArrayEquals(new float[]{2, 0}, bm.forward(eg.tensor(new float[]{4, -4}, 2))[0].value());  // x * E[R]
+    }
+
+    @Test
+    void sqBatchNormPointConvsAndUtilities() {
+        Unit bn = nn.sqBatchNorm(false, 0.9f, 0.9f, 1e-5f, 1).init(eg);
+        float s = (float) (1 / Math.sqrt(1 + 1e-5));                                 // mean 2, var 5 - 4 = 1
+        assertArrayEquals(new float[]{-s, s}, bn.forward(eg.tensor(new float[]{1, 3}, 2, 1))[0].value(), 1e-6f);
+        assertArrayEquals(new float[]{2}, bn.state_map().get("SqBatchNorm.run_mean").value(), 1e-6f);
+        assertArrayEquals(new float[]{5}, bn.state_map().get("SqBatchNorm.run_sqmean").value(), 1e-6f);
+        Unit pc = nn.point_conv2D(false, 2, 1).init(eg);
+        nn.constant_params(pc, 0.5f);
+        assertArrayEquals(new float[]{2}, pc.forward(eg.tensor(new float[]{1, 3}, 1, 1, 2))[0].value());
+        nn.print_param_stat(pc);
+        assertArrayEquals(new int[]{1, 1, 1, 3}, nn.point_deconv3D(2, 3).init(eg).forward(eg.ones(1, 1, 1, 2))[0].dim());
+        assertFalse(F.need_grads());
+        assertEquals(-1, F.index_of_core(null));
+        StringBuilder sb = new StringBuilder();
+        F.append("", sb);
+        assertEquals("Alpha.functional", sb.toString());
+        assertArrayEquals(new int[]{2, 12}, F.view_flatten(eg.ones(2, 3, 4))[0].dim());
+        assertThrows(AlphaException.class, () -> nn.sqsub_center(1.0f, 2.0f));
+    }
+}
