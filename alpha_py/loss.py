@@ -193,6 +193,34 @@ class WeightedSum(LossFunction):
         return f"weighted_sum({self.weights}, {self.losses})"
 
 
+class WeightedSummaryCreator:
+    """v1.2's builder of a weighted sum: append(weight, loss) (chained), clear(), weights(), loss_funcs(), create()."""
+
+    def __init__(self):
+        self._w, self._f = [], []
+
+    def weights(self):
+        return list(self._w)
+
+    def loss_funcs(self):
+        return list(self._f)
+
+    def append(self, weight, loss_fn):
+        if loss_fn is None:
+            raise ArgumentError("WeightedSummaryCreator.append: loss is None")
+        self._w.append(weight)
+        self._f.append(loss_fn)
+        return self
+
+    def clear(self):
+        self._w.clear()
+        self._f.clear()
+        return self
+
+    def create(self):
+        return WeightedSum(list(self._w), list(self._f))
+
+
 class Loss:
     """The `alpha.loss` factory."""
 
@@ -217,8 +245,11 @@ class Loss:
     def softmax_crossEntropy(self, features=-1):
         return SoftmaxCrossEntropy(features)
 
-    def weighted_sum(self, weights, *losses):
-        """weighted_sum([w1, w2], loss1, loss2) (losses may also come as one list)."""
+    def weighted_sum(self, weights=None, *losses):
+        """weighted_sum([w1, w2], loss1, loss2) (losses may also come as one list); weighted_sum() with no
+        argument: v1.2's WeightedSummaryCreator (append(weight, loss)... create())."""
+        if weights is None and not losses:
+            return WeightedSummaryCreator()
         if len(losses) == 1 and isinstance(losses[0], (list, tuple)):
             losses = tuple(losses[0])
         if isinstance(weights, (int, float)) and not isinstance(weights, bool):

@@ -75,3 +75,14 @@ def test_pool_index_parity():
     ic, ig = bc.pool_index(wc, x.shape, k, s, p), bg.pool_index(wg, x.shape, k, s, p)
     np.testing.assert_array_equal(ig.get(), ic)
     check("pool_index", "max values", x.reshape(-1)[ig.get()], x.reshape(-1)[ic])
+
+
+def test_old_cuda_float32_and_stream_pool_overload_compute():
+    """v1.2's old_cuda_float32 (a memp1 pool of maxMemorySize bytes) and cuda_float32(id, streamPool_maxsize, ...)
+    give working engines: a unit's output equals the CPU's."""
+    from alpha_py import alpha
+    x = np.random.RandomState(4).randn(3, 37, 19).astype(np.float32)
+    want = nn.maxPool1D(3, 2, 1).init(cpu()).forward(cpu().tensor(x))[0].numpy()
+    for eg in (alpha.engine.old_cuda_float32(0, 1 << 28), alpha.engine.old_cuda_float32(0, 64, 1 << 28, 1 << 20, True),
+               alpha.engine.cuda_float32(0, 64, alpha.engine.memp1(1 << 28), 1 << 20, True)):
+        check("old_cuda_float32", "maxPool1D", nn.maxPool1D(3, 2, 1).init(eg).forward(eg.tensor(x))[0].numpy(), want)

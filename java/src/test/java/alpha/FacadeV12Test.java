@@ -67,4 +67,32 @@ class FacadeV12Test {
         assertArrayEquals(new int[]{2, 12}, F.view_flatten(eg.ones(2, 3, 4))[0].dim());
         assertThrows(AlphaException.class, () -> nn.sqsub_center(1.0f, 2.0f));
     }
+
+    @Test
+    void textHelpersLossCreatorAndStatePrimitives() throws Exception {
+        assertEquals("0.500000", alpha.format(0.5f));
+        assertEquals("1.000000e-05", alpha.format(1e-5f));
+        assertEquals(" -7", alpha.format((byte) -7));
+        assertEquals("[[0, 1, 2]\n [3, 4, 5]]", alpha.str(new int[][]{{0, 1, 2}, {3, 4, 5}}));
+        assertEquals("[[[0.000000e+00, 1.000000]\n  [2.000000, 3.000000]]\n [[4.000000, 5.000000]\n  [6.000000, 7.000000]]]",
+                alpha.str(new float[][][]{{{0, 1}, {2, 3}}, {{4, 5}, {6, 7}}}));
+        StringBuilder sb = new StringBuilder();
+        alpha.append(sb, "> ", new byte[][]{{1, 1}, {1, 1}});
+        assertEquals("[[  1,   1]\n > [  1,   1]]", sb.toString());
+        assertEquals("null", alpha.string(null));
+
+        alpha.loss.LossFunction l = alpha.loss.weighted_sum().append(0.25f, alpha.loss.L1()).append(2.0f, alpha.loss.L2()).create();
+        Tensor yh = eg.tensor(new float[]{1, 3}, 1, 2), y = eg.zeros(1, 2);
+        float want = 0.25f * alpha.loss.L1().loss(yh, y).get() + 2.0f * alpha.loss.L2().loss(yh, y).get();
+        assertEquals(want, l.loss(yh, y).get(), 1e-6f);
+
+        Unit a = nn.sequence(nn.fullconnect(3, 2), nn.batchNorm(2)).init(eg);
+        Unit b = nn.sequence(nn.fullconnect(3, 2), nn.batchNorm(2)).init(eg);
+        java.nio.file.Path p = java.nio.file.Files.createTempDirectory("facade-v12").resolve("net.zip");
+        assertTrue(alpha.stat.write(a, alpha.stat.zip_writer(p.toString())));
+        assertTrue(alpha.stat.update(b, alpha.stat.read(alpha.stat.zip_reader(p.toString(), java.nio.charset.StandardCharsets.UTF_8))));
+        assertArrayEquals(a.params().get(0).value(), b.params().get(0).value());
+        assertSame(b, alpha.stat.transform(b, u -> u.eval()));
+        assertFalse(b.training());
+    }
 }
