@@ -59,4 +59,4 @@ def test_junit_facade_v12_under_both_bridges(junit_cp, bridge):
     else:
         out = run_py4j(junit_cp, "alpha.JUnitMain", "alpha.FacadeV12Test", timeout=600)
     assert f"bridge {bridge}" in out
-    assert "junit 4 passed 0 failed" in out, out[-4000:]
+    assert "junit 5 passed 0 failed" in out, out[-4000:]

@@ -95,4 +95,35 @@ class FacadeV12Test {
         assertSame(b, alpha.stat.transform(b, u -> u.eval()));
         assertFalse(b.training());
     }
+
+    @Test
+    void dataContainers() throws Exception {
+        alpha.data.ListContainer<String, Integer> con = alpha.data.list(String.class, Integer.class);
+        con.add(new String[]{"a", "b", null, "c"}, new Integer[]{0, 1, 5, 1});
+        assertEquals(3, con.size());
+        assertEquals(java.util.Map.of(0, 1, 1, 2), con.class_sample_num());
+        assertEquals(4, con.get(4).input.length);
+        assertEquals(2, con.shuffle_swap(1.5).shuffle_sort().split(2)[0].size());
+
+        java.nio.file.Path root = java.nio.file.Files.createTempDirectory("ff");
+        for (String f : new String[]{"cat/b", "cat/a", "dog/c"}) {
+            java.nio.file.Files.createDirectories(root.resolve(f).getParent());
+            java.nio.file.Files.write(root.resolve(f), new byte[]{1});
+        }
+        alpha.data.FileFolder ff = alpha.data.file_folder(root.toString()).init();
+        assertEquals(Integer.valueOf(1), ff.label("dog"));
+        assertEquals("a", ff.inputs().get(0).getName());
+
+        int[] n = {0};
+        alpha.data.AutoLoadContainer<Integer, Integer> al = alpha.data.autoLoad(Integer.class, Integer.class, 8,
+                () -> { synchronized (n) { n[0]++; return new alpha.data.Pair<>(n[0], n[0] % 2); } });
+        al.start_load(3);
+        try {
+            long end = System.currentTimeMillis() + 5000;
+            while (al.size() < 8 && System.currentTimeMillis() < end) Thread.sleep(10);
+            assertEquals(8, al.size());
+        } finally {
+            al.stop_load();
+        }
+    }
 }
