@@ -6,6 +6,7 @@ import pytest
 
 from alpha_py import alpha, nn, F
 from alpha_py.errors import AlphaError
+from alpha_py.ops import ACTIVATIONS
 from gradcheck import check_unit
 
 rng = np.random.RandomState(11)
@@ -160,3 +161,23 @@ def test_errors_name_the_unit(call, words):
         call(eg)
     for w in words:
         assert w in str(e.value), str(e.value)
+
+
+F_GRAD = [  # the v1.2 F names of this family and of test_facade_units.py, each gradient-checked through F here
+    ("adaptive_maxPool1D", (3,), [(2, 8, 2)]), ("adaptive_avgPool1D", (3,), [(2, 8, 2)]),
+    ("avgUnpool2D", (3, 2, 1), [(1, 3, 4, 2)]), ("eval_maxPool2D", (3, 2, 1), [(1, 5, 6, 2)]),
+    ("eval_maxPool1D", (2,), [(2, 6, 3)]), ("eval_adaptive_maxPool2D", (2, 3), [(1, 5, 7, 2)]),
+    ("eval_adaptive_maxPool1D", (3,), [(2, 7, 2)]), ("maxPool1D_with_Index", (3, 2, 1), [(2, 7, 2)]),
+    ("adaptive_maxPool2D_with_Index", (2,), [(1, 5, 4, 2)]),
+    ("add_center", (2.0, 3.0), [(2, 3, 4), (2, 4)]), ("sub_center", (), [(2, 3, 4), (2, 4)]),
+    ("linear2_center", (1.0, 2.0, 0.5), [(2, 3, 4), (2, 4)]), ("mul_center", (1.5,), [(2, 3, 4), (2, 4)]),
+    ("sqadd_center", (), [(2, 3, 4), (2, 4)]), ("sqsub_center", (), [(2, 3, 4), (2, 4)]),
+    ("quadratic2_center", (1.0, 2.0, 3.0, 4.0, 5.0, 6.0), [(2, 3, 4), (2, 4)]),
+]
+F_CHECKED = {c[0] for c in F_GRAD} | {"maxPool1D", "avgPool1D", "maxPool2D_with_Index", "adaptive_maxPool1D_with_Index",
+                                      "view_flatten"} | {f"linear2_{a}" for a in ACTIVATIONS}
+
+
+@pytest.mark.parametrize("name,params,shapes", F_GRAD, ids=[c[0] for c in F_GRAD])
+def test_F_grad(name, params, shapes):
+    check_unit(lambda ts: getattr(F, name)(*params, *ts)[:1], shapes)

@@ -117,7 +117,7 @@ def test_linear2_act_params_and_v12_spelling():
     np.testing.assert_allclose(F.linear2_leakyRelu(1.0, 1.0, 0.0, 0.1, eg.tensor(a), eg.tensor(b))[0].numpy(),
                                [[-0.2, 1.0]])
     np.testing.assert_allclose(F.linear2_elu(1.0, 1.0, 0.0, 2.0, 3.0, eg.tensor(a), eg.tensor(b))[0].numpy(),
-                               [[3.0 * 2.0 * (np.exp(-2.0) - 1), 3.0]])
+                               [[2.0 * 3.0 * (np.exp(-2.0) - 1), 2.0]])     # v1.2: theta * (x or ns*(e^x - 1))
     assert type(nn.linear2_Elu(nn.linear2(1.0, 1.0, 0.0), nn.elu())).__name__ == "Linear2_Elu"
     with pytest.raises(AlphaError, match="linear2_relu"):
         nn.linear2_relu(nn.add(), nn.relu())

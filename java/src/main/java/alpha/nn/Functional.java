@@ -95,7 +95,7 @@ public class Functional {
     public Tensor[] leakyRelu(Object... args) { return apply("leakyRelu", args); }
 
     /**
-     * Applies ELU, x for x > 0 else alpha * (exp(x) - 1).
+     * Applies ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01).
      *
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
@@ -796,7 +796,7 @@ public class Functional {
     public Tensor[] add_leakyRelu(Object... args) { return apply("add_leakyRelu", args); }
 
     /**
-     * Adds two inputs and applies ELU, x for x > 0 else alpha * (exp(x) - 1), in one pass (a residual connection).
+     * Adds two inputs and applies ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01), in one pass (a residual connection).
      *
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
@@ -877,7 +877,7 @@ public class Functional {
     public Tensor[] leakyRelu_dropout(Object... args) { return apply("leakyRelu_dropout", args); }
 
     /**
-     * Applies ELU, x for x > 0 else alpha * (exp(x) - 1) and then dropout, in one pass.
+     * Applies ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01) and then dropout, in one pass.
      *
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs

@@ -160,7 +160,7 @@ public class NN {
     public Unit leakyRelu(Object... args) { return unit("leakyRelu", args); }
 
     /**
-     * A unit computing ELU, x for x > 0 else alpha * (exp(x) - 1).
+     * A unit computing ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01).
      *
      * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
@@ -916,7 +916,7 @@ public class NN {
     public Unit batchNorm_leakyRelu(Object... args) { return unit("batchNorm_leakyRelu", args); }
 
     /**
-     * Batch normalisation followed by ELU, x for x > 0 else alpha * (exp(x) - 1), fused into one unit.
+     * Batch normalisation followed by ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01), fused into one unit.
      *
      * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
@@ -964,7 +964,7 @@ public class NN {
     public Unit affine_leakyRelu(Object... args) { return unit("affine_leakyRelu", args); }
 
     /**
-     * An affine transform followed by ELU, x for x > 0 else alpha * (exp(x) - 1), fused into one unit.
+     * An affine transform followed by ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01), fused into one unit.
      *
      * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
@@ -1012,7 +1012,7 @@ public class NN {
     public Unit leakyRelu_dropout(Object... args) { return unit("leakyRelu_dropout", args); }
 
     /**
-     * ELU, x for x > 0 else alpha * (exp(x) - 1) followed by dropout, fused into one unit.
+     * ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01) followed by dropout, fused into one unit.
      *
      * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
