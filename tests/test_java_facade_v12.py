@@ -32,6 +32,9 @@ def test_python_gives_the_junit_numbers():
     np.testing.assert_allclose(bn.forward(eg.tensor(np.array([[1], [3]], np.float32)))[0].numpy().ravel(), [-s, s],
                                rtol=1e-6)
     assert bn.state_map()["SqBatchNorm.run_sqmean"].numpy().tolist() == [5]
+    X = eg.tensor(np.array([1, -2, 3, 4, 5, -6], np.float32).reshape(2, 3))
+    assert eg.straight_sum(X, 2.0).get() == 10 and eg.field_sum(X).numpy().tolist() == [5, 3, -3]
+    assert eg.matMulT2(X, X).numpy().ravel().tolist() == [14, -24, -24, 77]
 
 
 needs_java = pytest.mark.skipif(not (shutil.which("mvn") and shutil.which("java") and shutil.which("javac")),
@@ -59,4 +62,4 @@ def test_junit_facade_v12_under_both_bridges(junit_cp, bridge):
     else:
         out = run_py4j(junit_cp, "alpha.JUnitMain", "alpha.FacadeV12Test", timeout=600)
     assert f"bridge {bridge}" in out
-    assert "junit 5 passed 0 failed" in out, out[-4000:]
+    assert "junit 6 passed 0 failed" in out, out[-4000:]

@@ -126,4 +126,21 @@ class FacadeV12Test {
             al.stop_load();
         }
     }
+
+    @Test
+    void engineMathReductionsAndBlas() {
+        Tensor X = eg.tensor(new float[]{1, -2, 3, 4, 5, -6}, 2, 3);
+        assertArrayEquals(new float[]{3, -3, 7, 9, 11, -11}, eg.linear(false, 2.0f, X, 1.0f).value());
+        assertArrayEquals(new float[]{1, 0, 3, 4, 5, 0}, eg.relu(false, X).value());
+        assertArrayEquals(new float[]{1, -1, 1, 1, 1, -1}, eg.clip(false, X, -1.0f, 1.0f).value());
+        assertEquals(10f, eg.straight_sum(X, 2.0f).get(), 1e-6f);
+        assertEquals(-6f, eg.straight_min(X).get(), 1e-6f);
+        assertArrayEquals(new float[]{5, 3, -3}, eg.field_sum(X).value());
+        assertArrayEquals(new float[]{2, 3}, eg.row_sum(X).value());
+        Tensor C = eg.zeros(2, 2);
+        assertSame(C, eg.matMulT2(C, X, X));
+        assertArrayEquals(new float[]{14, -24, -24, 77}, C.value());
+        assertSame(X, eg.sadd(true, X, 1.0f));
+        assertArrayEquals(new float[]{2, -1, 4, 5, 6, -5}, X.value());
+    }
 }
