@@ -181,3 +181,14 @@ F_CHECKED = {c[0] for c in F_GRAD} | {"maxPool1D", "avgPool1D", "maxPool2D_with_
 @pytest.mark.parametrize("name,params,shapes", F_GRAD, ids=[c[0] for c in F_GRAD])
 def test_F_grad(name, params, shapes):
     check_unit(lambda ts: getattr(F, name)(*params, *ts)[:1], shapes)
+
+
+def test_avgPool2D_divides_by_the_whole_window_as_v12():
+    """v1.2's avgpool2D_igpad = false: padding counts as zeros, every window divides by kh*kw."""
+    eg = alpha.engine.cpu_float64()
+    x = np.arange(16, dtype=np.float64).reshape(1, 4, 4, 1)
+    y = F.avgPool2D(3, 2, 1, eg.tensor(x))[0].numpy()[0, :, :, 0]
+    np.testing.assert_allclose(y, [[(0 + 1 + 4 + 5) / 9, (1 + 2 + 3 + 5 + 6 + 7) / 9],
+                                   [(4 + 5 + 8 + 9 + 12 + 13) / 9, (5 + 6 + 7 + 9 + 10 + 11 + 13 + 14 + 15) / 9]])
+    check_unit(nn.avgPool2D(3, 2, 1), [(2, 5, 4, 2)])
+    check_unit(nn.avgPool2D(2, 3, 2, 1, 1, 1), [(1, 5, 6, 2)])
