@@ -20,6 +20,20 @@ def _split_args(args, who):
                         f"{[type(a).__name__ for a in args]})")
 
 
+def _is_tensors(a):
+    return isinstance(a, Tensor) or (isinstance(a, (list, tuple)) and a and all(isinstance(t, Tensor) for t in a))
+
+
+def _v12_split(args):
+    """v1.2's F.split(X, sections...) (along the last dim) and F.split(dim, X, sections...) -> our
+    (dim, sections..., X); (dim, sections..., X) passes as it is."""
+    if args and _is_tensors(args[0]):
+        return (-1,) + tuple(args[1:]) + (args[0],)
+    if len(args) >= 2 and not _is_tensors(args[0]) and _is_tensors(args[1]):
+        return (args[0],) + tuple(args[2:]) + (args[1],)
+    return args
+
+
 _FUNCTIONS = tuple(ACTIVATIONS) + ("softmax", "log_softmax") + (
     "dropout",
     "maxPool2D", "avgPool2D", "adaptive_avgPool2D", "adaptive_maxPool2D",
@@ -97,6 +111,8 @@ class Functional:
         make = _EXTRA.get(name) or getattr(_nn, name)
 
         def apply(*args):
+            if name == "split":
+                args = _v12_split(args)
             params, xs = _split_args(args, name)
             return make(*params)._apply(xs)
 

@@ -74,3 +74,15 @@ def test_engine_v12_overload_errors(call, words):
     for w in words:
         assert w in str(e.value), str(e.value)
     assert alpha.engine.default_max_transfer_buf_size == 512 << 20 and alpha.engine.default_cuda_stream_pool_size == 64
+
+
+def test_F_split_takes_v12_forms():
+    """v1.2's F.split(X, sections...) splits the last dim; F.split(dim, X, sections...); ours (dim, sections..., X)."""
+    from alpha_py import F
+    eg = alpha.engine.cpu_float32()
+    x = eg.tensor(np.arange(12, dtype=np.float32).reshape(2, 6))
+    assert [t.shape for t in F.split(x, 2, 4)] == [(2, 2), (2, 4)]
+    assert [t.shape for t in F.split(0, x, 1, 1)] == [(1, 6), (1, 6)]
+    assert [t.shape for t in F.split(0, [x], 1, 1)] == [(1, 6), (1, 6)]
+    assert [t.shape for t in F.split(-1, 3, 3, x)] == [(2, 3), (2, 3)]
+    np.testing.assert_array_equal(F.split(x, 2, 4)[1].numpy(), x.numpy()[:, 2:])

@@ -45,6 +45,12 @@ class FacadeV12Test {
         assertArrayEquals(new float[]{-0.5f, 1}, fused.forward(a, b)[0].value());
         Unit bm = nn.relu_bernouliMul(nn.relu(), nn.bernouliMul(0.25f, 2.0f, 0.0f)).init(eg).eval();
         assertArrayEquals(new float[]{2, 0}, bm.forward(eg.tensor(new float[]{4, -4}, 2))[0].value());  // x * E[R]
+        Tensor S = eg.ones(2, 6);                                                      // v1.2's split forms
+        Tensor[] parts = F.split(S, 2, 4);
+        assertArrayEquals(new int[]{2, 2}, parts[0].dim());
+        assertArrayEquals(new int[]{2, 4}, parts[1].dim());
+        assertArrayEquals(new int[]{1, 6}, F.split(0, new Tensor[]{S}, 1, 1)[1].dim());
+        assertArrayEquals(new int[]{2, 3}, F.split(-1, 3, 3, S)[0].dim());           // ours: (dim, sections..., X)
     }
 
     @Test

@@ -24,8 +24,10 @@ public class Functional {
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
      */
-    public Tensor[] apply(String name, Object... args) {
-        Object[] a = tensorsLast(args);
+    public Tensor[] apply(String name, Object... args) { return applyAsGiven(name, tensorsLast(args)); }
+
+    /** apply() without moving the tensors last (for v1.2's split, whose Python side reads their place). */
+    private Tensor[] applyAsGiven(String name, Object[] a) {
         String path = "F." + name;
         String key = Wrap.batching() ? signature(path, a) : null;
         if (key != null) {
@@ -350,7 +352,11 @@ public class Functional {
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
      */
-    public Tensor[] split(Object... args) { return apply("split", args); }
+    public Tensor[] split(Object... args) {
+        // v1.2's split(X, sections...) and split(dim, X, sections...): the Python side reads the tensor's place, so
+        // the arguments go as given (apply() would move the tensors last and make a section the dimension).
+        return applyAsGiven("split", args);
+    }
 
     /**
      * Splits the input along a dimension into n equal parts.
