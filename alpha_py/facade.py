@@ -16,6 +16,7 @@ class Alpha(TextOps):
 
     MEM_1GB = EngineFactory.MEM_1GB
     MEM_1MB = EngineFactory.MEM_1MB
+    version = "alpha-v1.2"          # the Dragon-Alpha facade version this re-creates (v1.2's Alpha.version)
 
     def __init__(self):
         self.engine, self.nn, self.F, self.loss = engine, nn, F, loss

@@ -25,6 +25,7 @@ def test_text_helpers():
     sb = alpha.append([], "> ", np.ones((2, 2), np.int8))
     assert "".join(sb) == "[[  1,   1]\n > [  1,   1]]"
     assert alpha.string([[1, 2], [3, 4]]) == "[[1, 2]\n [3, 4]]" and alpha.string(3) == "3"
+    assert alpha.version == "alpha-v1.2"
     with pytest.raises(TypeError, match="1D-4D"):
         alpha.str(np.zeros((1, 1, 1, 1, 1)))
 

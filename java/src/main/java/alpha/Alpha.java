@@ -33,6 +33,8 @@ import alpha.stat.Stat;
 public final class Alpha {
     /** The facade object, as Dragon-Alpha's {@code alpha}. */
     public static final Alpha alpha = new Alpha();
+    /** The Dragon-Alpha facade version this re-creates (v1.2's {@code Alpha.version}). */
+    public static final String version = "alpha-v1.2";
     /** Unit constructors: {@code alpha.nn}. */
     public static final NN nn = new NN();
     /** Parameter-free functions: {@code alpha.F}. */

@@ -86,6 +86,9 @@ class FacadeV12Test {
         alpha.append(sb, "> ", new byte[][]{{1, 1}, {1, 1}});
         assertEquals("[[  1,   1]\n > [  1,   1]]", sb.toString());
         assertEquals("null", alpha.string(null));
+        assertEquals("alpha-v1.2", Alpha.version);
+        Unit seq = nn.sequence(java.util.List.of(nn.relu(), nn.smul(2.0f))).init(eg);
+        assertArrayEquals(new float[]{0, 4}, seq.forward(eg.tensor(new float[]{-1, 2}, 2))[0].value());
 
         alpha.loss.LossFunction l = alpha.loss.weighted_sum().append(0.25f, alpha.loss.L1()).append(2.0f, alpha.loss.L2()).create();
         Tensor yh = eg.tensor(new float[]{1, 3}, 1, 2), y = eg.zeros(1, 2);

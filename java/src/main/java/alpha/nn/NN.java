@@ -48,6 +48,14 @@ public class NN {
     }
 
     /**
+     * Units applied in order, from a collection (v1.2's {@code sequence(Collection<Unit>)}).
+     *
+     * @param units the units, in order
+     * @return the sequence
+     */
+    public Unit sequence(java.util.Collection<Unit> units) { return sequence(units.toArray(new Unit[0])); }
+
+    /**
      * The same as {@link #sequence(Unit...)} (PyTorch's name).
      *
      * @param units the units
