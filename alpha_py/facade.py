@@ -6,13 +6,17 @@ from .engine.factory import EngineFactory, engine
 from .functional import F
 from .loss import loss
 from .nn.factory import nn
+from .text import TextOps
 
 nn.extend({name: getattr(zoo, name) for name in zoo.__all__})
 
 
-class Alpha:
+class Alpha(TextOps):
+    """The alpha object; v1.2's format / str / append / string come from TextOps (alpha_py/text.py)."""
+
     MEM_1GB = EngineFactory.MEM_1GB
     MEM_1MB = EngineFactory.MEM_1MB
+    version = "alpha-v1.2"          # the Dragon-Alpha facade version this re-creates (v1.2's Alpha.version)
 
     def __init__(self):
         self.engine, self.nn, self.F, self.loss = engine, nn, F, loss

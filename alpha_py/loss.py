@@ -96,32 +96,54 @@ class SmoothL1(LossFunction):
         return b.linear(b.clip(b.sub(yh, y), -1.0, 1.0), 1.0 / n, 0.0)
 
 
-class BinaryCrossEntropy(LossFunction):
-    """On probabilities yh in (0, 1): -sum(y log yh + (1 - y) log(1 - yh)) / n (yh clipped to
-    [1e-7, 1 - 1e-7]); gradient (yh - y) / (yh (1 - yh)) / n."""
+class _WeightedBCE(LossFunction):
+    """v1.2's (alpha, beta): the weights of the positive (y) and the negative (1 - y) terms, 1 and 1 by default."""
+
+    def __init__(self, alpha=1.0, beta=1.0):
+        for k, v in (("alpha", alpha), ("beta", beta)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ArgumentError(f"{self.name}: {k} must be a finite number, got {v!r}")
+        self.alpha, self.beta = float(alpha), float(beta)
+
+
+class BinaryCrossEntropy(_WeightedBCE):
+    """On probabilities yh in (0, 1): -sum(alpha y log yh + beta (1 - y) log(1 - yh)) / n (yh clipped to
+    [1e-7, 1 - 1e-7]); gradient (beta (1 - y) / (1 - yh) - alpha y / yh) / n."""
     name = "binaryCrossEntropy"
 
     def _loss(self, b, yh, y, n):
         p = b.clip(yh, _EPS, 1.0 - _EPS)
-        t = b.add(b.mul(y, b.log(p)), b.mul(b.linear(y, -1.0, 1.0), b.log(b.linear(p, -1.0, 1.0))))
+        t = b.add(b.linear(b.mul(y, b.log(p)), self.alpha, 0.0),
+                  b.linear(b.mul(b.linear(y, -1.0, 1.0), b.log(b.linear(p, -1.0, 1.0))), self.beta, 0.0))
         return b.linear(b.sum(t), -1.0 / n, 0.0)
 
     def _grad(self, b, yh, y, n):
         p = b.clip(yh, _EPS, 1.0 - _EPS)
-        return b.linear(b.div(b.sub(p, y), b.mul(p, b.linear(p, -1.0, 1.0))), 1.0 / n, 0.0)
+        if self.alpha == self.beta == 1.0:
+            return b.linear(b.div(b.sub(p, y), b.mul(p, b.linear(p, -1.0, 1.0))), 1.0 / n, 0.0)
+        neg = b.div(b.linear(y, -self.beta, self.beta), b.linear(p, -1.0, 1.0))
+        return b.linear(b.sub(neg, b.div(b.linear(y, self.alpha, 0.0), p)), 1.0 / n, 0.0)
 
 
-class SigmoidBinaryCrossEntropy(LossFunction):
-    """On logits x: BCE(sigmoid(x), y) computed stably as softplus(x) - x*y, summed / n;
-    gradient (sigmoid(x) - y) / n."""
+class SigmoidBinaryCrossEntropy(_WeightedBCE):
+    """On logits x: weighted BCE(sigmoid(x), y) = alpha y softplus(-x) + beta (1 - y) softplus(x) (= softplus(x) - x*y
+    when alpha = beta = 1), summed / n; gradient (beta (1 - y) sigmoid(x) - alpha y (1 - sigmoid(x))) / n."""
     name = "sigmoid_binaryCrossEntropy"
 
     def _loss(self, b, x, y, n):
-        t = b.sub(b.act_fwd("softplus", x), b.mul(x, y))
+        if self.alpha == self.beta == 1.0:
+            t = b.sub(b.act_fwd("softplus", x), b.mul(x, y))
+        else:
+            pos = b.mul(b.linear(y, self.alpha, 0.0), b.act_fwd("softplus", b.linear(x, -1.0, 0.0)))
+            t = b.add(pos, b.mul(b.linear(y, -self.beta, self.beta), b.act_fwd("softplus", x)))
         return b.linear(b.sum(t), 1.0 / n, 0.0)
 
     def _grad(self, b, x, y, n):
-        return b.linear(b.sub(b.act_fwd("sigmoid", x), y), 1.0 / n, 0.0)
+        s = b.act_fwd("sigmoid", x)
+        if self.alpha == self.beta == 1.0:
+            return b.linear(b.sub(s, y), 1.0 / n, 0.0)
+        neg = b.mul(b.linear(y, -self.beta, self.beta), s)
+        return b.linear(b.sub(neg, b.mul(b.linear(y, self.alpha, 0.0), b.linear(s, -1.0, 1.0))), 1.0 / n, 0.0)
 
 
 class CrossEntropy(LossFunction):
@@ -199,6 +221,34 @@ class WeightedSum(LossFunction):
         return f"weighted_sum({self.weights}, {self.losses})"
 
 
+class WeightedSummaryCreator:
+    """v1.2's builder of a weighted sum: append(weight, loss) (chained), clear(), weights(), loss_funcs(), create()."""
+
+    def __init__(self):
+        self._w, self._f = [], []
+
+    def weights(self):
+        return list(self._w)
+
+    def loss_funcs(self):
+        return list(self._f)
+
+    def append(self, weight, loss_fn):
+        if loss_fn is None:
+            raise ArgumentError("WeightedSummaryCreator.append: loss is None")
+        self._w.append(weight)
+        self._f.append(loss_fn)
+        return self
+
+    def clear(self):
+        self._w.clear()
+        self._f.clear()
+        return self
+
+    def create(self):
+        return WeightedSum(list(self._w), list(self._f))
+
+
 class Loss:
     """The `alpha.loss` factory."""
 
@@ -211,11 +261,12 @@ class Loss:
     def SmoothL1(self):
         return SmoothL1()
 
-    def binaryCrossEntropy(self):
-        return BinaryCrossEntropy()
+    def binaryCrossEntropy(self, alpha=1.0, beta=1.0):
+        """binaryCrossEntropy([alpha, beta]): v1.2's weights of the positive and negative terms."""
+        return BinaryCrossEntropy(alpha, beta)
 
-    def sigmoid_binaryCrossEntropy(self):
-        return SigmoidBinaryCrossEntropy()
+    def sigmoid_binaryCrossEntropy(self, alpha=1.0, beta=1.0):
+        return SigmoidBinaryCrossEntropy(alpha, beta)
 
     def crossEntropy(self):
         return CrossEntropy()
@@ -223,8 +274,11 @@ class Loss:
     def softmax_crossEntropy(self, features=-1):
         return SoftmaxCrossEntropy(features)
 
-    def weighted_sum(self, weights, *losses):
-        """weighted_sum([w1, w2], loss1, loss2) (losses may also come as one list)."""
+    def weighted_sum(self, weights=None, *losses):
+        """weighted_sum([w1, w2], loss1, loss2) (losses may also come as one list); weighted_sum() with no
+        argument: v1.2's WeightedSummaryCreator (append(weight, loss)... create())."""
+        if weights is None and not losses:
+            return WeightedSummaryCreator()
         if len(losses) == 1 and isinstance(losses[0], (list, tuple)):
             losses = tuple(losses[0])
         if isinstance(weights, (int, float)) and not isinstance(weights, bool):

@@ -17,13 +17,14 @@ class Param(NamedTuple):
 class Activation(NamedTuple):
     """One elementwise activation. nn.<name>([inplace,] params...), F.<name>([params...,] X), and the fused
     batchNorm_<name>, affine_<name>, add_<name>, <name>_dropout; backend.act_fwd/act_bwd(name, ..., p1, p2)
-    with the params as p1, p2; on the GPU act_fwd<kernel>, act_bwd<kernel>, add_act_fwd<kernel>,
+    with the params as p1, p2 (in the order `slots` gives); on the GPU act_fwd<kernel>, act_bwd<kernel>, add_act_fwd<kernel>,
     bn_apply<kernel>, bn_bwd_apply<kernel>, bn_partial<2,kernel> (kernel: an enumerator of kernels/act.cuh)."""
     name: str
     unit: str
     kernel: str
     params: tuple
     doc: str
+    slots: tuple = (1, 2)               # which kernel parameter (p1 / p2) each of `params` becomes
 
 
 ACTIVATIONS = {a.name: a for a in (
@@ -31,8 +32,10 @@ ACTIVATIONS = {a.name: a for a in (
     Activation("relu6", "Relu6", "ACT_RELU6", (), "y = min(max(x, 0), 6)."),
     Activation("leakyRelu", "LeakyRelu", "ACT_LEAKY_RELU", (Param("slope", 0.01, 0.0, what="negative slope"),),
                "y = x if x > 0 else slope * x (slope default 0.01)."),
-    Activation("elu", "Elu", "ACT_ELU", (Param("alpha", 1.0, 0.0), Param("slope", 1.0, 0.0, open=True)),
-               "y = slope * (x if x > 0 else alpha * (exp(x) - 1)); alpha=1, slope=1 by default."),
+    Activation("elu", "Elu", "ACT_ELU", (Param("alpha", 1.0, 0.0, open=True),
+                                         Param("negative_slope", 0.01, 0.0, what="negative slope")),
+               "y = alpha * (x if x > 0 else negative_slope * (exp(x) - 1)); v1.2's alpha=1, negative_slope=0.01 "
+               "by default (the kernels' p2 = alpha, p1 = negative_slope).", slots=(2, 1)),
     Activation("softplus", "Softplus", "ACT_SOFTPLUS", (), "y = log(1 + exp(x))."),
     Activation("gelu", "Gelu", "ACT_GELU", (), "tanh approximation of GELU."),
     Activation("sigmoid", "Sigmoid", "ACT_SIGMOID", (), "y = 1 / (1 + exp(-x))."),
@@ -120,6 +123,8 @@ MATH = {m.name: m for m in (
     MathOp("clip", "Clip", (("vmin", "vmax"), ("alpha", "beta", "vmin", "vmax")), _ID,
            "y = min(max(alpha*x + beta, vmin), vmax)."),
     MathOp("reluN", "ReluN", (("N",),), {}, "y = min(max(x, 0), N)."),
+    MathOp("halfSin", "HalfSin", (("Amp",), ("Amp", "alpha", "beta")), _ID,
+           "y = 2*Amp*|sin(alpha*x + beta)| - Amp."),
 )}
 MATMULS = {"matMul": "Y = X1 @ X2", "matMulT1": "Y = X1^T @ X2", "matMulT2": "Y = X1 @ X2^T",
            "batchMatMul": "Y[b] = X1[b] @ X2[b]", "batchMatMulT1": "Y[b] = X1[b]^T @ X2[b]",

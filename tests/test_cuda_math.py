@@ -13,7 +13,8 @@ PARAMS = {"quadratic": {"alpha": 2.0, "beta": -1.0, "gamma": 0.5}, "linear": {"a
           "sadd": {"C": 2.0}, "ssub": {"C": 2.0}, "smul": {"C": -3.0}, "sdiv": {"C": 4.0},
           "max": {"alpha": 1.0, "beta": 0.0, "vmax": 0.1}, "min": {"alpha": 1.0, "beta": 0.0, "vmin": 0.1},
           "clip": {"alpha": 1.0, "beta": 0.0, "vmin": -0.3, "vmax": 0.4}, "reluN": {"N": 0.5},
-          "rpl": {"alpha": 2.0, "beta": 0.5, "gamma": 1.0}, "square": {"alpha": 3.0}}
+          "rpl": {"alpha": 2.0, "beta": 0.5, "gamma": 1.0}, "square": {"alpha": 3.0},
+          "halfSin": {"Amp": 1.5, "alpha": 2.0, "beta": 0.1}}
 POSITIVE = {"log", "sqrt", "cot", "csc", "rpl"}
 
 

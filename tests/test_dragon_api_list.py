@@ -16,7 +16,8 @@ MISSING = ROOT / "tests" / "dragon_alpha_v12_missing.txt"
 JAVA = ROOT / "java" / "src" / "main" / "java" / "alpha"
 JAVA_FILES = {"alpha": "Alpha.java", "engine": "engine/EngineFactory.java", "nn": "nn/NN.java",
               "F": "nn/Functional.java", "loss": "loss/LossFactory.java", "optim": "optim/OptimFactory.java",
-              "data": "data/DataFactory.java", "stat": "stat/Stat.java"}
+              "data": "data/DataFactory.java", "stat": "stat/Stat.java",
+              "loss_creator": "loss/WeightedSummaryCreator.java"}
 # Java's Object methods and the facade's own class names are not API entries to port.
 SKIP = {"toString", "hashCode", "equals"}
 
@@ -33,6 +34,8 @@ def api_names():
 
 
 def python_scope(scope):
+    if scope == "loss_creator":                 # the object alpha.loss.weighted_sum() returns
+        return alpha.loss.weighted_sum()
     return alpha if scope == "alpha" else getattr(alpha, scope)
 
 

@@ -141,7 +141,7 @@ ARG_CASES = [   # NaN-producing or out-of-range hyper-parameters, caught at cons
     ("leakyRelu slope", lambda: nn.leakyRelu(-0.1), ["LeakyRelu", "negative slope", "-0.1"]),
     ("leakyRelu inf", lambda: nn.leakyRelu(float("inf")), ["LeakyRelu", "inf"]),
     ("elu alpha", lambda: nn.elu(-1.0, 1.0), ["Elu", "alpha", "-1.0"]),
-    ("elu slope", lambda: nn.elu(1.0, 0.0), ["Elu", "slope", "0.0"]),
+    ("elu slope", lambda: nn.elu(1.0, -0.5), ["Elu", "negative slope", "-0.5"]),
     ("batchNorm eps", lambda: nn.batchNorm(False, 0.9, 0.9, 0.0, 4), ["BatchNorm", "eps", "0.0"]),
     ("batchNorm eps setter", lambda: nn.batchNorm(4).eps(-1e-5), ["BatchNorm", "eps", "-1e-05"]),
     ("batchNorm beta", lambda: nn.batchNorm(4).beta1(1.5), ["BatchNorm", "beta1", "1.5"]),

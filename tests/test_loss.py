@@ -38,6 +38,10 @@ CASES = [   # (id, loss, yh, y, numpy value)
      -(ONEHOT * np.log(_softmax(YH))).sum() / 5),
     ("softmax_crossEntropy_features", L.softmax_crossEntropy(4), YH, SOFT,
      -(SOFT * np.log(_softmax(YH))).sum() / 5),
+    ("binaryCrossEntropy_weighted", L.binaryCrossEntropy(0.7, 1.6), P, B,        # v1.2's (alpha, beta)
+     -(0.7 * B * np.log(P) + 1.6 * (1 - B) * np.log(1 - P)).sum() / 5),
+    ("sigmoid_binaryCrossEntropy_weighted", L.sigmoid_binaryCrossEntropy(0.7, 1.6), YH, B,
+     -(0.7 * B * np.log(1 / (1 + np.exp(-YH))) + 1.6 * (1 - B) * np.log(1 - 1 / (1 + np.exp(-YH)))).sum() / 5),
     ("weighted_sum", L.weighted_sum([0.5, 2.0], L.L1(), L.L2()), YH, Y,
      0.5 * np.abs(YH - Y).sum() / 5 + 2.0 * ((YH - Y) ** 2).sum() / 5),
 ]

@@ -38,6 +38,7 @@ CASES = {
     "min": ((2.0, 0.0, 0.05), AWAY, lambda x: np.minimum(2 * x, 0.05)),
     "clip": ((-0.5, 0.5), AWAY, lambda x: np.clip(x, -0.5, 0.5)),
     "reluN": ((0.9,), AWAY, lambda x: np.clip(x, 0, 0.9)),
+    "halfSin": ((1.5, 1.0, 0.2), POS, lambda x: 3.0 * np.abs(np.sin(x + 0.2)) - 1.5),
 }
 
 

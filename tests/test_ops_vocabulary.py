@@ -43,9 +43,9 @@ def test_every_activation_reaches_nn_F_and_both_backends(name):
 def test_activation_parameters_come_from_the_table():
     for name, spec in ACTIVATIONS.items():
         u = getattr(nn, name)()
-        assert [u.p1, u.p2][:len(spec.params)] == [p.default for p in spec.params]
+        assert [[u.p1, u.p2][slot - 1] for slot in spec.slots[:len(spec.params)]] == [p.default for p in spec.params]
     assert nn.leakyRelu(0.2).p1 == pytest.approx(0.2) and nn.elu(True, 0.5, 1.5).inplace
-    assert nn.elu(slope=2.0).p2 == 2.0
+    assert nn.elu(alpha=2.0).p2 == 2.0 and nn.elu(negative_slope=0.3).p1 == pytest.approx(0.3)
 
 
 def test_activation_kernels_are_the_table_plus_identity():

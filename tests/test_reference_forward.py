@@ -73,7 +73,7 @@ def ref_depthwise(x, w, b, stride, pad):
 
 
 def ref_pool(x, mode, k, stride, pad):
-    """max over in-bounds window elements; avg divides by the count of in-bounds elements."""
+    """max over in-bounds window elements; avg divides by kh*kw, padding counting as zeros (v1.2's default)."""
     n, h, wd, c = x.shape
     (kh, kw), (sh, sw), (ph, pw) = k, stride, pad
     oh, ow = (h + 2 * ph - kh) // sh + 1, (wd + 2 * pw - kw) // sw + 1
@@ -86,7 +86,7 @@ def ref_pool(x, mode, k, stride, pad):
                             for r in range(i * sh - ph, i * sh - ph + kh)
                             for q in range(j * sw - pw, j * sw - pw + kw)
                             if 0 <= r < h and 0 <= q < wd]
-                    y[b_, i, j, ch] = max(vals) if mode == "max" else sum(vals) / len(vals)
+                    y[b_, i, j, ch] = max(vals) if mode == "max" else sum(vals) / (kh * kw)
     return y
 
 

@@ -3,11 +3,12 @@ array module `xp` (NumPy or CuPy); activations in act_ops.py, optimizer updates 
 Backends override primitives with faster code (cpu.py, cuda.py). Imports numpy-compatible array
 modules (through `xp`) and its sibling mixins only."""
 from .act_ops import ActivationOps
+from .facade_ops import FacadeOps
 from .math_ops import MathOps
 from .optim_ops import OptimOps
 
 
-class ArrayBackend(ActivationOps, MathOps, OptimOps):
+class ArrayBackend(ActivationOps, MathOps, OptimOps, FacadeOps):
     """Primitive table over an array module. Arrays are row-major, NHWC for images."""
 
     name = "abstract"

@@ -29,7 +29,8 @@ class MathOps:
              "rpl": lambda: p["alpha"] / (x + p["beta"]) + p["gamma"],
              "max": lambda: xp.maximum(u, p["vmax"]), "min": lambda: xp.minimum(u, p["vmin"]),
              "clip": lambda: xp.clip(u, p["vmin"], p["vmax"]),
-             "reluN": lambda: xp.clip(x, 0, p["N"])}[name]()
+             "reluN": lambda: xp.clip(x, 0, p["N"]),
+             "halfSin": lambda: 2 * p["Amp"] * xp.abs(xp.sin(u)) - p["Amp"]}[name]()
         return xp.ascontiguousarray(y, dtype=self.dtype)
 
     def math_bwd(self, name, gy, x, y, p):
@@ -49,7 +50,8 @@ class MathOps:
              "rpl": lambda: -p["alpha"] / ((x + p["beta"]) * (x + p["beta"])),
              "max": lambda: a * (u > p["vmax"]), "min": lambda: a * (u < p["vmin"]),
              "clip": lambda: a * ((u > p["vmin"]) & (u < p["vmax"])),
-             "reluN": lambda: ((x > 0) & (x < p["N"])) + 0 * x}[name]()
+             "reluN": lambda: ((x > 0) & (x < p["N"])) + 0 * x,
+             "halfSin": lambda: 2 * p["Amp"] * a * xp.sign(xp.sin(u)) * xp.cos(u)}[name]()
         return xp.ascontiguousarray(gy * d, dtype=self.dtype)
 
     def matmul_nd(self, a, b, t1=False, t2=False):

@@ -1,5 +1,6 @@
 """Core layer: the Dragon-Alpha Tensor methods a ported program calls on a tensor itself — mean() std()
-(Results), constant(v), zero_nan(), set(values), linear/max/min/clip(inplace, ...). A mixin of Tensor;
+(Results), constant(v), zero_nan(), set(values), linear/max/min/clip(inplace, ...), and v1.2's Parameter
+gradient list grads() / grad_at(i) / sum_grads() / clear_grads(). A mixin of Tensor;
 the math runs through the tensor's engine backend (math_fwd, sum ...). Imports errors only."""
 from ..errors import ArgumentError
 
@@ -70,3 +71,17 @@ class TensorMath:
         if vmin > vmax:
             raise ArgumentError(f"Tensor.clip: vmin {vmin} > vmax {vmax}")
         return self._math("clip", inplace, {"vmin": vmin, "vmax": vmax})
+
+    # v1.2's Parameter keeps a list of gradients (one per use); Alpha adds each use's gradient into one tensor.
+    def grads(self):
+        """The gradient list: [the accumulated gradient], or [] before any has flowed (Alpha sums the uses)."""
+        g = self.grad()
+        return [] if g is None else [g]
+
+    def sum_grads(self):
+        """The sum of the gradients (the accumulated gradient), or None."""
+        return self.grad()
+
+    def clear_grads(self):
+        """Forget the gradients (as zero_grad)."""
+        return self.zero_grad()

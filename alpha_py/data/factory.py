@@ -3,6 +3,8 @@ fashion_mnist, cifar10, cifar100, image_folder) plus mnist_5k (the CSV inside ml
 import functools
 import os
 
+from ..errors import ArgumentError
+from . import containers
 from .augment import Augment
 from .cifar import load_cifar10, load_cifar100
 from .dataset import DataSet
@@ -26,6 +28,26 @@ def _mnist_csv(path):
 
 class Data:
     DataSet, TensorIter, BufferedTensorIter, Pair, Augment = DataSet, TensorIter, BufferedTensorIter, Pair, Augment
+    # v1.2's container defaults (Alpha.Datas)
+    autoLoad_capcity, autoLoad_thread_num, autoLoad_update_threshold, list_initCapacity = 2048, 4, 0.5, 2048
+
+    def list(self, input_cls=object, label_cls=object, init_capacity=None):
+        """v1.2's ListContainer of (input, label) pairs (data/containers.py)."""
+        return containers.ListContainer(input_cls, label_cls, init_capacity or self.list_initCapacity)
+
+    def autoLoad(self, input_cls, label_cls, *args):
+        """v1.2's AutoLoadContainer: ([capacity,] [loader[, triger]]); triger default update(0.5), 4 threads."""
+        a = list(args)
+        cap = a.pop(0) if a and isinstance(a[0], int) and not isinstance(a[0], bool) else self.autoLoad_capcity
+        if len(a) > 2:
+            raise ArgumentError(f"autoLoad: expected (input_cls, label_cls, [capacity,] [loader[, triger]]), got {args}")
+        con = containers.AutoLoadContainer(input_cls, label_cls, cap).thread_num(self.autoLoad_thread_num)
+        con.triger(a[1] if len(a) == 2 else containers.update(self.autoLoad_update_threshold))
+        return con.loader(a[0]) if a else con
+
+    def file_folder(self, root_dir, labels=None):
+        """v1.2's FileFolder over root_dir/<class dir>/<files> (call init() to list them)."""
+        return containers.FileFolder(root_dir, labels)
 
     def dataset(self, images, labels, num_class, name="dataset"):
         return DataSet(images, labels, num_class, name)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import ArgumentError, NonFiniteError, ShapeError, fmt_shape
 from ..core.tensor import Result, Syncer, Tensor
+from .engine_math import EngineMath
 
 
 _NO_EVENT = Syncer(None)         # shared: a Syncer without an event has nothing to wait for or change
@@ -27,7 +28,7 @@ def parse_dims(dims, fn):
     return tuple(out)
 
 
-class Engine:
+class Engine(EngineMath):
     """User-facing engine: `alpha.engine.cpu_float32()` / `cuda_float32(...)`."""
 
     def __init__(self, backend, type_name):
@@ -347,8 +348,9 @@ class Engine:
             raise ShapeError(f"straight_equal: shapes {fmt_shape(A.shape)} and {fmt_shape(B.shape)} differ")
         return self.result(self.backend.mean((A.data == B.data).astype(self.backend.dtype)))
 
-    def straight_sum(self, X):
-        return self.result(self.backend.sum(X.data))
+    def straight_sum(self, X, alpha=1.0):
+        """sum(alpha * X) (v1.2's straight_sum(X[, alpha]))."""
+        return self.result(self.backend.linear(self.backend.sum(X.data), alpha, 0.0))
 
     def straight_mean(self, X):
         return self.result(self.backend.mean(X.data))

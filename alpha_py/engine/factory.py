@@ -11,6 +11,10 @@ from ..core.mempool import Memp1, Memp2, Memp3, Mempool
 class EngineFactory:
     MEM_1GB = 1 << 30
     MEM_1MB = 1 << 20
+    # v1.2's engine constants (Alpha.Engines)
+    default_cuda_stream_pool_size = 64
+    default_max_memory_size = 2 * MEM_1GB
+    default_max_transfer_buf_size = 512 * MEM_1MB
 
     def cpu_float32(self, threads=None):
         """CPU engine (the default when no GPU is present): NumPy + BLAS GEMMs + fused Numba kernels on `threads`
@@ -25,7 +29,7 @@ class EngineFactory:
         return Engine(CpuBackend(np.float64, threads), "cpu_float64")
 
     # ------------------------------------------------------------------ GPU
-    def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True, *, tf32=False,
+    def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True, *more, tf32=False,
                      conv_autotune=True, auto_graph=None):
         """GPU engine: CuPy arrays + our kernels (kernels/*.cu). `mempool`: memp1/memp2/memp3(...) or
         None for CuPy's own pool (note: a pool serves every CuPy allocation of the process from then on);
@@ -34,7 +38,17 @@ class EngineFactory:
         turns off the per-shape timing of convolution algorithms (Winograd vs implicit-GEMM tiles, cached on disk
         in $ALPHA_CACHE_DIR or ~/.cache/alpha_py): the choice then depends on the shapes alone. `auto_graph`:
         capture the user's own training loop into CUDA graphs (docs/user-loop.md); None: on unless the
-        environment variable ALPHA_AUTO_GRAPH is 0 (also `eg.auto_graph(flag)` at any time)."""
+        environment variable ALPHA_AUTO_GRAPH is 0 (also `eg.auto_graph(flag)` at any time). v1.2's
+        (device_id, streamPool_maxsize, mempool, max_trans_buf_size, check) is accepted too (the stream pool size is
+        checked; CuPy's streams serve the engine)."""
+        if isinstance(mempool, int) and not isinstance(mempool, bool):
+            if len(more) != 1:
+                raise ArgumentError("cuda_float32: expected (deviceId, streamPool_maxsize, mempool, max_trans_buf_size, "
+                                    f"check), got {[device_id, mempool, max_trans_buf_bytes, check, *more]}")
+            self._stream_pool(mempool, "cuda_float32")
+            mempool, max_trans_buf_bytes, check = max_trans_buf_bytes, check, more[0]
+        elif more:
+            raise ArgumentError(f"cuda_float32: too many arguments {[device_id, mempool, max_trans_buf_bytes, check, *more]}")
         from ..backend.cuda_probe import probe_cuda
         probe_cuda(device_id)
         if mempool is not None and not isinstance(mempool, Mempool):
@@ -46,6 +60,27 @@ class EngineFactory:
         if auto_graph is None:
             auto_graph = os.environ.get("ALPHA_AUTO_GRAPH", "1").strip().lower() not in ("0", "false", "off", "no")
         return eg.check(bool(check)).auto_graph(bool(auto_graph))
+
+    @staticmethod
+    def _stream_pool(n, who):
+        """v1.2's streamPool_maxsize: a positive int. CuPy's streams serve the engine; the size is checked only."""
+        if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+            raise ArgumentError(f"{who}: streamPool_maxsize must be a positive int, got {n!r}")
+
+    def old_cuda_float32(self, device_id, *args):
+        """v1.2's old_cuda_float32(deviceId, [streamPool_maxsize,] maxMemorySize[, maxBufSize[, check]]): a GPU
+        engine whose memory is one memp1 pool of maxMemorySize bytes (v1.2's original engine core) with a
+        maxBufSize pinned transfer buffer (default 512 MiB) and `check` (default true)."""
+        a = list(args)
+        if len(a) == 4:
+            self._stream_pool(a.pop(0), "old_cuda_float32")
+        if not 1 <= len(a) <= 3 or any(isinstance(v, bool) for v in a[:2]) or (len(a) == 3 and not isinstance(a[2], bool)):
+            raise ArgumentError(f"old_cuda_float32: expected (deviceId, [streamPool_maxsize,] maxMemorySize"
+                                f"[, maxBufSize[, check]]), got {[device_id] + list(args)}")
+        mem, buf, check = (a + [self.default_max_transfer_buf_size, True][len(a) - 1:])[:3]
+        if int(mem) <= 0 or int(buf) < 0:
+            raise ArgumentError(f"old_cuda_float32: maxMemorySize must be > 0 and maxBufSize >= 0, got {mem}, {buf}")
+        return self.cuda_float32(device_id, self.memp1(int(mem)), int(buf), bool(check))
 
     def memp1(self, max_bytes=2 << 30):
         """Size-keyed best-fit cache of blocks, hard cap max_bytes."""

@@ -35,7 +35,10 @@ class Activation(Unit):
         given = dict(zip(names, params), **named)
         values = [_check_param(who, p, given.get(p.name, p.default)) for p in spec.params]
         self.inplace = bool(inplace)
-        self.p1, self.p2 = (values + [0.0, 0.0])[:2]
+        p = [0.0, 0.0]
+        for v, slot in zip(values, spec.slots):     # the row's slots: which of p1 / p2 each parameter is
+            p[slot - 1] = v
+        self.p1, self.p2 = p
 
     def _fwd(self, eg, x):
         y = eg.backend.act_fwd(self.act, x, self.p1, self.p2)

@@ -6,6 +6,7 @@ from ..ops import ACTIVATIONS, MATH
 from . import activation as act
 from . import binary, combine, conv, math as emath, dropout, fused, linear, norm, pool, shape
 from .factory_binary import BinaryFactory
+from .factory_ext import FacadeFactory
 from .unit import Module, Sequence, Unit
 
 
@@ -32,7 +33,7 @@ def _is_num(v):
 ACTS = act.ACTIVATION_CLASSES     # ops.ACTIVATIONS name -> unit class: nn.<name>() and every fused family
 
 
-class NN(BinaryFactory):
+class NN(BinaryFactory, FacadeFactory):
     Unit, Module, Sequence = Unit, Module, Sequence
 
     # ------------------------------------------------------------------ containers

@@ -1,10 +1,11 @@
 """nn layer: fused units — one Unit (one autograd node) running `first` then an elementwise
-`second`: batchNorm_<act>, affine_<act>, <act>_dropout, add_<act>, and fuse(a, b). Forward runs
-first._fwd then second._fwd; backward second._bwd then first._bwd. Imports sibling nn modules."""
+`second`: batchNorm_<act>, affine_<act>, <act>_dropout, add_<act>, linear2_<act>, <act>_bernouliMul, and
+fuse(a, b). Forward runs first._fwd then second._fwd; backward second._bwd then first._bwd. Imports sibling
+nn modules."""
 from ..errors import ArgumentError
 from . import activation as act
-from .binary import Add
-from .dropout import Dropout
+from .binary import Add, Linear2
+from .dropout import BernouliMul, Dropout
 from .norm import Affine, BatchNorm, LayerNorm
 from .unit import Unit
 
@@ -126,12 +127,12 @@ def fuse(a, b):
         raise ArgumentError(f"fuse: {a.describe()} and {b.describe()}: a fused unit cannot be fused again")
     is_act = isinstance(b, act.Activation)
     if (isinstance(a, (BatchNorm, Affine, LayerNorm)) and is_act) or (
-            isinstance(a, act.Activation) and isinstance(b, Dropout)) or (
-            type(a) is Add and a.alpha == a.beta == 1.0 and is_act):
+            isinstance(a, act.Activation) and isinstance(b, (Dropout, BernouliMul))) or (
+            type(a) is Add and a.alpha == a.beta == 1.0 and is_act) or (type(a) is Linear2 and is_act):
         return _make(a, b)
     raise ArgumentError(f"fuse: cannot fuse {type(a).__name__} with {type(b).__name__}; supported: "
                         "(BatchNorm|GlobalBatchNorm|LayerNorm|Affine, activation), "
-                        "(activation, Dropout), (Add, activation)")
+                        "(activation, Dropout|BernouliMul), (Add|Linear2, activation)")
 
 
 def check_fusable(who, a, b, first_types, second_types):

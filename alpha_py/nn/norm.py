@@ -126,13 +126,16 @@ class BatchNorm(_FeatureUnit):
         eg.update_buffer(store)
         return nm, nv
 
+    def _eval_stats(self, eg):
+        """(mean, var) that eval mode normalises with: the running statistics."""
+        return self._params["run_mean"].data, self._params["run_var"].data
+
     def _fwd(self, eg, x, act=None):
         """act: None, or (name, p1, p2) of an activation fused after the normalisation
         (batchNorm_<act> units; the backend's bn_act_fwd primitive)."""
         b = eg.backend
         g, be = self._gamma_beta()
         x2 = x.reshape(-1, self.features)
-        rm, rv = self._params["run_mean"], self._params["run_var"]
 
         def norm(mean=None, var=None):
             if act is None:
@@ -140,7 +143,7 @@ class BatchNorm(_FeatureUnit):
             return b.bn_act_fwd(act[0], x2, g, be, self._eps, mean, var, act[1], act[2])
 
         if not self.training:
-            y, mean, _, inv = norm(rm.data, rv.data)
+            y, mean, _, inv = norm(*self._eval_stats(eg))
             batch_stats = False
         elif self.use_global:
             _, bm, bv, _ = b.bn_fwd(x2, None, None, self._eps)

@@ -1,5 +1,5 @@
-"""nn layer: pooling units over NHWC — maxPool2D, avgPool2D (divides by the count of non-padding
-elements), adaptive_avgPool2D / adaptive_maxPool2D (stride = floor(I/O), kernel = I - (O-1)*stride)."""
+"""nn layer: pooling units over NHWC — maxPool2D, avgPool2D (divides by the whole window, padding counting as
+zeros: v1.2's default), adaptive_avgPool2D / adaptive_maxPool2D (stride = floor(I/O), kernel = I - (O-1)*stride)."""
 from ..errors import ArgumentError, fmt_shape
 from .conv import _pair
 from .unit import Unit
@@ -46,7 +46,25 @@ class MaxPool2D(_Pool):
 
 
 class AvgPool2D(_Pool):
+    """Divides every window by kh*kw, padding counting as zeros (v1.2's default, avgpool2D_igpad = false)."""
     mode = "avg"
+
+    def _fwd(self, eg, x):
+        k, s, (ph, pw) = self._geometry(x.shape)
+        if not (ph or pw):
+            return super()._fwd(eg, x)
+        bk = eg.backend
+        xp = bk.pad(x, [(0, 0), (ph, ph), (pw, pw), (0, 0)])
+        y, aux = bk.pool_fwd("avg", xp, k, s, (0, 0))
+        return (y,), (xp, y, aux, k, s, (0, 0), x.shape, (ph, pw))
+
+    def _bwd(self, eg, ctx, gys, needs):
+        if len(ctx) == 6:
+            return super()._bwd(eg, ctx, gys, needs)
+        xp, y, aux, k, s, p0, shape, (ph, pw) = ctx
+        bk = eg.backend
+        g = bk.pool_bwd("avg", gys[0], xp, y, aux, k, s, p0)
+        return (bk.slice(g, (slice(None), slice(ph, ph + shape[1]), slice(pw, pw + shape[2]), slice(None))),)
 
 
 class _AdaptivePool(_Pool):

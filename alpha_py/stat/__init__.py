@@ -3,12 +3,14 @@ save_zip / load_zip; binary (numpy .npz, faster): save_npz / load_npz; save / lo
 extension ('.npz' -> binary, anything else -> text zip). `alpha.stat.opt` is the same object
 (Figure 2 of the paper writes alpha.stat.opt.load_zip(opt, path)). Every load reads any layout by
 content, training checkpoints of alpha_py.stat.train_checkpoint included (their net or optimizer part).
-Imports stat.state_files (saving) and stat.train_checkpoint (loading any layout)."""
+v1.2's state primitives (zip_writer, zip_reader, read, write, update, transform) come from stat.state_io.
+Imports stat.state_files (saving), stat.state_io and stat.train_checkpoint (loading any layout)."""
 from . import state_files as _ck
+from .state_io import State, StateOps, ZipStateReader, ZipStateWriter
 from .train_checkpoint import load as _load
 
 
-class Stat:
+class Stat(StateOps):
     """save_*(stateful, path) -> path; load_*(stateful, path[, partial]) -> stateful, where stateful is
     a net (its state_map(): parameters and buffers such as BatchNorm run_mean/run_var) or an
     optimizer (moments, velocities, step, scheduler). Writes are atomic; loads are strict unless
@@ -48,4 +50,4 @@ class Stat:
 
 stat = Stat()
 
-__all__ = ["stat", "Stat"]
+__all__ = ["stat", "Stat", "State", "ZipStateReader", "ZipStateWriter"]

@@ -33,6 +33,8 @@ import alpha.stat.Stat;
 public final class Alpha {
     /** The facade object, as Dragon-Alpha's {@code alpha}. */
     public static final Alpha alpha = new Alpha();
+    /** The Dragon-Alpha facade version this re-creates (v1.2's {@code Alpha.version}). */
+    public static final String version = "alpha-v1.2";
     /** Unit constructors: {@code alpha.nn}. */
     public static final NN nn = new NN();
     /** Parameter-free functions: {@code alpha.F}. */
@@ -167,4 +169,94 @@ public final class Alpha {
      * @return "jpype" or "py4j"
      */
     public String bridge() { return Bridge.backend().name(); }
+
+    // v1.2's text helpers (the same layout as alpha_py/text.py): rows on new lines, nested brackets.
+    /**
+     * v1.2's float format: {@code %6f} when |f| &gt; 1e-4, else {@code %6e}.
+     *
+     * @param f the value
+     * @return the text
+     */
+    public String format(float f) { return (f > 1e-4f || -f > 1e-4f) ? String.format("%6f", f) : String.format("%6e", f); }
+
+    /**
+     * v1.2's int format.
+     *
+     * @param d the value
+     * @return the text
+     */
+    public String format(int d) { return Integer.toString(d); }
+
+    /**
+     * v1.2's byte format, {@code %3d}.
+     *
+     * @param d the value
+     * @return the text
+     */
+    public String format(byte d) { return String.format("%3d", d); }
+
+    private String cell(Object a, int i) {
+        if (a instanceof float[] f) return format(f[i]);
+        if (a instanceof int[] n) return format(n[i]);
+        if (a instanceof byte[] b) return format(b[i]);
+        throw new IllegalArgumentException("alpha.str: expected float, int or byte arrays, got " + a.getClass().getSimpleName());
+    }
+
+    private void text(StringBuilder sb, String prefix, Object X) {
+        int n = java.lang.reflect.Array.getLength(X);
+        sb.append('[');
+        boolean leaf = !X.getClass().getComponentType().isArray();
+        boolean rows = !leaf && !X.getClass().getComponentType().getComponentType().isArray();
+        for (int i = 0; i < n; i++) {
+            if (i > 0) sb.append(leaf ? ", " : "\n " + prefix);
+            if (leaf) sb.append(cell(X, i));
+            else text(sb, rows ? "" : prefix + " ", java.lang.reflect.Array.get(X, i));
+        }
+        sb.append(']');
+    }
+
+    /**
+     * Appends a 1D-4D float, int or byte array in v1.2's layout.
+     *
+     * @param sb the builder
+     * @param X the array (null appends nothing)
+     */
+    public void append(StringBuilder sb, Object X) { append(sb, "", X); }
+
+    /**
+     * Appends a 1D-4D float, int or byte array in v1.2's layout, continuation rows indented by {@code prefix}.
+     *
+     * @param sb the builder
+     * @param prefix the indent of continuation rows
+     * @param X the array (null appends nothing)
+     */
+    public void append(StringBuilder sb, String prefix, Object X) {
+        if (X == null) return;
+        if (!X.getClass().isArray()) throw new IllegalArgumentException("alpha.append: expected an array, got " + X.getClass().getSimpleName());
+        text(sb, prefix, X);
+    }
+
+    /**
+     * A 1D-4D float, int or byte array as text in v1.2's layout.
+     *
+     * @param X the array
+     * @return the text, or "null"
+     */
+    public String str(Object X) {
+        if (X == null) return "null";
+        StringBuilder sb = new StringBuilder();
+        append(sb, X);
+        return sb.toString();
+    }
+
+    /**
+     * v1.2's string(Object): an array's {@link #str(Object)}, anything else its toString.
+     *
+     * @param arg the value
+     * @return the text
+     */
+    public String string(Object arg) {
+        if (arg == null) return "null";
+        return arg.getClass().isArray() ? str(arg) : arg.toString();
+    }
 }

@@ -115,4 +115,159 @@ public class DataFactory {
         System.arraycopy(args, 0, all, 1, args.length);
         return make("image_folder", all);
     }
+
+    // v1.2's containers: pure Java (Java objects in, Java objects out), as alpha_py/data/containers.py in Python.
+    /** v1.2's default AutoLoadContainer capacity. */
+    public static int autoLoad_capcity = 2048;
+    /** v1.2's default loader thread count. */
+    public static int autoLoad_thread_num = 4;
+    /** v1.2's default update-triger threshold. */
+    public static double autoLoad_update_threshold = 0.5;
+    /** v1.2's default ListContainer capacity. */
+    public static int list_initCapacity = 2048;
+
+    /**
+     * v1.2's ListContainer.
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_cls the input class
+     * @param label_cls the label class
+     * @return an empty container
+     */
+    public <K, V> ListContainer<K, V> list(Class<K> input_cls, Class<V> label_cls) { return new ListContainer<>(input_cls, label_cls, list_initCapacity); }
+
+    /**
+     * v1.2's ListContainer with an initial capacity.
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_cls the input class
+     * @param label_cls the label class
+     * @param initCapacity the initial capacity
+     * @return an empty container
+     */
+    public <K, V> ListContainer<K, V> list(Class<K> input_cls, Class<V> label_cls, int initCapacity) { return new ListContainer<>(input_cls, label_cls, initCapacity); }
+
+    /**
+     * v1.2's AutoLoadContainer with the default capacity, threads and update triger (set a loader before start_load).
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_clazz the input class
+     * @param label_clazz the label class
+     * @return the container
+     */
+    public <K, V> AutoLoadContainer<K, V> autoLoad(Class<K> input_clazz, Class<V> label_clazz) { return autoLoad(input_clazz, label_clazz, autoLoad_capcity); }
+
+    /**
+     * v1.2's AutoLoadContainer with a loader.
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_clazz the input class
+     * @param label_clazz the label class
+     * @param loader the loader
+     * @return the container
+     */
+    public <K, V> AutoLoadContainer<K, V> autoLoad(Class<K> input_clazz, Class<V> label_clazz, AutoLoadContainer.Loader<K, V> loader) {
+        return autoLoad(input_clazz, label_clazz, autoLoad_capcity).loader(loader);
+    }
+
+    /**
+     * v1.2's AutoLoadContainer with a loader and a triger.
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_clazz the input class
+     * @param label_clazz the label class
+     * @param loader the loader
+     * @param triger the triger
+     * @return the container
+     */
+    public <K, V> AutoLoadContainer<K, V> autoLoad(Class<K> input_clazz, Class<V> label_clazz, AutoLoadContainer.Loader<K, V> loader,
+                                                   AutoLoadContainer.Triger triger) {
+        return autoLoad(input_clazz, label_clazz, autoLoad_capcity).loader(loader).triger(triger);
+    }
+
+    /**
+     * v1.2's AutoLoadContainer of a given capacity.
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_clazz the input class
+     * @param label_clazz the label class
+     * @param capacity the number of slots
+     * @return the container
+     */
+    public <K, V> AutoLoadContainer<K, V> autoLoad(Class<K> input_clazz, Class<V> label_clazz, int capacity) {
+        return new AutoLoadContainer<>(input_clazz, label_clazz, capacity)
+                .triger(AutoLoadContainer.update(autoLoad_update_threshold)).thread_num(autoLoad_thread_num);
+    }
+
+    /**
+     * v1.2's AutoLoadContainer of a given capacity with a loader.
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_cls the input class
+     * @param label_cls the label class
+     * @param capacity the number of slots
+     * @param loader the loader
+     * @return the container
+     */
+    public <K, V> AutoLoadContainer<K, V> autoLoad(Class<K> input_cls, Class<V> label_cls, int capacity, AutoLoadContainer.Loader<K, V> loader) {
+        return autoLoad(input_cls, label_cls, capacity).loader(loader);
+    }
+
+    /**
+     * v1.2's AutoLoadContainer of a given capacity with a loader and a triger.
+     *
+     * @param <K> the input type
+     * @param <V> the label type
+     * @param input_cls the input class
+     * @param label_cls the label class
+     * @param capacity the number of slots
+     * @param loader the loader
+     * @param triger the triger
+     * @return the container
+     */
+    public <K, V> AutoLoadContainer<K, V> autoLoad(Class<K> input_cls, Class<V> label_cls, int capacity, AutoLoadContainer.Loader<K, V> loader,
+                                                   AutoLoadContainer.Triger triger) {
+        return autoLoad(input_cls, label_cls, capacity).loader(loader).triger(triger);
+    }
+
+    /**
+     * v1.2's FileFolder over root_dir/&lt;class dir&gt;/&lt;files&gt; (call init() to list them).
+     *
+     * @param root_dir the root directory
+     * @return the folder
+     */
+    public FileFolder file_folder(String root_dir) { return new FileFolder(new java.io.File(root_dir), null); }
+
+    /**
+     * v1.2's FileFolder with given labels.
+     *
+     * @param root_dir the root directory
+     * @param labels dir name to label
+     * @return the folder
+     */
+    public FileFolder file_folder(String root_dir, java.util.Map<String, Integer> labels) { return new FileFolder(new java.io.File(root_dir), labels); }
+
+    /**
+     * v1.2's FileFolder.
+     *
+     * @param root_dir the root directory
+     * @return the folder
+     */
+    public FileFolder file_folder(java.io.File root_dir) { return new FileFolder(root_dir, null); }
+
+    /**
+     * v1.2's FileFolder with given labels.
+     *
+     * @param root_dir the root directory
+     * @param labels dir name to label
+     * @return the folder
+     */
+    public FileFolder file_folder(java.io.File root_dir, java.util.Map<String, Integer> labels) { return new FileFolder(root_dir, labels); }
 }

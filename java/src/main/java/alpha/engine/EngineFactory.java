@@ -9,6 +9,12 @@ public class EngineFactory {
     public static final long MEM_1GB = 1L << 30;
     /** One MiB in bytes. */
     public static final long MEM_1MB = 1L << 20;
+    /** v1.2's default CUDA stream pool size (checked only: CuPy's streams serve the engine). */
+    public static final int default_cuda_stream_pool_size = 64;
+    /** v1.2's default memory pool size, 2 GiB. */
+    public static final long default_max_memory_size = 2 * MEM_1GB;
+    /** v1.2's default pinned transfer buffer size, 512 MiB. */
+    public static final long default_max_transfer_buf_size = 512 * MEM_1MB;
 
     /** The system property alpha.autoGraph=false turns the capture of the user's loop off (docs/user-loop.md). */
     private static Engine cuda(Ref ref) {
@@ -118,4 +124,66 @@ public class EngineFactory {
      * @return the memory pool
      */
     public Mempool memp3() { return new Mempool(ref("memp3")); }
+
+    /**
+     * v1.2's overload with a CUDA stream pool size (a positive int, checked; CuPy's streams serve the engine).
+     *
+     * @param device_id the CUDA device
+     * @param streamPool_maxsize v1.2's stream pool size
+     * @param mempool a pool from memp1/memp2/memp3, or null for CuPy's own
+     * @param max_trans_buf_size the pinned host buffer for transfers, bytes
+     * @param check whether the engine checks arguments
+     * @return the engine
+     */
+    public Engine cuda_float32(int device_id, int streamPool_maxsize, Mempool mempool, long max_trans_buf_size, boolean check) {
+        return cuda(ref("cuda_float32", device_id, streamPool_maxsize, mempool, max_trans_buf_size, check));
+    }
+
+    /**
+     * v1.2's old engine: one memp1 pool of maxMemorySize bytes, a pinned transfer buffer and argument checks.
+     *
+     * @param deviceId the CUDA device
+     * @param streamPool_maxsize v1.2's stream pool size (a positive int, checked)
+     * @param maxMemorySize the memory pool's size, bytes
+     * @param maxTransferBufSize the pinned transfer buffer, bytes
+     * @param check whether the engine checks arguments
+     * @return the engine
+     */
+    public Engine old_cuda_float32(int deviceId, int streamPool_maxsize, long maxMemorySize, long maxTransferBufSize, boolean check) {
+        return cuda(ref("old_cuda_float32", deviceId, streamPool_maxsize, maxMemorySize, maxTransferBufSize, check));
+    }
+
+    /**
+     * v1.2's old engine with the default stream pool size.
+     *
+     * @param deviceId the CUDA device
+     * @param maxMemorySize the memory pool's size, bytes
+     * @param maxBufSize the pinned transfer buffer, bytes
+     * @param check whether the engine checks arguments
+     * @return the engine
+     */
+    public Engine old_cuda_float32(int deviceId, long maxMemorySize, long maxBufSize, boolean check) {
+        return cuda(ref("old_cuda_float32", deviceId, maxMemorySize, maxBufSize, check));
+    }
+
+    /**
+     * v1.2's old engine with argument checks on.
+     *
+     * @param deviceId the CUDA device
+     * @param maxMemorySize the memory pool's size, bytes
+     * @param maxBufSize the pinned transfer buffer, bytes
+     * @return the engine
+     */
+    public Engine old_cuda_float32(int deviceId, long maxMemorySize, long maxBufSize) {
+        return cuda(ref("old_cuda_float32", deviceId, maxMemorySize, maxBufSize));
+    }
+
+    /**
+     * v1.2's old engine with the default 512 MiB transfer buffer.
+     *
+     * @param deviceId the CUDA device
+     * @param maxMemorySize the memory pool's size, bytes
+     * @return the engine
+     */
+    public Engine old_cuda_float32(int deviceId, long maxMemorySize) { return cuda(ref("old_cuda_float32", deviceId, maxMemorySize)); }
 }

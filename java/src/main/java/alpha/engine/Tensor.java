@@ -162,6 +162,24 @@ public class Tensor extends Handle {
     public Tensor grad() { return (Tensor) py("grad"); }
 
     /**
+     * v1.2's gradient list: the accumulated gradient (Alpha adds each use's gradient into one tensor), or empty.
+     *
+     * @return the gradients
+     */
+    @SuppressWarnings("unchecked")
+    public java.util.List<Tensor> grads() { return (java.util.List<Tensor>) (java.util.List<?>) py("grads"); }
+
+    /**
+     * The sum of the gradients (the accumulated gradient), or null.
+     *
+     * @return the gradient sum
+     */
+    public Tensor sum_grads() { return (Tensor) py("sum_grads"); }
+
+    /** Forgets the gradients. */
+    public void clear_grads() { py("clear_grads"); }
+
+    /**
      * alpha * X + beta (in place when inplace).
      *
      * @param inplace whether this tensor is overwritten

@@ -72,4 +72,11 @@ public class LossFactory {
      * @return the loss function
      */
     public LossFunction weighted_sum(Object... args) { return make("weighted_sum", args); }
+
+    /**
+     * Dragon-Alpha v1.2's builder of a weighted sum: {@code weighted_sum().append(w, loss)...create()}.
+     *
+     * @return a new creator
+     */
+    public WeightedSummaryCreator weighted_sum() { return new WeightedSummaryCreator(this); }
 }

@@ -24,8 +24,10 @@ public class Functional {
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
      */
-    public Tensor[] apply(String name, Object... args) {
-        Object[] a = tensorsLast(args);
+    public Tensor[] apply(String name, Object... args) { return applyAsGiven(name, tensorsLast(args)); }
+
+    /** apply() without moving the tensors last (for v1.2's split, whose Python side reads their place). */
+    private Tensor[] applyAsGiven(String name, Object[] a) {
         String path = "F." + name;
         String key = Wrap.batching() ? signature(path, a) : null;
         if (key != null) {
@@ -95,7 +97,7 @@ public class Functional {
     public Tensor[] leakyRelu(Object... args) { return apply("leakyRelu", args); }
 
     /**
-     * Applies ELU, x for x > 0 else alpha * (exp(x) - 1).
+     * Applies ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01).
      *
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
@@ -350,7 +352,11 @@ public class Functional {
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
      */
-    public Tensor[] split(Object... args) { return apply("split", args); }
+    public Tensor[] split(Object... args) {
+        // v1.2's split(X, sections...) and split(dim, X, sections...): the Python side reads the tensor's place, so
+        // the arguments go as given (apply() would move the tensors last and make a section the dimension).
+        return applyAsGiven("split", args);
+    }
 
     /**
      * Splits the input along a dimension into n equal parts.
@@ -796,7 +802,7 @@ public class Functional {
     public Tensor[] add_leakyRelu(Object... args) { return apply("add_leakyRelu", args); }
 
     /**
-     * Adds two inputs and applies ELU, x for x > 0 else alpha * (exp(x) - 1), in one pass (a residual connection).
+     * Adds two inputs and applies ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01), in one pass (a residual connection).
      *
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
@@ -877,7 +883,7 @@ public class Functional {
     public Tensor[] leakyRelu_dropout(Object... args) { return apply("leakyRelu_dropout", args); }
 
     /**
-     * Applies ELU, x for x > 0 else alpha * (exp(x) - 1) and then dropout, in one pass.
+     * Applies ELU (v1.2: alpha * (x for x &gt; 0 else negative_slope * (exp(x) - 1)), alpha 1, negative_slope 0.01) and then dropout, in one pass.
      *
      * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
      * @return the outputs
@@ -923,4 +929,277 @@ public class Functional {
      * @return the outputs
      */
     public Tensor[] tanh_dropout(Object... args) { return apply("tanh_dropout", args); }
+
+    // v1.2 names beyond the core set (F forms of alpha_py/nn/factory_ext.py and alpha_py/functional.py).
+
+    /**
+     * Applies max pooling over [N, W, C]: {@code (div)} or {@code (kernel_width, stride_width, padding_width)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] maxPool1D(Object... args) { return apply("maxPool1D", args); }
+
+    /**
+     * Applies average pooling over [N, W, C], dividing by the kernel width (v1.2): {@code (div)} or {@code (kernel_width, stride_width, padding_width)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] avgPool1D(Object... args) { return apply("avgPool1D", args); }
+
+    /**
+     * Applies adaptive max pooling over [N, W, C] to {@code (out_width)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] adaptive_maxPool1D(Object... args) { return apply("adaptive_maxPool1D", args); }
+
+    /**
+     * Applies adaptive average pooling over [N, W, C] to {@code (out_width)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] adaptive_avgPool1D(Object... args) { return apply("adaptive_avgPool1D", args); }
+
+    /**
+     * Applies the transpose of avgPool2D: {@code (mul)}, {@code (kernel, stride, padding)} or {@code (kh, kw, sh, sw, ph, pw)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] avgUnpool2D(Object... args) { return apply("avgUnpool2D", args); }
+
+    /**
+     * Applies Y = 2*Amp*|sin(alpha*X + beta)| - Amp: {@code ([inplace,] Amp[, alpha, beta])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] halfSin(Object... args) { return apply("halfSin", args); }
+
+    /**
+     * Applies Y = alpha*X1 + beta*X2 with X1 [dim0, dim1, dim2] and X2 [dim0, dim2]: {@code ([alpha, beta])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] add_center(Object... args) { return apply("add_center", args); }
+
+    /**
+     * Applies Y = alpha*X1 - beta*X2 with X2 [dim0, dim2] over X1 [dim0, dim1, dim2]: {@code ([alpha, beta])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] sub_center(Object... args) { return apply("sub_center", args); }
+
+    /**
+     * Applies Y = alpha*X1 + beta*X2 + gamma with X2 [dim0, dim2] over X1 [dim0, dim1, dim2]: {@code (alpha, beta, gamma)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_center(Object... args) { return apply("linear2_center", args); }
+
+    /**
+     * Applies Y = alpha*X1*X2 with X2 [dim0, dim2] over X1 [dim0, dim1, dim2]: {@code ([alpha])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] mul_center(Object... args) { return apply("mul_center", args); }
+
+    /**
+     * Applies Y = alpha*X1^2 + beta*X2^2 with X2 [dim0, dim2] over X1 [dim0, dim1, dim2]: {@code ([alpha, beta])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] sqadd_center(Object... args) { return apply("sqadd_center", args); }
+
+    /**
+     * Applies Y = X1^2 - X2^2 with X2 [dim0, dim2] over X1 [dim0, dim1, dim2].
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] sqsub_center(Object... args) { return apply("sqsub_center", args); }
+
+    /**
+     * Applies Y = k11*X1^2 + k12*X1*X2 + k22*X2^2 + k1*X1 + k2*X2 + C with X2 [dim0, dim2] over X1 [dim0, dim1, dim2]: {@code ([dim2,] k11, k12, k22, k1, k2, C)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] quadratic2_center(Object... args) { return apply("quadratic2_center", args); }
+
+    /**
+     * Applies linear2 then relu, fused: {@code (linear2, relu)} units or {@code ([likeX1,] alpha, beta, gamma[, relu params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_relu(Object... args) { return apply("linear2_relu", args); }
+
+    /**
+     * Applies linear2 then relu6, fused: {@code (linear2, relu6)} units or {@code ([likeX1,] alpha, beta, gamma[, relu6 params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_relu6(Object... args) { return apply("linear2_relu6", args); }
+
+    /**
+     * Applies linear2 then leakyRelu, fused: {@code (linear2, leakyRelu)} units or {@code ([likeX1,] alpha, beta, gamma[, leakyRelu params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_leakyRelu(Object... args) { return apply("linear2_leakyRelu", args); }
+
+    /**
+     * Applies linear2 then elu, fused: {@code (linear2, elu)} units or {@code ([likeX1,] alpha, beta, gamma[, elu params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_elu(Object... args) { return apply("linear2_elu", args); }
+
+    /**
+     * Applies linear2 then softplus, fused: {@code (linear2, softplus)} units or {@code ([likeX1,] alpha, beta, gamma[, softplus params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_softplus(Object... args) { return apply("linear2_softplus", args); }
+
+    /**
+     * Applies linear2 then gelu, fused: {@code (linear2, gelu)} units or {@code ([likeX1,] alpha, beta, gamma[, gelu params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_gelu(Object... args) { return apply("linear2_gelu", args); }
+
+    /**
+     * Applies linear2 then sigmoid, fused: {@code (linear2, sigmoid)} units or {@code ([likeX1,] alpha, beta, gamma[, sigmoid params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_sigmoid(Object... args) { return apply("linear2_sigmoid", args); }
+
+    /**
+     * Applies linear2 then hard_sigmoid, fused: {@code (linear2, hard_sigmoid)} units or {@code ([likeX1,] alpha, beta, gamma[, hard_sigmoid params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_hard_sigmoid(Object... args) { return apply("linear2_hard_sigmoid", args); }
+
+    /**
+     * Applies linear2 then tanh, fused: {@code (linear2, tanh)} units or {@code ([likeX1,] alpha, beta, gamma[, tanh params])}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] linear2_tanh(Object... args) { return apply("linear2_tanh", args); }
+
+    /**
+     * Applies maxPool2D in inference mode (no Index kept): {@code (div)}, {@code (kernel, stride, padding)} or {@code (kh, kw, sh, sw, ph, pw)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] eval_maxPool2D(Object... args) { return apply("eval_maxPool2D", args); }
+
+    /**
+     * Applies maxPool1D in inference mode: {@code (div)} or {@code (kernel_width, stride_width, padding_width)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] eval_maxPool1D(Object... args) { return apply("eval_maxPool1D", args); }
+
+    /**
+     * Applies adaptive_maxPool2D in inference mode: {@code (out_size)} or {@code (out_height, out_width)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] eval_adaptive_maxPool2D(Object... args) { return apply("eval_adaptive_maxPool2D", args); }
+
+    /**
+     * Applies adaptive_maxPool1D in inference mode: {@code (out_width)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] eval_adaptive_maxPool1D(Object... args) { return apply("eval_adaptive_maxPool1D", args); }
+
+    /**
+     * Applies maxPool2D returning {Y, Index}: Index (int32) holds the flat offset into X of each maximum.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] maxPool2D_with_Index(Object... args) { return apply("maxPool2D_with_Index", args); }
+
+    /**
+     * Applies maxPool1D returning {Y, Index}: Index (int32) holds the flat offset into X of each maximum.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] maxPool1D_with_Index(Object... args) { return apply("maxPool1D_with_Index", args); }
+
+    /**
+     * Applies adaptive_maxPool2D returning {Y, Index} (Index: int32 flat offsets into X).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] adaptive_maxPool2D_with_Index(Object... args) { return apply("adaptive_maxPool2D_with_Index", args); }
+
+    /**
+     * Applies adaptive_maxPool1D returning {Y, Index} (Index: int32 flat offsets into X).
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] adaptive_maxPool1D_with_Index(Object... args) { return apply("adaptive_maxPool1D_with_Index", args); }
+
+    /**
+     * Applies A view [N, -1] of X: {@code ([inplace,] X)}.
+     *
+     * @param args hyper-parameters and input tensors ({@code Tensor} or {@code Tensor[]}), in either order
+     * @return the outputs
+     */
+    public Tensor[] view_flatten(Object... args) { return apply("view_flatten", args); }
+
+    /**
+     * v1.2's F is a parameter-free unit: it needs no gradients.
+     *
+     * @return false
+     */
+    public boolean need_grads() { return false; }
+
+    /**
+     * v1.2's F keeps no unit cores.
+     *
+     * @param core a unit core (any object)
+     * @return -1
+     */
+    public int index_of_core(Object core) { return -1; }
+
+    /**
+     * Appends F's name (v1.2's {@code Alpha.functional}) to a StringBuilder.
+     *
+     * @param pre a prefix (unused, as in v1.2)
+     * @param sb the builder
+     */
+    public void append(String pre, StringBuilder sb) { sb.append("Alpha.functional"); }
 }
