@@ -82,7 +82,8 @@ def test_old_cuda_float32_and_stream_pool_overload_compute():
     give working engines: a unit's output equals the CPU's."""
     from alpha_py import alpha
     x = np.random.RandomState(4).randn(3, 37, 19).astype(np.float32)
-    want = nn.maxPool1D(3, 2, 1).init(cpu()).forward(cpu().tensor(x))[0].numpy()
+    c = cpu()
+    want = nn.maxPool1D(3, 2, 1).init(c).forward(c.tensor(x))[0].numpy()
     for eg in (alpha.engine.old_cuda_float32(0, 1 << 28), alpha.engine.old_cuda_float32(0, 64, 1 << 28, 1 << 20, True),
                alpha.engine.cuda_float32(0, 64, alpha.engine.memp1(1 << 28), 1 << 20, True)):
         check("old_cuda_float32", "maxPool1D", nn.maxPool1D(3, 2, 1).init(eg).forward(eg.tensor(x))[0].numpy(), want)
