@@ -9,7 +9,7 @@
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2  y = act(xhat*gamma+beta) | 1 thread/elem, 256        |
 // | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats | 1 thread/elem, 256        |
-// | bn_running          | rm, rv, mean, var, C, b1, 1-b1, b2, 1-b2  (in place: rm = b1*rm + (1-b1)*mean, rv likewise) | 1 thread/col |
+// | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
 // gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
 //! instances: bn_partial<3,ACT_IDENTITY> bn_partial<2,ACT_IDENTITY>
 //! instances: bn_partial<2,ACT_RELU> bn_partial<2,ACT_RELU6> bn_partial<2,ACT_LEAKY_RELU> bn_partial<2,ACT_ELU>
@@ -86,13 +86,20 @@ extern "C" __global__ void bn_finish_stats(const float* __restrict__ part1, cons
     inv[c] = 1.f / sqrtf(v + eps);
 }
 
-// running statistics in place; the products and the sum are rounded one by one, as NumPy's float32 does
-extern "C" __global__ void bn_running(float* __restrict__ rm, float* __restrict__ rv, const float* __restrict__ mean,
-                                      const float* __restrict__ var, int C, float a1, float c1, float a2, float c2) {
-    GRID_LOOP(c, C) {
-        rm[c] = __fadd_rn(__fmul_rn(rm[c], a1), __fmul_rn(mean[c], c1));
-        rv[c] = __fadd_rn(__fmul_rn(rv[c], a2), __fmul_rn(var[c], c2));
+// Dragon-Alpha v1.2's bias-corrected running statistics (backend/base.py bn_running_coefs, the same float64
+// arithmetic: no contraction), K = n/(n-1) on the variance's weight; one block, so eb advances after every read
+extern "C" __global__ void bn_running_bc(float* __restrict__ rm, float* __restrict__ rv, const float* __restrict__ mean,
+                                         const float* __restrict__ var, double* __restrict__ eb, int C, double beta1,
+                                         double beta2, double K) {
+    const double p1 = eb[0], p2 = eb[1], e1 = __dmul_rn(p1, beta1), e2 = __dmul_rn(p2, beta2);
+    const float a1 = (float)(beta1 * (1.0 - p1) / (1.0 - e1)), a2 = (float)((1.0 - beta1) / (1.0 - e1));
+    const float b1 = (float)(beta2 * (1.0 - p2) / (1.0 - e2)), b2 = (float)(K * (1.0 - beta2) / (1.0 - e2));
+    for (int c = threadIdx.x; c < C; c += blockDim.x) {
+        rm[c] = __fadd_rn(__fmul_rn(rm[c], a1), __fmul_rn(mean[c], a2));
+        rv[c] = __fadd_rn(__fmul_rn(rv[c], b1), __fmul_rn(var[c], b2));
     }
+    __syncthreads();
+    if (threadIdx.x == 0) { eb[0] = e1; eb[1] = e2; }
 }
 
 template <ActId ACT>

@@ -159,7 +159,7 @@ def test_unexpected_keys_and_wrong_shape(tmp_path, fmt):
     fc = nn.fullconnect(True, 100, 3).init(alpha.engine.cpu_float32(), "Net.fc")
     with pytest.raises(CheckpointError) as e:
         load(fmt, fc, tmp_path / "net")
-    assert "unexpected keys (6)" in str(e.value) and "Net.conv.weight" in str(e.value)
+    assert "unexpected keys (7)" in str(e.value) and "Net.conv.weight" in str(e.value)
     load(fmt, fc, tmp_path / "net", partial=True)
 
     _, net4, _ = build(3, classes=4)

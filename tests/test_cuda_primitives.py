@@ -94,17 +94,22 @@ def test_batchnorm_primitives(m, c, act):
     check("bn_noaffine", "gx", gx, bc.bn_bwd(gy, x, rc[1], rc[3], None)[0])
 
 
-def test_batchnorm_running_stats_in_place_bit_equal():
+@pytest.mark.parametrize("c, n", [(1000, 64), (3, 1), (2500, 7)])
+def test_batchnorm_running_stats_in_place_bit_equal(c, n):
+    # v1.2's bias-corrected update over 5 steps (exp_beta advanced on the device), C up to 2500 in one block
     bc, bg = both()
-    c = 1000
-    rm, rv, m, v = rand(c), rand(c) ** 2, rand(c), rand(c) ** 2
-    dm, dv = dev(rm), dev(rv)
+    rm, rv = rand(c), rand(c) ** 2
+    eb = np.ones(2)
+    dm, dv, de = dev(rm), dev(rv), dev(eb)
     ptr = dm.data.ptr
-    bg.bn_running(dm, dv, dev(m), dev(v), 0.9, 0.99)
-    bc.bn_running(rm, rv, m, v, 0.9, 0.99)
+    for step in range(5):
+        m, v = rand(c), rand(c) ** 2
+        bg.bn_running(dm, dv, dev(m), dev(v), de, 0.8999999761581421, 0.99, n)
+        bc.bn_running(rm, rv, m, v, eb, 0.8999999761581421, 0.99, n)
     assert dm.data.ptr == ptr                             # in place
     np.testing.assert_array_equal(host(dm), rm)
     np.testing.assert_array_equal(host(dv), rv)
+    np.testing.assert_array_equal(host(de), eb)
 
 
 CONV_SHAPES = [  # x shape, w (OC, FH, FW), stride, pad

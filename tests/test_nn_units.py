@@ -196,7 +196,7 @@ def test_fused_param_names_in_module_and_loaded_values_survive_init():
     eg = eg64()
     net = Net().init(eg)
     assert list(net.state_map()) == ["Net.conv.weight", "Net.bn.weight", "Net.bn.bias",
-                                     "Net.bn.run_mean", "Net.bn.run_var"]
+                                     "Net.bn.run_mean", "Net.bn.run_var", "Net.bn.exp_beta"]
     bn = nn.batchNorm(4).init(eg, "x")
     bn._params["weight"].data = np.full(4, 3.0)
     f = nn.fuse(bn, nn.relu()).init(eg, "x")
@@ -269,7 +269,7 @@ def test_fused_follow_train_eval_and_need_grads():
     y = net.forward(x)[0].numpy()
     np.testing.assert_allclose(y, np.tanh((x.numpy() - 0.5) / np.sqrt(1 + 1e-5)), rtol=1e-12)
     net.need_grads(False)
-    assert net.param_map() == {} and len(net.state_map()) == 4
+    assert net.param_map() == {} and len(net.state_map()) == 5
 
 
 def test_sum_mean_factory_docs_match_behaviour():
@@ -285,8 +285,7 @@ def test_global_batchNorm_training_uses_updated_running_stats_as_constants():
     u = nn.global_batchNorm(3).init(eg)
     x = eg.tensor(xa).need_grad(True)
     y = u.forward(x)[0].numpy()
-    rm = 0.9 * 0 + 0.1 * xa.mean(0)
-    rv = 0.9 * 1 + 0.1 * xa.var(0)
+    rm, rv = xa.mean(0), xa.var(0, ddof=1)        # v1.2's step 1: bias-corrected weight 1, unbiased variance
     np.testing.assert_allclose(u._params["run_mean"].data, rm, rtol=1e-12)
     np.testing.assert_allclose(y, (xa - rm) / np.sqrt(rv + 1e-5), rtol=1e-12)
     (gx,) = u.backward(eg.tensor(ga))

@@ -8,6 +8,20 @@ from .math_ops import MathOps
 from .optim_ops import OptimOps
 
 
+def bn_unbias(n):
+    """v1.2's K = n/(n-1) that turns a biased batch variance over n values into the unbiased one (1 for n = 1,
+    where v1.2 would divide by zero)."""
+    return n / (n - 1.0) if n > 1 else 1.0
+
+
+def bn_running_coefs(e_prev, beta, k):
+    """Dragon-Alpha v1.2's bias-corrected exponential average at step t, in float64 (kernels/batchnorm.cu's
+    bn_running_bc computes the same on the device): e = beta^t = e_prev*beta, a1 = beta*(1-e_prev)/(1-e),
+    a2 = k*(1-beta)/(1-e). Returns (a1, a2, e); a1 and a2 are rounded to float32 by the caller, as v1.2 does."""
+    e = e_prev * beta
+    return beta * (1.0 - e_prev) / (1.0 - e), k * (1.0 - beta) / (1.0 - e), e
+
+
 class ArrayBackend(ActivationOps, MathOps, OptimOps, FacadeOps):
     """Primitive table over an array module. Arrays are row-major, NHWC for images."""
 
@@ -154,12 +168,17 @@ class ArrayBackend(ActivationOps, MathOps, OptimOps, FacadeOps):
             y = y * gamma + beta
         return y.reshape(x.shape), mean, var, inv_std
 
-    def bn_running(self, run_mean, run_var, mean, var, beta1, beta2):
-        """In place: run_mean = beta1*run_mean + (1-beta1)*mean, run_var likewise with beta2 (float32 products
-        and sum, rounded one by one)."""
+    def bn_running(self, run_mean, run_var, mean, var, exp_beta, beta1, beta2, n):
+        """In place, Dragon-Alpha v1.2's bias-corrected running statistics (bn_running_coefs); exp_beta (float64
+        [beta1^(t-1), beta2^(t-1)]) advances to step t. run_mean = a1*run_mean + a2*mean, run_var = b1*run_var +
+        b2*var (var: the biased batch variance; b2 carries K = n/(n-1)); float32 products and sum, rounded one by
+        one. Host arrays (the CPU backends; CUDA computes the same on the device)."""
         t = self.dtype.type
-        run_mean[...] = run_mean * t(beta1) + mean * t(1.0 - beta1)
-        run_var[...] = run_var * t(beta2) + var * t(1.0 - beta2)
+        (a1, a2, e1), (b1, b2, e2) = (bn_running_coefs(float(exp_beta[0]), beta1, 1.0),
+                                      bn_running_coefs(float(exp_beta[1]), beta2, bn_unbias(n)))
+        run_mean[...] = run_mean * t(a1) + mean * t(a2)
+        run_var[...] = run_var * t(b1) + var * t(b2)
+        exp_beta[0], exp_beta[1] = e1, e2
 
     def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
         """BatchNorm backward. Returns (grad_x, grad_gamma, grad_beta); grad_gamma/beta None

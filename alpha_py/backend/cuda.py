@@ -10,7 +10,7 @@ import numpy as np
 
 from ..ops import ACT_IDENTITY
 from .act_ops import activation
-from .base import ArrayBackend
+from .base import ArrayBackend, bn_unbias
 from .cuda_conv import CudaConvOps
 from .cuda_graph import CudaGraphOps
 from .cuda_memory import Counters, DeviceMemory, DeviceTables, PinnedStager
@@ -323,10 +323,12 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
                           f32(p1), f32(p2)))
         return y.reshape(x.shape), mean, var, inv
 
-    def bn_running(self, run_mean, run_var, mean, var, beta1, beta2):
+    def bn_running(self, run_mean, run_var, mean, var, exp_beta, beta1, beta2, n):
+        """base.bn_running on the device (exp_beta read and advanced there: a captured step replays it)."""
         c = run_mean.size
-        self.launch_flat("batchnorm", "bn_running", c, (run_mean, run_var, self.c(mean), self.c(var), i32(c),
-                                                         f32(beta1), f32(1.0 - beta1), f32(beta2), f32(1.0 - beta2)))
+        self.kernel("batchnorm", "bn_running_bc")((1,), (THREADS,), (
+            run_mean, run_var, self.c(mean), self.c(var), exp_beta, i32(c), np.float64(beta1), np.float64(beta2),
+            np.float64(bn_unbias(n))))
 
     def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
         return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var)

@@ -54,8 +54,10 @@ class Affine(_FeatureUnit):
 
 
 class BatchNorm(_FeatureUnit):
-    """Batch normalisation: batch stats (biased variance) in training, running stats in eval.
-    run_mean = beta1*run_mean + (1-beta1)*mean; run_var = beta2*run_var + (1-beta2)*var."""
+    """Batch normalisation: batch stats (biased variance) in training, running stats in eval. Running stats as
+    Dragon-Alpha v1.2 keeps them, bias-corrected at step t (beta^t in the float64 buffer exp_beta):
+    run_mean = a1*run_mean + a2*mean with a2 = (1-beta1)/(1-beta1^t), a1 = beta1*(1-beta1^(t-1))/(1-beta1^t);
+    run_var likewise with beta2 and the unbiased batch variance (weight a2 times n/(n-1))."""
 
     use_global = False
 
@@ -101,28 +103,38 @@ class BatchNorm(_FeatureUnit):
             self._param("bias", b.full((self.features,), 0.0))
         self._param("run_mean", b.full((self.features,), 0.0), trainable=False)
         self._param("run_var", b.full((self.features,), 1.0), trainable=False)
+        eb = self._param("exp_beta", b.full((2,), 1.0, dtype="float64"), trainable=False)   # v1.2's expBeta1/2
+        eb.legacy_fill = 0.0        # a checkpoint from before this buffer: its averages count as converged
 
     def _gamma_beta(self):
         if not self._affine:
             return None, None
         return self._params["weight"].data, self._params["bias"].data
 
-    def _update_running(self, eg, mean, var):
-        """run_mean/run_var updated in place (one kernel), at the end of a training step when inside one
-        (eg.update_buffer: a step that raises leaves them as they were)."""
-        b, rm, rv = eg.backend, self._params["run_mean"].data, self._params["run_var"].data
-        eg.update_buffer(lambda: b.bn_running(rm, rv, mean, var, self._beta1, self._beta2))
+    def _running_args(self, eg, n):
+        """bn_running's trailing arguments: v1.2's float betas widened to double, and n values per channel."""
+        t = eg.backend.dtype.type
+        return float(t(self._beta1)), float(t(self._beta2)), n
 
-    def _updated_running(self, eg, mean, var):
+    def _update_running(self, eg, mean, var, n):
+        """run_mean/run_var/exp_beta updated in place (one kernel: v1.2's bias-corrected averages, backend
+        bn_running), at the end of a training step when inside one (eg.update_buffer: a step that raises leaves
+        them as they were). n: the values per channel of this batch (K = n/(n-1) unbiases the variance)."""
+        b, (rm, rv, eb) = eg.backend, (self._params[k].data for k in ("run_mean", "run_var", "exp_beta"))
+        args = self._running_args(eg, n)
+        eg.update_buffer(lambda: b.bn_running(rm, rv, mean, var, eb, *args))
+
+    def _updated_running(self, eg, mean, var, n):
         """The running statistics after this batch, as new arrays (use_global normalises with them now; the
         buffers themselves are overwritten like _update_running's)."""
-        b, rm, rv = eg.backend, self._params["run_mean"].data, self._params["run_var"].data
-        nm, nv = b.copy(rm), b.copy(rv)
-        b.bn_running(nm, nv, mean, var, self._beta1, self._beta2)
+        b, (rm, rv, eb) = eg.backend, (self._params[k].data for k in ("run_mean", "run_var", "exp_beta"))
+        nm, nv, ne = b.copy(rm), b.copy(rv), b.copy(eb)
+        b.bn_running(nm, nv, mean, var, ne, *self._running_args(eg, n))
 
         def store():
             eg.copy_into(rm, nm)
             eg.copy_into(rv, nv)
+            eg.copy_into(eb, ne)
         eg.update_buffer(store)
         return nm, nv
 
@@ -147,11 +159,11 @@ class BatchNorm(_FeatureUnit):
             batch_stats = False
         elif self.use_global:
             _, bm, bv, _ = b.bn_fwd(x2, None, None, self._eps)
-            y, mean, _, inv = norm(*self._updated_running(eg, bm, bv))
+            y, mean, _, inv = norm(*self._updated_running(eg, bm, bv, x2.shape[0]))
             batch_stats = False
         else:
             y, mean, var, inv = norm()
-            self._update_running(eg, mean, var)
+            self._update_running(eg, mean, var, x2.shape[0])
             batch_stats = True
         return (y.reshape(x.shape),), (x2, mean, inv, batch_stats)
 

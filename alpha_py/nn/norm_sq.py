@@ -44,10 +44,10 @@ class SqBatchNorm(BatchNorm):
         eg.update_buffer(store)
         return nm, ns
 
-    def _update_running(self, eg, mean, var):
+    def _update_running(self, eg, mean, var, n):
         self._new_running(eg, mean, var)
 
-    def _updated_running(self, eg, mean, var):
+    def _updated_running(self, eg, mean, var, n):
         nm, ns = self._new_running(eg, mean, var)
         b = eg.backend
         return nm, b.sub(ns, b.mul(nm, nm))

@@ -98,6 +98,9 @@ def _check_and_load(stateful, expected, reader, path, fn, partial):
     try:
         file_keys = reader.keys()
         missing = [k for k in expected if k not in file_keys]
+        filled = {k: getattr(expected[k], "legacy_fill") for k in missing     # buffers added since the file
+                  if getattr(expected[k], "legacy_fill", None) is not None}   # was written (BatchNorm exp_beta)
+        missing = [k for k in missing if k not in filled]
         unexpected = [k for k in file_keys if k not in expected]
         values, mismatched = {}, []
         for k, t in expected.items():
@@ -111,6 +114,9 @@ def _check_and_load(stateful, expected, reader, path, fn, partial):
                 mismatched.append((k, file_shape, want))
                 continue
             values[k] = arr.reshape(want).astype(t.data.dtype, copy=False)
+        for k, v in filled.items():
+            t = expected[k]
+            values[k] = np.full(tuple(t.shape), v, dtype=t.data.dtype)
     finally:
         reader.close()
     problems = []
@@ -131,5 +137,5 @@ def _check_and_load(stateful, expected, reader, path, fn, partial):
     else:
         for k, arr in values.items():
             t = expected[k]
-            t.data[...] = t.engine.backend.from_host(arr)   # in place: keeps array identity
+            t.data[...] = t.engine.backend.from_host(arr, t.data.dtype)   # in place: keeps identity and dtype
     return stateful

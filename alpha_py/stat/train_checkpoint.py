@@ -157,9 +157,10 @@ def read_checkpoint(path):
             raise CheckpointError(f"checkpoint directory {path!r} holds no ckpt-<step>.npz file")
         path = files[0]
     kind = legacy_checkpoints.sniff(path)
-    if kind == "text":             # decimal text: weights back to float32, optimizer state kept float64
-        net, optim = legacy_checkpoints.split_bare(legacy_checkpoints.read_text_zip(path))
-        net = {k: v.astype(np.float32) for k, v in net.items()}
+    if kind == "text":             # decimal text: weights back to float32 (BatchNorm's float64 exp_beta buffers
+        net, optim = legacy_checkpoints.split_bare(legacy_checkpoints.read_text_zip(path))   # stay float64),
+        net = {k: v if k.endswith(".exp_beta") else v.astype(np.float32) for k, v in net.items()}   # optimizer
+        # state kept float64
         return Checkpoint(path, 0, None, {}, net, optim, meta={"source": "text zip"})
     try:
         z = np.load(path, allow_pickle=False)
