@@ -65,7 +65,7 @@ def unit_parity(case, make, shapes=None, inputs=None, training=True, tol=TOL, se
     ug.init(eg)
     for (nc, pc), (ng, pg) in zip(uc.state_map().items(), ug.state_map().items()):
         assert nc == ng
-        pg.data = eg.backend.from_host(pc.numpy())
+        pg.data = eg.backend.from_host(pc.numpy(), pc.numpy().dtype)   # (float64 buffers: exp_beta)
     if not training:
         uc.eval()
         ug.eval()

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.gpu
 def copy_state(src, dst, eg):
     for (n1, p1), (n2, p2) in zip(src.state_map().items(), dst.state_map().items()):
         assert n1 == n2
-        p2.data = eg.backend.from_host(p1.numpy())
+        p2.data = eg.backend.from_host(p1.numpy(), p1.numpy().dtype)
 
 
 def small_net():

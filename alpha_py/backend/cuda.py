@@ -326,6 +326,9 @@ class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
     def bn_running(self, run_mean, run_var, mean, var, exp_beta, beta1, beta2, n):
         """base.bn_running on the device (exp_beta read and advanced there: a captured step replays it)."""
         c = run_mean.size
+        if exp_beta.dtype != np.float64 or exp_beta.size != 2:
+            raise TypeError(f"bn_running: exp_beta must be float64 [2] (beta1^t, beta2^t), got {exp_beta.dtype} "
+                            f"{list(exp_beta.shape)}")
         self.kernel("batchnorm", "bn_running_bc")((1,), (THREADS,), (
             run_mean, run_var, self.c(mean), self.c(var), exp_beta, i32(c), np.float64(beta1), np.float64(beta2),
             np.float64(bn_unbias(n))))
