@@ -27,7 +27,8 @@ import sys, numpy as np
 sys.path.insert(0, {here!r})
 from spark_local import local_spark
 from alpha_py.distributed import fit
-r = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=local_spark("c"))
+r = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, checkpoint_every=20,
+        spark=local_spark("c"))
 np.savez({out!r}, **r.state["net"])
 """
 
@@ -48,9 +49,14 @@ def remote(tmp_path_factory):
 
 def test_allreduce_over_connect_equals_the_classic_session(remote, tmp_path):
     spark, _ = remote
+    # 4 segments: the state stays in the executors' replicas between them; rank 0 writes every checkpoint
     res = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=spark,
-              checkpoint_dir=str(tmp_path / "ck"), log=lambda *_: None)
-    assert res.step == 62 and os.listdir(tmp_path / "ck") == ["ckpt-000000062.npz"]   # an executor wrote it
+              checkpoint_dir=str(tmp_path / "ck"), checkpoint_every=20, log=lambda *_: None)
+    assert res.step == 62 and len(res.history) == 4
+    assert sorted(os.listdir(tmp_path / "ck")) == ["ckpt-000000060.npz", "ckpt-000000062.npz"]
+    from alpha_py.distributed import Checkpointer
+    saved, meta = Checkpointer.load(str(tmp_path / "ck" / "ckpt-000000062.npz"))
+    assert meta["step"] == 62 and all(np.array_equal(saved["net"][k], v) for k, v in res.state["net"].items())
     out = str(tmp_path / "classic.npz")
     env = {k: v for k, v in os.environ.items() if k != "SPARK_CONNECT_MODE_ENABLED"}
     env = dict(env, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
@@ -65,8 +71,12 @@ def test_allreduce_over_connect_equals_the_classic_session(remote, tmp_path):
     from alpha_py.distributed.parquet import write_parquet
     ds = data.mnist_5k(True)
     write_parquet(ds.images, ds.labels, str(tmp_path / "pq"), 4, 10)
+    # a task dies in the second segment; without checkpoint_dir the run restarts from the newest state the
+    # client holds (step 0: the first segment's state stayed on the executors)
+    logs = []
     pq = fit(tmp_path / "pq", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=spark,
-             log=lambda *_: None)
+             checkpoint_every=20, fail_at_step=30, log=logs.append)
+    assert pq.restarts == 1 and any("restarting from step 0" in m for m in logs), logs
     for k in classic.files:
         assert np.array_equal(classic[k], pq.state["net"][k]), k
 
