@@ -155,3 +155,70 @@ def test_preflight_reads_the_server_conf(remote):
     assert view.master == "local[2]" and view.is_local and view.get("spark.task.cpus", "1") == "1"
     with pytest.raises(PreflightError, match=r"needs 3 barrier slots .* offers 2 \(master local\[2\]"):
         fit("mnist5k", "mnist_cnn", batch=63, workers=3, mode="allreduce", spark=spark)
+
+
+def _plan(df, capsys):
+    capsys.readouterr()
+    df.explain()
+    return capsys.readouterr().out
+
+
+def test_parquet_is_read_by_the_executors_without_a_shuffle(remote, tmp_path, capsys):
+    import pathlib
+
+    from alpha_py.distributed import predict
+    from alpha_py.distributed.inference import score_images
+    from alpha_py.distributed.parquet import write_parquet
+    from alpha_py.distributed.shards import FrameDataset
+    spark, _ = remote
+    imgs, labels = random_images(96), np.arange(96) % 10
+    write_parquet(imgs, labels, str(tmp_path / "pq"), 4, 10)
+    path, net = zoo_checkpoint(tmp_path / "z.npz")
+    # predict takes the folder: the executors read it, each task its own splits; nothing passes the client
+    scored = predict(pathlib.Path(tmp_path / "pq"), path, spark=spark)
+    plan = _plan(scored, capsys)
+    assert "FileScan parquet" in plan and "Exchange" not in plan, plan
+    want = dict(zip((im.tobytes() for im in imgs), score_images(net, imgs)[2]))
+    got = scored.select("image", "prediction").collect()
+    assert len(got) == 96 and all(int(r.prediction) == want[bytes(r.image)] for r in got)
+    # fit from a DataFrame of >= workers partitions: coalesced, no shuffle (one file per partition here)
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(1 << 20))
+    try:
+        ds = FrameDataset(spark.read.parquet(str(tmp_path / "pq")), (28, 28, 1), 10)
+        assert ds.partitions() == 4
+        plan = _plan(ds.packed_frame(2, materialize=False), capsys)
+        assert not ds.shuffled and "Exchange" not in plan and "Coalesce" in plan, plan
+        res = fit(spark.read.parquet(str(tmp_path / "pq")), "mnist_cnn", image_shape=(28, 28, 1), num_classes=10,
+                  epochs=1, batch=32, workers=2, mode="allreduce", spark=spark, log=lambda *_: None)
+        assert res.step == 3 and sum(h["images"] for h in res.history) == 96
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    write_parquet(imgs, labels, str(tmp_path / "one"), 1, 10)          # fewer partitions than workers: shuffled
+    ds = FrameDataset(spark.read.parquet(str(tmp_path / "one")), (28, 28, 1), 10)
+    assert "Exchange" in _plan(ds.packed_frame(2, materialize=False), capsys) and ds.shuffled
+
+
+def test_bad_parquet_and_frames_fail_naming_the_column_before_training(remote, tmp_path):
+    import pathlib
+
+    from alpha_py.distributed import predict
+    from alpha_py.distributed.parquet import write_parquet
+    from alpha_py.errors import DataError, ShapeError
+    spark, _ = remote
+    rows = [(bytes(784), 1)] * 8
+    for schema, match in (("img binary, label int", r"column 'image' not found"),
+                          ("image string, label int", r"column 'image' is string, expected binary"),
+                          ("image binary, label double", r"column 'label' is double, expected an integer")):
+        cells = [(r[0].decode() if "string" in schema else r[0], float(r[1]) if "double" in schema else r[1])
+                 for r in rows]
+        with pytest.raises(DataError, match=match):
+            fit(spark.createDataFrame(cells, schema), "mnist_cnn", image_shape=(28, 28, 1), num_classes=10,
+                workers=2, batch=4, spark=spark, log=lambda *_: None)
+    small = spark.createDataFrame([(bytes(700), 1)] * 8, "image binary, label int")
+    with pytest.raises(Exception, match=r"column 'image' rows must hold 784 bytes"):     # the set-up job
+        fit(small, "mnist_cnn", image_shape=(28, 28, 1), num_classes=10, workers=2, batch=4, spark=spark,
+            log=lambda *_: None)
+    write_parquet(random_images(8, (32, 32, 3)), np.arange(8), str(tmp_path / "rgb"), 2, 10)
+    path, _ = zoo_checkpoint(tmp_path / "z.npz")
+    with pytest.raises(ShapeError, match=r"takes images \[28,28,1\], image shape \[32,32,3\]"):
+        predict(pathlib.Path(tmp_path / "rgb"), path, spark=spark)
