@@ -66,8 +66,8 @@ def main():
         one(args)
         return
     rows = []
-    runs = [(c, r) for _ in range(args.repeats) for c in args.cores for r in ([None, args.remote] if args.remote
-                                                                                 else [None])]
+    pair = [None, args.remote] if args.remote else [None]     # the order flips every repeat (a session's leftovers)
+    runs = [(c, r) for i in range(args.repeats) for c in args.cores for r in (pair if i % 2 == 0 else pair[::-1])]
     for c, remote in runs:
         cmd = [sys.executable, os.path.abspath(__file__), "--child", "--cores", str(c), "--mode", args.mode,
                *([] if remote is None else ["--remote", remote]), "--model", args.model,
