@@ -1,6 +1,9 @@
 """Spark Connect: a Connect server from the pip pyspark on 127.0.0.1 (one per module, stopped by pid); fit in
-allreduce mode gives the classic session's weights bit for bit, average mode learns mnist5k, predict and a
-Pipeline fit/transform/save/load work through it; an unreachable server or an old Spark fails clearly."""
+allreduce mode gives the classic session's weights bit for bit over 4 segments (the state kept on the executors,
+rank 0 checkpointing, a restart without checkpoint_dir), average mode learns mnist5k, predict and a Pipeline
+fit/transform/save/load work through it, Parquet folders and DataFrames are read by the executors without a
+shuffle; an unreachable server, an old Spark, bad Parquet / DataFrame columns, wrong image sizes and a
+non-finite loss fail clearly."""
 import os
 import subprocess
 import sys
@@ -222,3 +225,17 @@ def test_bad_parquet_and_frames_fail_naming_the_column_before_training(remote, t
     path, _ = zoo_checkpoint(tmp_path / "z.npz")
     with pytest.raises(ShapeError, match=r"takes images \[28,28,1\], image shape \[32,32,3\]"):
         predict(pathlib.Path(tmp_path / "rgb"), path, spark=spark)
+
+
+def test_a_nonfinite_loss_over_connect_stops_or_is_never_checkpointed(remote, tmp_path):
+    from test_spark_divergence import all_finite_files, data, nan_net
+
+    from alpha_py.errors import NonFiniteError
+    spark, _ = remote
+    kw = dict(epochs=2, batch=8, optim="adam", lr=1e-3, workers=2, mode="allreduce", shuffle=False, spark=spark)
+    with pytest.raises(NonFiniteError, match=r"loss nan .* at epoch 1, step 1.*no checkpoint was written"):
+        fit(data(), nan_net, checkpoint_dir=str(tmp_path / "stop"), log=lambda *_: None, **kw)
+    logs = []                      # 'continue': the weights go NaN; rank 0 refuses to write such a checkpoint
+    res = fit(data(), nan_net, checkpoint_dir=str(tmp_path / "go"), on_nonfinite="continue", log=logs.append, **kw)
+    assert res.step == 6 and all_finite_files(tmp_path / "go") == []
+    assert sum("the newest finite checkpoint stays the resume point" in m for m in logs) == 2, logs
