@@ -21,6 +21,9 @@ def parser():
     p.add_argument("--partitions", type=int, default=8, help="part files (>= the Spark workers that will read)")
     p.add_argument("--size", type=int, default=32, help="image_folder: resize to SIZE x SIZE")
     p.add_argument("--channels", type=int, choices=(1, 3), default=3, help="image_folder: 1 (L) or 3 (RGB)")
+    p.add_argument("--seed", type=int, default=0, help="rows are written in a random order drawn with this seed "
+                   "(each Spark rank reads whole part files: a class-sorted source would give ranks disjoint classes)")
+    p.add_argument("--keep-order", dest="keep_order", action="store_true", help="write the rows in the source's order")
     return p
 
 
@@ -43,7 +46,8 @@ def main(argv=None):
     try:
         from .distributed.parquet import write_parquet
         ds = load(args)
-        paths = write_parquet(ds.images, ds.labels, args.out, args.partitions, ds.num_class)
+        paths = write_parquet(ds.images, ds.labels, args.out, args.partitions, ds.num_class,
+                              seed=None if args.keep_order else args.seed)
     except AlphaError as e:
         print(f"alpha convert: error: {e}", file=sys.stderr)
         return 2

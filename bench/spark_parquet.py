@@ -1,6 +1,7 @@
-"""Benchmark: fit() throughput from a Parquet folder (alpha convert's layout, pathlib.Path) against the built-in
+"""Benchmark: fit() throughput from a Parquet folder (alpha convert's layout: pathlib.Path, each rank reads its
+own part files; and spark.read.parquet as a DataFrame, coalesced without a shuffle) against the built-in
 file dataset (IDX files read by record ranges), the same images (the 4000-image mnist5k train split written both
-ways), one local[N] SparkSession, the two inputs alternated `--repeats` times; images/s over the stages after
+ways), one local[N] SparkSession, the three inputs alternated `--repeats` times; images/s over the stages after
 the first. With --remote sc://HOST:PORT the session is a Spark Connect client instead.
   python3 bench/spark_parquet.py --mode allreduce --epochs 3 --workers 2 --repeats 2"""
 import argparse
@@ -49,19 +50,23 @@ def main():
         spark = (SparkSession.builder.master(f"local[{args.workers}]").config("spark.ui.enabled", "false")
                  .config("spark.ui.showConsoleProgress", "false").getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
-    inputs = {"files (IDX)": dict(data="mnist", data_dir=tmp), "parquet": dict(data=pathlib.Path(tmp, "pq"))}
+    inputs = {"files (IDX)": lambda: dict(data="mnist", data_dir=tmp),
+              "parquet": lambda: dict(data=pathlib.Path(tmp, "pq")),
+              "dataframe": lambda: dict(data=spark.read.parquet(os.path.join(tmp, "pq")), image_shape=(28, 28, 1),
+                                        num_classes=10)}
     best = {}
     for _ in range(args.repeats):
         for name, kw in inputs.items():
             res = fit(model="mnist_cnn", epochs=args.epochs, batch=args.batch, workers=args.workers, mode=args.mode,
-                      spark=spark, log=lambda *a: None, **kw)
+                      spark=spark, log=lambda *a: None, **kw())
             steady = res.history[1:] or res.history
             ips = sum(h["images"] for h in steady) / sum(h["seconds"] for h in steady)
             best[name] = max(best.get(name, 0.0), ips)
             print(f"{name:<12} {ips:8.1f} images/s (stages after the first; load avg {os.getloadavg()[0]:.2f})",
                   flush=True)
+    base = best["files (IDX)"]
     print("best: " + ", ".join(f"{k} {v:.1f} images/s" for k, v in best.items())
-          + f"; parquet / files = {best['parquet'] / best['files (IDX)']:.3f}")
+          + f"; parquet / files = {best['parquet'] / base:.3f}, dataframe / files = {best['dataframe'] / base:.3f}")
     spark.stop()
 
 

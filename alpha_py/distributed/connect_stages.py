@@ -2,8 +2,9 @@
 shards are a DataFrame of one row per rank in `workers` partitions; an allreduce segment is a barrier
 mapInArrow over it whose rank 0 hosts the stage's rendezvous (on its executor's host, at a port and key the
 client drew for the stage); an averaging round is a plain mapInArrow whose W states the client averages.
-States travel in the stage's closure and back as rank 0's row; checkpoints are written and found by an executor
-(ExecutorCheckpointer). Imports numpy, pyarrow / pyspark (lazily) and this package."""
+An allreduce state stays in the executors' kept replicas between segments: it rides in the closure only when
+no replica can hold it, rank 0 writes the checkpoints and returns the state after the last segment.
+Imports numpy, pyarrow / pyspark (lazily) and this package."""
 import os
 import pickle
 import random
@@ -101,26 +102,43 @@ def _drain(server, timeout_s=60.0):
     server.close()
 
 
-def segment_fn(spec, state, start, end, spe, token, keep, port, authkey):
-    from .allreduce import segment_task
+def segment_fn(spec, state, start, end, spe, token, keep, port, authkey, fetch=True, save=None):
+    """The barrier task of one allreduce segment. state None: not shipped (the ranks' kept replicas hold it,
+    allreduce.Shared). fetch: rank 0 returns the end state; save (Checkpointer args, meta): rank 0 writes the
+    checkpoint on its executor (a non-finite state is refused there and reported as a note)."""
+    from .allreduce import Shared, segment_task
     from .state import unpack_state
-    held = Value(state)
+    held = Shared() if state is None else Value(state)
 
     def task(batches):
         from pyspark import BarrierTaskContext
         ctx = BarrierTaskContext.get()
         item = shard_item(batches, spec.image_shape)
         server, how = _rank0_server(ctx, port, authkey)
+        run = segment_task(spec, held, start, end, spe, token, how, keep, state_out=fetch or save is not None)
         try:
-            for out in segment_task(spec, held, start, end, spe, token, how, keep)(iter([item])):
+            for out in run(iter([item])):
                 sent = server.take(f"{token}/{start}/state")
-                if sent is not None:
-                    out.update(unpack_state(*sent))
+                end_state = unpack_state(*sent) if sent is not None else None
+                if save is not None:
+                    out["saved"] = _save(save, end_state)
+                if fetch:
+                    out.update(end_state)
                 yield _one(out)
         finally:
             if server is not None:
                 _drain(server)
     return task
+
+
+def _save(save, state):
+    """(path or None, note): rank 0 writes the stage's checkpoint; a non-finite state is not written."""
+    from ..errors import NonFiniteError
+    args, meta = save
+    try:
+        return Checkpointer(*args).save(state, meta), None
+    except NonFiniteError as e:
+        return None, f"warning: {e}; the newest finite checkpoint stays the resume point"
 
 
 def round_fn(spec, state, start, end, spe, token):
@@ -142,6 +160,7 @@ class ConnectStages:
     def __init__(self, spark, ds, spec, workers, job):
         self.spark, self.spec, self.workers = spark, spec, workers
         self.frame = shard_frame(spark, ds, workers, job)
+        self.warm = None                   # (token, step) the executors' kept replicas are at, after a segment
 
     def sizes(self):
         engine, shape = self.spec.engine, self.spec.image_shape
@@ -157,15 +176,33 @@ class ConnectStages:
             yield _one(len(shard_arrays(shard_item(batches, shape))[1]))
         return _rows(self.frame, ready, _OUT)
 
-    def segment(self, state, start, end, spe, token, keep=False):
+    def segment(self, state, start, end, spe, token, keep=False, fetch=True, save=None):
+        """One allreduce segment: (end state or None when not fetched, metrics). `state`: the client's state at
+        `start`, or None when it holds none that recent. It is shipped only when the replicas cannot be warm
+        (the job's first stage, a new token); a stage whose ranks kept no replica is run again with it."""
+        from .allreduce import LOST
+        warm = self.warm == (token, start)
+        if state is None and not warm:
+            raise RuntimeError(f"Spark Connect segment [{start},{end}): {LOST} {start} and this client holds no "
+                               "state at that step")
+        try:
+            res = self._segment(None if warm else state, start, end, spe, token, keep, fetch, save)
+        except Exception as e:
+            if not (warm and state is not None and LOST in str(e)):
+                raise
+            res = self._segment(state, start, end, spe, token, keep, fetch, save)    # the workers were replaced
+        self.warm = (token, end)
+        return res
+
+    def _segment(self, state, start, end, spe, token, keep, fetch, save):
         submitted = time.time()
         port, key = random.SystemRandom().randint(20000, 32767), os.urandom(32)   # below Linux's ephemeral range
-        task = segment_fn(self.spec, state, start, end, spe, token, keep, port, key)
+        task = segment_fn(self.spec, state, start, end, spe, token, keep, port, key, fetch, save)
         res = _rows(self.frame, task, _OUT, barrier=True)[0]
         prof = res["profile"]
         prof["before"], prof["after"] = prof.pop("began") - submitted, time.time() - prof.pop("ended")
-        return ({"net": res["net"], "optim": res["optim"]},
-                {"loss": res["loss"], "images": res["images"], "profile": prof})
+        metrics = {"loss": res["loss"], "images": res["images"], "profile": prof, "saved": res.get("saved")}
+        return ({"net": res["net"], "optim": res["optim"]} if fetch else None), metrics
 
     def round(self, state, start, end, spe, token):
         from .average import _add
@@ -216,6 +253,16 @@ class ExecutorCheckpointer:
 
     def _run(self, fn):
         return _rows(self.spark.range(0, 1, 1, 1), fn, _OUT)[0]
+
+    def latest(self):
+        """The newest checkpoint file in the directory, as an executor sees it (None when there is none)."""
+        args = self.args
+
+        def newest(batches):
+            for _ in batches:
+                pass
+            yield _one(Checkpointer(*args).latest())
+        return self._run(newest)
 
     def save(self, state, meta):
         args = self.args

@@ -236,6 +236,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
         return state, meta["step"]
 
     state, step = restore() if resume else (initial_state(spec), 0)
+    held = step                 # the step `state` is at (over Connect, allreduce keeps it on the executors)
+    lazy = remote and mode == "allreduce"
     history, restarts, trained_images, train_time = [], 0, 0, 0.0
     token = uuid.uuid4().hex
     server = driver_server(sc) if mode == "allreduce" and rendezvous == "driver" and not remote else None
@@ -246,9 +248,14 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                 end = min(end, step + sync_every)
             t0 = time.perf_counter()
             try:
-                if remote:
-                    state, metrics = (stages.segment(state, step, end, spe, token, keep=end < total)
-                                      if mode == "allreduce" else stages.round(state, step, end, spe, token))
+                if lazy:                    # rank 0 checkpoints; the state comes back at the end only
+                    save = ((ckpt.args, dict(run_meta, step=end, epoch=end // spe))
+                            if ckpt is not None and (end % every == 0 or end == total) else None)
+                    got, metrics = stages.segment(state if held == step else None, step, end, spe, token,
+                                                  keep=end < total, fetch=end == total, save=save)
+                    state = got if got is not None else state
+                elif remote:
+                    state, metrics = stages.round(state, step, end, spe, token)
                 elif mode == "allreduce":
                     state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token, server,
                                                      keep=end < total)
@@ -268,18 +275,27 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                 token = uuid.uuid4().hex
                 if ckpt is not None:
                     state, step = restore()
+                    held = step
+                elif held != step:          # over Connect the replicas held the newer state: from the last held
+                    log(f"[alpha.distributed] no checkpoint_dir: restarting from step {held}, the newest state "
+                        "this client holds")
+                    step = held
                 continue
             dt = time.perf_counter() - t0
             train_time += dt
             trained_images += metrics["images"]
             step = end
+            held = end if not lazy or end == total else held
             history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"], "seconds": dt,
                             "images": metrics["images"], "images_per_s": metrics["images"] / dt,
                             "profile": metrics.get("profile")})
             if metrics.get("profile"):
                 log("[alpha.distributed] stage profile: " + stage_profile(metrics["profile"], dt))
             if step % every == 0 or step == total:
-                if ckpt is not None:
+                saved = (metrics.get("saved") or (None, None))[1]
+                if saved:                   # rank 0 refused a non-finite state
+                    log(f"[alpha.distributed] {saved}")
+                if ckpt is not None and not lazy:
                     try:
                         ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
                     except NonFiniteError as e:      # on_nonfinite='continue' let the weights go NaN

@@ -2,6 +2,7 @@
 the executors (an iterator pandas UDF over Arrow batches; the net is built once per Python worker and
 runs on the CPU or on the task's GPU), adding the predicted class and the class probabilities.
 Imports numpy, pyspark, alpha_py.stat.train_checkpoint, alpha_py.errors and this package."""
+import os
 import types
 import uuid
 from collections import OrderedDict
@@ -210,13 +211,32 @@ class Scorer:
                           *[sf.col(f"{tmp}.{f}").alias(c) for c, f in fields if c])
 
 
+def parquet_frame(data, spark=None, who="predict"):
+    """(DataFrame, image shape) of a Parquet image folder (pathlib.Path, `alpha convert`'s layout, or a
+    ParquetDataset): the driver checks the columns and image size from the footers and one row group, the
+    executors read the files (each task its own splits); nothing is collected to the driver or client."""
+    from .parquet import ParquetDataset
+    ds = data if isinstance(data, ParquetDataset) else ParquetDataset(data)
+    if spark is None:
+        from pyspark.sql import SparkSession
+        spark = SparkSession.getActiveSession()
+    if spark is None:
+        raise ArgumentError(f"{who}: scoring the Parquet folder {ds.path!r} needs a SparkSession: pass spark=")
+    return spark.read.parquet(ds.path), ds.image_shape
+
+
 def predict(df, checkpoint, *, input_col="image", prediction_col="prediction", probability_col="probability",
-            raw_prediction_col=None, engine="cpu", batch=256, handle_invalid="error", model=None, image_shape=None):
+            raw_prediction_col=None, engine="cpu", batch=256, handle_invalid="error", model=None, image_shape=None,
+            spark=None):
     """Score `df`'s image column with a checkpoint (path or read Checkpoint) on the executors:
     returns df plus `prediction` (long) and `probability` (array<float>, softmax of the logits;
-    `raw_prediction_col` adds the logits). Images: raw uint8 HWC bytes, image files or Spark image
-    structs, of the checkpoint's input shape. engine 'cuda': each task uses its assigned GPU.
+    `raw_prediction_col` adds the logits). df: a DataFrame, or a Parquet folder (pathlib.Path or ParquetDataset,
+    read by the executors of `spark` or the active session). Images: raw uint8 HWC bytes, image files or Spark
+    image structs, of the checkpoint's input shape. engine 'cuda': each task uses its assigned GPU.
     handle_invalid: 'error' (default), 'keep' (null outputs) or 'skip' (drop) rows without an image."""
+    from .parquet import ParquetDataset
+    if isinstance(df, (os.PathLike, ParquetDataset)):
+        df, shape = parquet_frame(df, spark)
+        image_shape = image_shape or shape
     return Scorer(checkpoint, model, image_shape).transform(
         df, input_col, prediction_col, probability_col, raw_prediction_col, engine, batch, handle_invalid)
-

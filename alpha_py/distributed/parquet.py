@@ -14,8 +14,10 @@ META = b"alpha.image_shape"
 CLASSES = b"alpha.num_classes"
 
 
-def write_parquet(images, labels, out, partitions=8, num_classes=None):
-    """Write images [N,H,W,C] uint8 and labels [N] as `partitions` part files in folder `out`; returns the paths."""
+def write_parquet(images, labels, out, partitions=8, num_classes=None, seed=None):
+    """Write images [N,H,W,C] uint8 and labels [N] as `partitions` part files in folder `out`; returns the paths.
+    seed: rows are first put in a seeded random order (None: kept as given). Each rank trains on whole part
+    files, so a class-sorted source written in order gives ranks disjoint classes (averaging suffers)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     images = np.ascontiguousarray(images, dtype=np.uint8)
@@ -25,6 +27,9 @@ def write_parquet(images, labels, out, partitions=8, num_classes=None):
         raise ArgumentError(f"write_parquet: expected images [N,H,W,C] and N labels, got {list(images.shape)} and "
                             f"{len(labels)}")
     labels = np.asarray(labels, dtype=np.int32)
+    if seed is not None:
+        order = np.random.default_rng(seed).permutation(len(labels))
+        images, labels = images[order], labels[order]
     k = int(num_classes if num_classes is not None else labels.max() + 1)
     meta = {META: ",".join(map(str, images.shape[1:])).encode(), CLASSES: str(k).encode()}
     os.makedirs(out, exist_ok=True)

@@ -193,20 +193,43 @@ def mnist5k(train=True, seed=0):
 
 class FrameDataset:
     """A Spark DataFrame of (image bytes, label) rows. Each partition is packed into one shard with
-    mapInArrow (column batches, no per-row Python objects)."""
+    mapInArrow (column batches, no per-row Python objects). A frame of at least W partitions is coalesced (no
+    shuffle: each task reads only its own input partitions, e.g. its Parquet file splits); one of fewer is
+    repartitioned (a shuffle). The columns are checked on the driver (DataError naming the column)."""
 
     def __init__(self, df, image_shape, num_classes, image_col="image", label_col="label"):
+        from pyspark.sql.types import BinaryType, IntegralType
         self.df, self.image_shape, self.num_classes = df, tuple(image_shape), int(num_classes)
         self.image_col, self.label_col = image_col, label_col
-        self.count = None
+        self.count, self.shuffled = None, None
+        fields = {f.name: f.dataType for f in df.schema.fields}
+        for col, kind, want in ((image_col, BinaryType, "binary (raw uint8 HWC pixels)"),
+                                (label_col, IntegralType, "an integer type (class indices)")):
+            if col not in fields:
+                raise DataError(f"FrameDataset: column {col!r} not found (columns {list(fields)}); expected "
+                                f"({image_col} binary, {label_col} int)")
+            if not isinstance(fields[col], kind):
+                raise DataError(f"FrameDataset: column {col!r} is {fields[col].simpleString()}, expected {want}")
+
+    def partitions(self):
+        """The DataFrame's partitions: from its plan (classic session), or counted by one light job over Spark
+        Connect (no RDD there): the highest partition id that holds a row, + 1."""
+        try:
+            return self.df.rdd.getNumPartitions()
+        except Exception:                  # Spark Connect: DataFrame.rdd is not supported
+            from pyspark.sql import functions as sf
+            row = self.df.select(sf.spark_partition_id().alias("p")).agg(sf.max("p").alias("p")).first()
+            return 0 if row["p"] is None else int(row["p"]) + 1
 
     def shard_rdd(self, sc, workers):
         shape = self.image_shape
         return self.packed_frame(workers).rdd.map(
             lambda r: (np.frombuffer(r.images, np.uint8).reshape((r.n,) + shape), np.frombuffer(r.labels, np.int64)))
 
-    def packed_frame(self, workers):
-        """A DataFrame of `workers` partitions, each one row (images, labels, n): the partition's shard."""
+    def packed_frame(self, workers, materialize=True):
+        """A DataFrame of `workers` partitions, each one row (images, labels, n): the partition's shard. Coalesced
+        (no shuffle), it is packed at once into the executors' block stores (localCheckpoint): a barrier stage
+        allows no coalesce in its lineage. materialize=False: the frame before that (its plan, for tests)."""
         shape, icol, lcol = self.image_shape, self.image_col, self.label_col
         pix = int(np.prod(shape))
 
@@ -229,8 +252,11 @@ class FrameDataset:
             yield pa.RecordBatch.from_pydict({"images": [img.tobytes()], "labels": [lab.tobytes()],
                                               "n": [len(lab)]})
 
-        return self.df.select(icol, lcol).repartition(workers).mapInArrow(pack,
-                                                                          "images binary, labels binary, n long")
+        src = self.df.select(icol, lcol)
+        self.shuffled = self.partitions() < workers       # coalesce cannot make partitions: a shuffle must
+        src = src.repartition(workers) if self.shuffled else src.coalesce(workers)
+        packed = src.mapInArrow(pack, "images binary, labels binary, n long")
+        return packed.localCheckpoint() if materialize and not self.shuffled else packed
 
 
 class RddDataset:
@@ -257,6 +283,13 @@ class RddDataset:
 
 def as_dataset(data, data_dir=None, train=True, image_shape=None, num_classes=None):
     """Normalise what fit() is given: a dataset object, a dataset name (+ data_dir), or a DataFrame."""
+    kind = type(data)              # class attributes: a Connect DataFrame answers any attribute (a Column)
+    if kind.__module__.startswith("pyspark.") and (hasattr(kind, "mapInArrow") or hasattr(kind, "mapPartitions")):
+        if image_shape is None or num_classes is None:
+            raise ArgumentError("a DataFrame / RDD dataset needs image_shape=(H, W, C) and num_classes")
+        if hasattr(kind, "mapInArrow"):
+            return FrameDataset(data, image_shape, num_classes)
+        return RddDataset(data, image_shape, num_classes)
     if hasattr(data, "shard_rdd"):
         return data
     if isinstance(data, str):
@@ -267,12 +300,6 @@ def as_dataset(data, data_dir=None, train=True, image_shape=None, num_classes=No
         return FileDataset(data, data_dir, train)
     if hasattr(data, "images") and hasattr(data, "num_class"):        # an alpha.data DataSet
         return ArrayDataset(data.images, data.labels, data.num_class)
-    if hasattr(data, "mapInArrow") or hasattr(data, "mapPartitions"):
-        if image_shape is None or num_classes is None:
-            raise ArgumentError("a DataFrame / RDD dataset needs image_shape=(H, W, C) and num_classes")
-        if hasattr(data, "mapInArrow"):
-            return FrameDataset(data, image_shape, num_classes)
-        return RddDataset(data, image_shape, num_classes)
     raise ArgumentError(f"unsupported dataset {type(data).__name__}: expected a dataset name, an "
                         "alpha.data DataSet, a FileDataset/ArrayDataset or a Spark DataFrame / RDD of "
                         "(image bytes, label)")
