@@ -11,13 +11,17 @@ import numpy as np
 from ..errors import ArgumentError
 
 # value tags (Codec.java has the same numbers)
-NULL, HANDLE, INT, BOOL, F64, F32, STR, LIST, MAP, OBJ, SELF, TYPEDEF, PENDING = range(13)
+NULL, HANDLE, INT, BOOL, F64, F32, STR, LIST, MAP, OBJ, SELF, TYPEDEF, PENDING, ERROR = range(14)
 # request ops; OP_BATCH: [ncalls, per call: op, target, name index, nargs, args...], where PENDING k j
 # (batches only) is output j of call k of the same batch (alpha.bridge.Batch)
 OP_CALL, OP_NEW, OP_ATTR, OP_FN, OP_BATCH = range(5)
 # flag on a request's op: [ncalls, calls as in a batch...] follow the frees — void calls Java sent late
 # (gc(), clear_grads()); they run first, then the frees, then the request
 DEFERRED = 16
+# flag: [ncalls, calls as in a batch...] follow the deferred calls — a Java Module forward's calls carried by
+# the thread's next request (Batch left open); they run before the frees and the request, whose arguments may
+# be PENDING outputs of them; the reply is [LIST, 2, the batch's outputs, the request's value or ERROR]
+WITH_BATCH = 32
 
 _Q, _D, _I, _F = struct.Struct("<q"), struct.Struct("<d"), struct.Struct("<i"), struct.Struct("<f")
 _F32_CACHE = {}
@@ -179,6 +183,25 @@ class ReplyEncoder:
     def encode_batch(self, results):
         """A batch's results (a list of output lists, one per call) as one reply."""
         ints, strs = [LIST, len(results)], []
+        self._batch_into(results, ints, strs)
+        return ints, strs or None
+
+    def encode_carried(self, results, v=None, target=None, error=None):
+        """The reply of a request that carried a batch (WITH_BATCH): [LIST, 2, the batch's outputs, the
+        request's value], or, error=(type name, message), the request failed after its batch ran: its value
+        is [ERROR, type, message] and Java binds the batch's outputs before it raises the error."""
+        ints, strs = [LIST, 2, LIST, len(results)], []
+        self._batch_into(results, ints, strs)
+        if error is not None:
+            ints += (ERROR, len(strs), len(strs) + 1)
+            strs += error
+        elif v is target and target is not None:
+            ints.append(SELF)
+        else:
+            self._put(v, ints, strs)
+        return ints, strs or None
+
+    def _batch_into(self, results, ints, strs):
         known, put = self._known, self.registry.put
         for outs in results:
             ints += (LIST, len(outs))
@@ -188,7 +211,6 @@ class ReplyEncoder:
                     self._put(x, ints, strs)
                 else:
                     ints += (HANDLE, put(x), code)
-        return ints, strs or None
 
     def _put(self, v, ints, strs):
         if v is None:
