@@ -26,7 +26,7 @@ def java_side(steps, batch, lazy=True):
                                                    f"-Dalpha.bridge.lazy={str(lazy).lower()}"])
     eg = jpype.JClass("alpha.Alpha").alpha.engine.cpu_float32()
     loop = jpype.JClass("alpha.examples.BridgeBench$SmallLoop")(eg)
-    for _ in range(3):
+    for _ in range(20):                 # ~6000 steps: the JIT needs seconds to reach the steady state
         loop.run(300)
     d, handle, clock = endpoint.dispatcher, endpoint.dispatcher.handle, time.perf_counter
     spent, count = collections.defaultdict(float), collections.Counter()
