@@ -91,13 +91,35 @@ def decode_args(ints, pos, objs, get, java_object, results=None):
         if tag == LIST:
             m = ints[pos + 1]
             end = pos + 2 + 2 * m
-            if ints[pos + 2:end:2].count(HANDLE) == m:
+            tags = ints[pos + 2:end:2]
+            if tags.count(HANDLE) == m:                 # a unit's inputs
                 args.append([get(h) for h in ints[pos + 3:end:2]])
                 pos = end
                 continue
+            if tags.count(INT) == m:                    # ids (a step's handles)
+                args.append(list(ints[pos + 3:end:2]))
+                pos = end
+                continue
+            if results is not None and m and ints[pos + 2] == PENDING:
+                v, p = _pending_list(ints, pos + 2, m, results)
+                if v is not None:                       # outputs of a batch's earlier calls
+                    args.append(v)
+                    pos = p
+                    continue
         v, pos = _value(ints, pos, objs, get, java_object, results)
         args.append(v)
     return args, pos
+
+
+def _pending_list(ints, pos, m, results):
+    """m PENDING entries from ints[pos] -> (list, position after), or (None, pos) when another tag comes."""
+    out = []
+    for _ in range(m):
+        if ints[pos] != PENDING:
+            return None, pos
+        out.append(results[ints[pos + 1]][ints[pos + 2]])
+        pos += 3
+    return out, pos
 
 
 def _value(ints, pos, objs, get, java_object, results=None):
@@ -203,6 +225,16 @@ class ReplyEncoder:
 
     def _batch_into(self, results, ints, strs):
         known, put = self._known, self.registry.put
+        flat = [x for outs in results for x in outs]
+        codes = [known.get(type(x)) for x in flat]
+        if None not in codes:                           # all of known types (tensors): one registry lock
+            ids, k = self.registry.put_all(flat), 0
+            for outs in results:
+                ints += (LIST, len(outs))
+                for _ in outs:
+                    ints += (HANDLE, ids[k], codes[k])
+                    k += 1
+            return
         for outs in results:
             ints += (LIST, len(outs))
             for x in outs:

@@ -8,6 +8,8 @@ from ..facade import alpha
 from . import codec, functions
 from .registry import Registry, kind_of
 
+_CALL, _NEW, _FN = codec.OP_CALL, codec.OP_NEW, codec.OP_FN
+
 
 class Dispatcher:
     def __init__(self, shm=None, java_object=None):
@@ -66,26 +68,27 @@ class Dispatcher:
         """Run the calls at ints[pos] in order: a batch (unit forwards and F functions of a Java Module
         forward; -> one list of outputs per call, PENDING arguments are outputs of earlier calls) or,
         keep=False, the void calls Java deferred. -> (results, position after the calls)."""
-        reg, results = self.registry, []
+        get, results, java_object, decode = self.registry.get, [], self.java_object, codec.decode_args
         n, pos = ints[pos], pos + 1
         unit, name = None, "batch"
         try:
             for _ in range(n):
                 op, target, name, unit = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]]), None
-                args, pos = codec.decode_args(ints, pos + 3, objs, reg.get, self.java_object, results)
-                if op == codec.OP_CALL:
-                    unit = reg.get(target)
+                args, pos = decode(ints, pos + 3, objs, get, java_object, results)
+                if op == _CALL:
+                    unit = get(target)
                     out = getattr(unit, name)(*args)
-                elif op == codec.OP_NEW:
+                elif op == _NEW:
                     name = f"alpha.{name}"
                     out = self._resolve(name[6:])(*args)
-                elif op == codec.OP_FN and not keep:
+                elif op == _FN and not keep:
                     name = f"bridge.{name}"
                     out = functions.FUNCTIONS[name[7:]](self, *args)
                 else:
                     raise ValueError(f"bridge: op {op!r} cannot be {'batched' if keep else 'deferred'}")
                 if keep:
-                    results.append(out if type(out) is list else list(out) if type(out) is tuple else [out])
+                    t = type(out)
+                    results.append(out if t is list else list(out) if t is tuple else [out])
         except Exception:
             self._where = (unit, name, keep, self._carrier)    # names the failing call in _message
             raise
