@@ -138,6 +138,8 @@ def main():
     ap.add_argument("--no-jpype", dest="jpype", action="store_false", help="skip JPype (no jpype1 installed)")
     ap.add_argument("--no-batch", dest="batch", action="store_false",
                     help="Java Modules call their units one by one (-Dalpha.bridge.batch=false)")
+    ap.add_argument("--no-lazy", dest="lazy", action="store_false",
+                    help="a Java Module forward's batch is sent when it returns (-Dalpha.bridge.lazy=false)")
     ap.add_argument("--native", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.native:
@@ -151,10 +153,11 @@ def main():
             "python": [sys.executable, __file__, "--native", "--reps", args[0], "--steps", args[1],
                        "--engine", a.engine],
             "jpype": [sys.executable, "-m", "alpha_py.java", "--cp", cp, f"-Dalpha.engine={a.engine}",
-                      f"-Dalpha.bridge.batch={str(a.batch).lower()}", "alpha.examples.BridgeBench"] + args,
+                      f"-Dalpha.bridge.batch={str(a.batch).lower()}", f"-Dalpha.bridge.lazy={str(a.lazy).lower()}",
+                      "alpha.examples.BridgeBench"] + args,
             "py4j": [a.java, f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={pypath}",
                      f"-Dalpha.engine={a.engine}", f"-Dalpha.bridge.batch={str(a.batch).lower()}",
-                     "-cp", cp, "alpha.examples.BridgeBench"] + args,
+                     f"-Dalpha.bridge.lazy={str(a.lazy).lower()}", "-cp", cp, "alpha.examples.BridgeBench"] + args,
         }
         if not a.jpype:
             del runs["jpype"]

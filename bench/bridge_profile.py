@@ -2,7 +2,7 @@
 BridgeBench (SmallLoop, batch 16, Adam) driven from Java, each bridge request timed on the Python side
 (per request kind), against the same step in Python timed per phase — and the parts of one relu.forward
 call: a bare JPype proxy round trip (long[] in, long[] out) and the Python dispatcher's share. Prints µs
-(best of 5 runs; not asserted). Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch]"""
+(best of 5 runs; not asserted). Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch] [--no-lazy]"""
 import argparse
 import collections
 import os
@@ -17,15 +17,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bridge_overhead import compile_java  # noqa: E402
 
 
-def java_side(steps, batch):
+def java_side(steps, batch, lazy=True):
     import jpype
     from alpha_py.java.launcher import start_jvm
 
     tmp = tempfile.mkdtemp(prefix="alpha-bridge-profile-")
-    endpoint = start_jvm([compile_java(tmp)], [f"-Dalpha.bridge.batch={str(batch).lower()}"])
+    endpoint = start_jvm([compile_java(tmp)], [f"-Dalpha.bridge.batch={str(batch).lower()}",
+                                                   f"-Dalpha.bridge.lazy={str(lazy).lower()}"])
     eg = jpype.JClass("alpha.Alpha").alpha.engine.cpu_float32()
     loop = jpype.JClass("alpha.examples.BridgeBench$SmallLoop")(eg)
-    for _ in range(3):
+    for _ in range(20):                 # ~6000 steps: the JIT needs seconds to reach the steady state
         loop.run(300)
     d, handle, clock = endpoint.dispatcher, endpoint.dispatcher.handle, time.perf_counter
     spent, count = collections.defaultdict(float), collections.Counter()
@@ -33,7 +34,8 @@ def java_side(steps, batch):
     def timed(name, ints, objs):
         t0 = clock()
         r = handle(name, ints, objs)
-        key = f"{'batch' if ints[0] & 15 == 4 else name}{' +late calls' if ints[0] & 16 else ''}"
+        key = (f"{'batch' if ints[0] & 15 == 4 else name}{' +late calls' if ints[0] & 16 else ''}"
+               f"{' +forward batch' if ints[0] & 32 else ''}")
         spent[key] += clock() - t0
         count[key] += 1
         return r
@@ -152,8 +154,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--no-batch", dest="batch", action="store_false")
+    ap.add_argument("--no-lazy", dest="lazy", action="store_false")
     a = ap.parse_args()
-    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch)
+    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch, a.lazy)
     print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
           f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
           f"(dispatcher share {disp - direct:.2f} us)")

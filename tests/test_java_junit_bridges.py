@@ -2,7 +2,7 @@
 them under Py4J only): SharedNetThreadsTest (one net shared by 8 threads x 1000 forward calls, equal to
 serial, no handle leak, concurrent training refused naming both threads; docs/java-threads.md),
 BatchedForwardTest (a Java Module's forward as one request, a data-dependent branch included) and
-HandleGrowthTest. Skipped without mvn/java."""
+HandleGrowthTest, LazyStepTest (a forward's batch carried by the next request). Skipped without mvn/java."""
 import os
 import shutil
 import subprocess
@@ -13,7 +13,8 @@ from java_support import JAVA, run_jpype, run_py4j
 
 pytestmark = pytest.mark.skipif(not (shutil.which("mvn") and shutil.which("java") and shutil.which("javac")),
                                 reason="needs Maven and a JDK")
-CLASSES = ["alpha.SharedNetThreadsTest", "alpha.BatchedForwardTest", "alpha.HandleGrowthTest", "alpha.ModuleTest"]
+CLASSES = ["alpha.SharedNetThreadsTest", "alpha.BatchedForwardTest", "alpha.HandleGrowthTest", "alpha.ModuleTest",
+           "alpha.LazyStepTest"]
 
 
 @pytest.fixture(scope="module")
@@ -37,4 +38,4 @@ def test_junit_under_both_bridges(junit_cp, bridge):
     else:
         out = run_py4j(junit_cp, "alpha.JUnitMain", *CLASSES, timeout=600)
     assert f"bridge {bridge}" in out
-    assert "junit 18 passed 0 failed" in out, out[-4000:]
+    assert "junit 23 passed 0 failed" in out, out[-4000:]

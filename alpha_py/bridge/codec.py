@@ -11,13 +11,17 @@ import numpy as np
 from ..errors import ArgumentError
 
 # value tags (Codec.java has the same numbers)
-NULL, HANDLE, INT, BOOL, F64, F32, STR, LIST, MAP, OBJ, SELF, TYPEDEF, PENDING = range(13)
+NULL, HANDLE, INT, BOOL, F64, F32, STR, LIST, MAP, OBJ, SELF, TYPEDEF, PENDING, ERROR = range(14)
 # request ops; OP_BATCH: [ncalls, per call: op, target, name index, nargs, args...], where PENDING k j
 # (batches only) is output j of call k of the same batch (alpha.bridge.Batch)
 OP_CALL, OP_NEW, OP_ATTR, OP_FN, OP_BATCH = range(5)
 # flag on a request's op: [ncalls, calls as in a batch...] follow the frees — void calls Java sent late
 # (gc(), clear_grads()); they run first, then the frees, then the request
 DEFERRED = 16
+# flag: [ncalls, calls as in a batch...] follow the deferred calls — a Java Module forward's calls carried by
+# the thread's next request (Batch left open); they run before the frees and the request, whose arguments may
+# be PENDING outputs of them; the reply is [LIST, 2, the batch's outputs, the request's value or ERROR]
+WITH_BATCH = 32
 
 _Q, _D, _I, _F = struct.Struct("<q"), struct.Struct("<d"), struct.Struct("<i"), struct.Struct("<f")
 _F32_CACHE = {}
@@ -87,13 +91,35 @@ def decode_args(ints, pos, objs, get, java_object, results=None):
         if tag == LIST:
             m = ints[pos + 1]
             end = pos + 2 + 2 * m
-            if ints[pos + 2:end:2].count(HANDLE) == m:
+            tags = ints[pos + 2:end:2]
+            if tags.count(HANDLE) == m:                 # a unit's inputs
                 args.append([get(h) for h in ints[pos + 3:end:2]])
                 pos = end
                 continue
+            if tags.count(INT) == m:                    # ids (a step's handles)
+                args.append(list(ints[pos + 3:end:2]))
+                pos = end
+                continue
+            if results is not None and m and ints[pos + 2] == PENDING:
+                v, p = _pending_list(ints, pos + 2, m, results)
+                if v is not None:                       # outputs of a batch's earlier calls
+                    args.append(v)
+                    pos = p
+                    continue
         v, pos = _value(ints, pos, objs, get, java_object, results)
         args.append(v)
     return args, pos
+
+
+def _pending_list(ints, pos, m, results):
+    """m PENDING entries from ints[pos] -> (list, position after), or (None, pos) when another tag comes."""
+    out = []
+    for _ in range(m):
+        if ints[pos] != PENDING:
+            return None, pos
+        out.append(results[ints[pos + 1]][ints[pos + 2]])
+        pos += 3
+    return out, pos
 
 
 def _value(ints, pos, objs, get, java_object, results=None):
@@ -179,7 +205,36 @@ class ReplyEncoder:
     def encode_batch(self, results):
         """A batch's results (a list of output lists, one per call) as one reply."""
         ints, strs = [LIST, len(results)], []
+        self._batch_into(results, ints, strs)
+        return ints, strs or None
+
+    def encode_carried(self, results, v=None, target=None, error=None):
+        """The reply of a request that carried a batch (WITH_BATCH): [LIST, 2, the batch's outputs, the
+        request's value], or, error=(type name, message), the request failed after its batch ran: its value
+        is [ERROR, type, message] and Java binds the batch's outputs before it raises the error."""
+        ints, strs = [LIST, 2, LIST, len(results)], []
+        self._batch_into(results, ints, strs)
+        if error is not None:
+            ints += (ERROR, len(strs), len(strs) + 1)
+            strs += error
+        elif v is target and target is not None:
+            ints.append(SELF)
+        else:
+            self._put(v, ints, strs)
+        return ints, strs or None
+
+    def _batch_into(self, results, ints, strs):
         known, put = self._known, self.registry.put
+        flat = [x for outs in results for x in outs]
+        codes = [known.get(type(x)) for x in flat]
+        if None not in codes:                           # all of known types (tensors): one registry lock
+            ids, k = self.registry.put_all(flat), 0
+            for outs in results:
+                ints += (LIST, len(outs))
+                for _ in outs:
+                    ints += (HANDLE, ids[k], codes[k])
+                    k += 1
+            return
         for outs in results:
             ints += (LIST, len(outs))
             for x in outs:
@@ -188,7 +243,6 @@ class ReplyEncoder:
                     self._put(x, ints, strs)
                 else:
                     ints += (HANDLE, put(x), code)
-        return ints, strs or None
 
     def _put(self, v, ints, strs):
         if v is None:

@@ -1,12 +1,14 @@
 """Bridge layer: runs one typed request from Java (codec.py) — `new` (a facade factory by dotted
 path), `call` (a method of a registered object), `attr`, `fn` (a helper in functions.py), `batch` (a Java
-Module forward's calls) — after the void calls Java sent late and the frees it carries, and encodes the
-result. Any exception becomes an error reply that Java raises as alpha.AlphaException. Shared by both
+Module forward's calls, alone or carried by the thread's next request) — after the void calls Java sent
+late, and encodes the result. Any exception becomes an error reply that Java raises as alpha.AlphaException. Shared by both
 bridges; imports the facade and the bridge."""
 from ..errors import AlphaError
 from ..facade import alpha
 from . import codec, functions
 from .registry import Registry, kind_of
+
+_CALL, _NEW, _FN = codec.OP_CALL, codec.OP_NEW, codec.OP_FN
 
 
 class Dispatcher:
@@ -18,21 +20,30 @@ class Dispatcher:
         self.java_object = java_object or _no_java_objects
         self._functions = {}      # "F.relu" -> alpha.F.relu (resolved once)
         self._where = None        # (unit, call, batched?) of a failed batch/late call, for _message
+        self._carrier = None      # the request carrying the batch that runs now (WITH_BATCH), for _message
 
     def handle(self, name, ints, objs):
         """-> (True, reply from ReplyEncoder.encode) or (False, (error type name, message))."""
-        target, op, self._where = None, None, None
+        target, op, self._where, carried = None, None, None, None
         try:
             op, hid, nfree = ints[0], ints[1], ints[2]
             reg, pos = self.registry, 3 + nfree
             if op & codec.DEFERRED:
                 op ^= codec.DEFERRED
                 _, pos = self._run(ints, pos, objs, keep=False)
+            if op & codec.WITH_BATCH:                   # a Java Module forward's calls, run before the frees
+                op ^= codec.WITH_BATCH
+                self._carrier = name
+                carried, pos = self._run(ints, pos, objs)
+            if op == codec.OP_BATCH:
+                self._carrier = "a read of one of its results" if name == "batch-open" else None
+                results = self._run(ints, pos, objs)[0]
+                if nfree:
+                    reg.free_all_of(ints[3:3 + nfree])
+                return True, self.encoder.encode_batch(results)
             if nfree:
                 reg.free_all_of(ints[3:3 + nfree])
-            if op == codec.OP_BATCH:
-                return True, self.encoder.encode_batch(self._run(ints, pos, objs)[0])
-            args, _ = codec.decode_args(ints, pos, objs, reg.get, self.java_object)
+            args, _ = codec.decode_args(ints, pos, objs, reg.get, self.java_object, carried)
             if op == codec.OP_CALL:
                 target = reg.get(hid)
                 result = getattr(target, name)(*args)
@@ -44,37 +55,45 @@ class Dispatcher:
                 result = getattr(reg.get(hid), name)
             else:
                 raise ValueError(f"unknown bridge op {op!r}")
+            if carried is not None:
+                return True, self.encoder.encode_carried(carried, result, target)
             return True, self.encoder.encode(result, target)
         except Exception as e:  # every failure goes back to Java as an AlphaException
-            return False, (type(e).__name__, self._message(e, op, name, target))
+            error = (type(e).__name__, self._message(e, op, name, target))
+            if carried is not None:                     # the request failed after its batch ran: bind the batch
+                return True, self.encoder.encode_carried(carried, error=error)
+            return False, error
 
     def _run(self, ints, pos, objs, keep=True):
         """Run the calls at ints[pos] in order: a batch (unit forwards and F functions of a Java Module
         forward; -> one list of outputs per call, PENDING arguments are outputs of earlier calls) or,
         keep=False, the void calls Java deferred. -> (results, position after the calls)."""
-        reg, results = self.registry, []
+        get, results, java_object, decode = self.registry.get, [], self.java_object, codec.decode_args
         n, pos = ints[pos], pos + 1
         unit, name = None, "batch"
         try:
             for _ in range(n):
                 op, target, name, unit = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]]), None
-                args, pos = codec.decode_args(ints, pos + 3, objs, reg.get, self.java_object, results)
-                if op == codec.OP_CALL:
-                    unit = reg.get(target)
+                args, pos = decode(ints, pos + 3, objs, get, java_object, results)
+                if op == _CALL:
+                    unit = get(target)
                     out = getattr(unit, name)(*args)
-                elif op == codec.OP_NEW:
+                elif op == _NEW:
                     name = f"alpha.{name}"
                     out = self._resolve(name[6:])(*args)
-                elif op == codec.OP_FN and not keep:
+                elif op == _FN and not keep:
                     name = f"bridge.{name}"
                     out = functions.FUNCTIONS[name[7:]](self, *args)
                 else:
                     raise ValueError(f"bridge: op {op!r} cannot be {'batched' if keep else 'deferred'}")
                 if keep:
-                    results.append(out if type(out) is list else list(out) if type(out) is tuple else [out])
+                    t = type(out)
+                    results.append(out if t is list else list(out) if t is tuple else [out])
         except Exception:
-            self._where = (unit, name, keep)                # names the failing call in _message
+            self._where = (unit, name, keep, self._carrier)    # names the failing call in _message
             raise
+        finally:
+            self._carrier = None
         return results, pos
 
     def _resolve(self, path):
@@ -92,8 +111,12 @@ class Dispatcher:
         if call is not None and not call[2]:
             where = f"{_describe(call[0])}.{call[1]}" if call[0] is not None else call[1]
             return f"{where} (a call Java sent late, run before {name}): {msg}"
+        late = ""
+        if call is not None and call[3] is not None:
+            late = (f" [a call of a Java Module forward, queued and sent with the thread's next request, "
+                    f"{call[3]}; -Dalpha.bridge.lazy=false raises it at the forward]")
         if isinstance(e, AlphaError):
-            return msg
+            return msg + late
         if call is not None:
             where = f"{_describe(call[0])}.{call[1]}" if call[0] is not None else call[1]
         elif op == codec.OP_FN:
@@ -104,7 +127,7 @@ class Dispatcher:
             where = f"{_describe(target)}.{name}"
         else:
             where = name
-        return f"{where}: {msg}"
+        return f"{where}: {msg}{late}"
 
 
 def _no_java_objects(obj):

@@ -47,6 +47,23 @@ class Registry:
                 self._objs[hid][1] += 1
             return hid
 
+    def put_all(self, objs):
+        """put() for each object, under one lock -> their ids."""
+        out = []
+        with self._lock:
+            ids, table = self._ids, self._objs
+            for obj in objs:
+                hid = ids.get(id(obj))
+                if hid is None:
+                    hid = self._next
+                    self._next += 1
+                    table[hid] = [obj, 1]
+                    ids[id(obj)] = hid
+                else:
+                    table[hid][1] += 1
+                out.append(hid)
+        return out
+
     def get(self, hid):
         entry = self._objs.get(hid)
         if entry is None:

@@ -24,8 +24,9 @@ import alpha.optim.Optimizer;
  *   calls_per_step   bridge round trips in that step;
  *   module_step_ms / module_calls_per_step   the same for MnistTrain.MnistNet, a Java Module whose
  *                forward calls each Python unit through the bridge (batched into one request per
- *                forward, alpha.bridge.Batch, unless -Dalpha.bridge.batch=false); counted on the
- *                second step (the first learns each call's number of outputs);
+ *                forward, alpha.bridge.Batch, unless -Dalpha.bridge.batch=false, and carried with
+ *                the loss gradient by backward()'s request unless -Dalpha.bridge.lazy=false); counted on
+ *                the second step (the first learns each call's number of outputs);
  *   small_module_step_ms / small_module_calls_per_step   a 3-layer MLP Module (batch 16, Adam): a
  *                step of well under a millisecond, so the bridge's share shows as on a GPU;
  *   trainstep_ms / trainstep_calls_per_step   the zoo MnistCNN step through alpha.train_step (one
@@ -177,7 +178,7 @@ public class BridgeBench {
         r0 = b.requests();
         sstep.run();
         System.out.printf("small_module_calls_per_step %d%n", b.requests() - r0);
-        time(sstep, 5 * reps / 20);
+        for (int i = 0; i < 6000; i += 300) time(sstep, 300);   // the JIT needs seconds to reach the steady state
         System.out.printf("small_module_step_ms %.4f%n", time(sstep, reps / 2) / 1e3);
 
         eg.set_seed(0);                                     // the zoo CNN through alpha.train_step

@@ -45,6 +45,7 @@ public final class Scope implements AutoCloseable {
      * @param name the name
      */
     public Scope(String name) {
+        Wrap.flush();               // results of batched calls queued before this scope do not join it
         this.owner = Thread.currentThread();
         this.parent = INNERMOST.get();
         this.name = name != null ? name : "scope" + depth(parent);

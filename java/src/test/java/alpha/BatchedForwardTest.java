@@ -31,7 +31,10 @@ class BatchedForwardTest {
     static final Engine eg = alpha.engine.cpu_float32();
 
     @AfterEach
-    void batchingBackOn() { Bridge.batching(true); }
+    void batchingBackOn() {
+        Bridge.batching(true);
+        Bridge.lazy(true);
+    }
 
     /** Branches on the data of its own first layer (read mid-forward) and on a Java counter. */
     static class Branchy extends Module {
@@ -112,6 +115,7 @@ class BatchedForwardTest {
 
     @Test
     void oneRequestPerForwardOnceTheCallsAreKnown() {
+        Bridge.lazy(false);                                     // the batch is sent when the forward returns
         Plain net = new Plain().init(eg);
         Tensor x = eg.tensor(input(0), 2, 6);
         Supplier<Long> forward = () -> {
@@ -119,7 +123,8 @@ class BatchedForwardTest {
             net.forward(x);
             return requests() - r0;
         };
-        assertEquals(3L, forward.get());                        // the first forward learns each call's outputs
+        long first = forward.get();                             // the first forward learns each unit's outputs:
+        assertTrue(first == 2L || first == 3L, "first forward: " + first);   // F's counts may be known already
         assertEquals(1L, forward.get());
         float[] batched = net.forward(x)[0].value();
         Bridge.batching(false);
@@ -130,6 +135,7 @@ class BatchedForwardTest {
 
     @Test
     void errorOfABatchedCallIsRaisedByForwardNamingTheUnit() {
+        Bridge.lazy(false);                                     // LazyStepTest: raised by the next request
         Plain net = new Plain().init(eg, "plain");
         net.forward(eg.tensor(input(0), 2, 6));
         AlphaException e = assertThrows(AlphaException.class, () -> net.forward(eg.tensor(new float[10], 2, 5)));
@@ -138,9 +144,11 @@ class BatchedForwardTest {
         net.gc();
     }
 
-    /** A Module training step: forward (1 request), loss gradient, backward, update (its errors are raised by update()); clear_grads() and gc() ride along. */
+    /** A Module training step with lazy(false): forward (1 request), loss gradient, backward, update (its errors are
+     *  raised by update()); clear_grads() and gc() ride along. LazyStepTest: 2 requests with lazy on. */
     @Test
     void trainingStepTakesFourRequests() {
+        Bridge.lazy(false);
         Plain net = new Plain().init(eg);
         Optimizer opt = alpha.optim.SGD(net.param_map(), 0.1f);
         LossFunction ls = alpha.loss.softmax_crossEntropy();

@@ -10,20 +10,27 @@ import java.util.function.Function;
  * The calls of one Java Module forward, sent to Python as one request. While a Module's __forward__
  * runs (its Java code runs every time, branches included), each unit forward and alpha.F call whose
  * number of outputs is known is queued here and answered at once with placeholder tensors; they are
- * encoded as "output j of call k" when a later call of the batch uses them. The batch is sent (one
- * round trip, run in order by Python) when the outermost forward returns, or earlier when Java needs
- * a real object: any other bridge call that uses a placeholder (x.value(), x.dim(), ...) flushes first,
- * so a forward whose control flow reads tensor data still sees the data of its own calls. Results
- * and the Python-side effects (autograd nodes, BatchNorm statistics, dropout draws) are those of the
- * same calls made one by one. Confined to the thread running the forward.
+ * encoded as "output j of call k" when a later call of the batch uses them. Java needs a real object
+ * only when it reads one: any other bridge call that uses a placeholder (x.value(), x.dim(), ...) sends
+ * the batch first, so a forward whose control flow reads tensor data still sees the data of its own calls.
+ * When the forward returns, the batch is sent, or, with {@link Bridge#lazy()} on, left open: the loss
+ * gradient of its output joins it ({@link Wrap#deferOne}) and the thread's next request carries it
+ * (Codec.WITH_BATCH), so a training step's forward, loss gradient and backward are one round trip; an
+ * error of a queued call then surfaces at that next request, with Python's message naming the call.
+ * Results and the Python-side effects (autograd nodes, BatchNorm statistics, dropout draws) are those of
+ * the same calls made one by one, in the same order. Confined to the thread running the forward.
  */
 public final class Batch {
-    /** Output `out` of call `call` of `batch`; kept on the placeholder until it is bound. */
-    record Slot(Batch batch, int call, int out) {}
+    /** Output `out` of call `call` of generation `gen` of `batch`; kept on the placeholder until it is bound. */
+    record Slot(Batch batch, int gen, int call, int out) {}
 
-    private final EndpointBackend backend;
+    /** Calls taken out of a batch to be sent: their request, placeholders and per call {first, count}. */
+    record Taken(Codec.Request req, List<Handle> placeholders, List<int[]> shapes) {}
+
+    final EndpointBackend backend;
     private final Thread owner = Thread.currentThread();
     private Codec.Request req;
+    private int gen;                                           // bumped each time the calls are taken
     private final List<Handle> placeholders = new ArrayList<>();
     private final List<int[]> shapes = new ArrayList<>();     // per call: {first placeholder, count}
 
@@ -34,8 +41,11 @@ public final class Batch {
 
     Slot slotOf(Handle h) {
         Slot s = h.pending;
-        return s != null && s.batch() == this ? s : null;
+        return s != null && s.batch() == this && s.gen() == gen ? s : null;
     }
+
+    /** The number of queued calls. */
+    int calls() { return req.calls(); }
 
     /**
      * Queue a call returning nOut tensors; returns their placeholders (made by `make` from a null Ref:
@@ -49,7 +59,7 @@ public final class Batch {
         for (int j = 0; j < nOut; j++) {
             Object o = make.apply(null);
             Handle h = (Handle) o;
-            h.pending = new Slot(this, k, j);
+            h.pending = new Slot(this, gen, k, j);
             placeholders.add(h);
             out.add(o);
         }
@@ -60,27 +70,49 @@ public final class Batch {
     void flushFor(Handle h) {
         if (Thread.currentThread() != owner)
             throw new AlphaException("StateError", h.describeReleased() + " is the result of a unit call in a Module"
-                    + " forward still running on thread '" + owner.getName() + "'; thread '"
-                    + Thread.currentThread().getName() + "' cannot use it before that forward returns");
-        flush();
+                    + " forward whose calls thread '" + owner.getName() + "' has not sent yet; thread '"
+                    + Thread.currentThread().getName() + "' cannot use it before then (thread '" + owner.getName()
+                    + "' sends them with its next bridge call)");
+        Wrap.flush();
+    }
+
+    /** Take the queued calls to send them (null when none); the batch starts over, empty. */
+    Taken take() {
+        if (req.calls() == 0) return null;
+        Taken t = new Taken(req, new ArrayList<>(placeholders), new ArrayList<>(shapes));
+        req = new Codec.Request(this);
+        gen++;
+        placeholders.clear();
+        shapes.clear();
+        return t;
     }
 
     /** Send the queued calls as one request and bind every placeholder to its Python object. */
-    public void flush() {
-        if (req.calls() == 0) return;
-        Codec.Request r = req;
-        List<Handle> ph = new ArrayList<>(placeholders);
-        List<int[]> sh = new ArrayList<>(shapes);
-        req = new Codec.Request(this);
-        placeholders.clear();
-        shapes.clear();
+    public void flush() { flush(false); }
+
+    /** flush(); `late`: the forward has returned (the batch was left open), for Python's error messages. */
+    void flush(boolean late) {
+        Taken t = take();
+        if (t == null) return;
         List<?> replies;
         try {
-            replies = (List<?>) backend.sendBatch(r);
+            replies = (List<?>) backend.sendBatch(t.req(), late ? "batch-open" : "batch");
         } catch (RuntimeException e) {
-            for (Handle h : ph) h.dropPending("a failed unit call of its Module forward (" + e.getMessage() + ")");
+            fail(t, e);
             throw e;
         }
+        bind(t, replies);
+    }
+
+    /** The request that carried or sent the calls failed: their placeholders become unusable, saying why. */
+    static void fail(Taken t, RuntimeException e) {
+        for (Handle h : t.placeholders()) h.dropPending("a failed unit call of its Module forward (" + e.getMessage() + ")");
+    }
+
+    /** Bind the placeholders of the taken calls to the replied tensors (one list per call). */
+    void bind(Taken t, List<?> replies) {
+        List<Handle> ph = t.placeholders();
+        List<int[]> sh = t.shapes();
         RuntimeException mismatch = null;
         for (int k = 0; k < sh.size(); k++) {
             List<?> outs = (List<?>) replies.get(k);
@@ -91,8 +123,9 @@ public final class Batch {
                         + "; run with -Dalpha.bridge.batch=false (or Bridge.batching(false)) for this net");
             for (int j = 0; j < outs.size(); j++) {
                 Ref ref = (Ref) outs.get(j);
-                if (j < n) ph.get(first + j).bindFromBatch(ref);
-                else backend.free(ref.id);
+                if (j < n && ref != null) ph.get(first + j).bindFromBatch(ref);
+                else if (ref != null) backend.free(ref.id);
+                else if (j < n) ph.get(first + j).dropPending("a batched call that returned null for this output");
             }
             for (int j = outs.size(); j < n; j++) ph.get(first + j).dropPending("a batched call with fewer outputs");
         }

@@ -11,6 +11,7 @@ import alpha.AlphaException;
 public final class Bridge {
     private static volatile Backend current;
     private static volatile boolean batching = !"false".equalsIgnoreCase(System.getProperty("alpha.bridge.batch", "true"));
+    private static volatile boolean lazy = !"false".equalsIgnoreCase(System.getProperty("alpha.bridge.lazy", "true"));
 
     private Bridge() {}
 
@@ -65,6 +66,22 @@ public final class Bridge {
      * @param on true to send a Java Module's forward calls as one request
      */
     public static void batching(boolean on) { batching = on; }
+
+    /**
+     * Whether a Java Module forward's batch is left open when the forward returns, for the loss gradient to
+     * join and the thread's next request to carry (one round trip for forward, gradient and backward); an
+     * error of a queued call then surfaces at that next request. On by default, off with
+     * -Dalpha.bridge.lazy=false or lazy(false) (the batch is sent when the forward returns). See {@link Batch}.
+     * @return whether forward batches are left open
+     */
+    public static boolean lazy() { return lazy; }
+
+    /**
+     * Turns the open-ended forward batches on or off (see {@link #lazy()}).
+     *
+     * @param on true to leave a forward's batch open for the next request
+     */
+    public static void lazy(boolean on) { lazy = on; }
 
     /**
      * Whether a backend is installed and open.

@@ -21,13 +21,18 @@ public final class Codec {
     };
 
     static final int NULL = 0, HANDLE = 1, INT = 2, BOOL = 3, F64 = 4, F32 = 5, STR = 6, LIST = 7, MAP = 8,
-            OBJ = 9, SELF_TAG = 10, TYPEDEF = 11, PENDING = 12;
+            OBJ = 9, SELF_TAG = 10, TYPEDEF = 11, PENDING = 12, ERROR = 13;
     /** OP_BATCH: [ncalls, per call: op, target, name (string index), nargs, tagged args...]; PENDING k j
      *  (in a batch only) = output j of call k of the same batch. See {@link Batch}. */
     static final int OP_CALL = 0, OP_NEW = 1, OP_ATTR = 2, OP_FN = 3, OP_BATCH = 4;
     /** Flag on a request's op: [ndeferred, calls as in a batch...] follow its frees (void calls sent late,
      *  see {@link Backend#callLater}); Python runs them, then applies the frees, then the request. */
     static final int DEFERRED = 16;
+    /** Flag on a request's op: [ncalls, calls as in a batch...] follow the deferred calls — a Module forward's
+     *  calls left open ({@link Batch}) and carried by this thread's next request; Python runs them before the
+     *  frees and the request, whose arguments may be PENDING outputs of them. The reply is [the batch's
+     *  outputs, the request's value], the value an ERROR (type, message) when the request itself failed. */
+    static final int WITH_BATCH = 32;
 
     private Codec() {}
 
@@ -40,7 +45,11 @@ public final class Codec {
         private int[] objSlots;         // positions in ints holding an objs index
         private int nSlots;
 
-        Request(Object[] args) {
+        Request(Object[] args) { this(args, null); }
+
+        /** A request's arguments; placeholders of `carried` (the batch it carries) are encoded as PENDING. */
+        Request(Object[] args, Batch carried) {
+            this.batch = carried;
             if (args == null) { add(0); return; }
             add(args.length);
             for (Object a : args) value(a);
@@ -149,35 +158,45 @@ public final class Codec {
         Object[] objs() { return objs == null ? null : objs.toArray(); }
 
         /** [op, target, nfree, frees..., this request's ints]. */
-        long[] frame(int op, long target, long[] frees) { return frame(op, target, frees, null); }
+        long[] frame(int op, long target, long[] frees) { return frame(op, target, frees, null, null); }
 
         /**
-         * [op | DEFERRED, target, nfree, frees..., ncalls, deferred calls..., this request's ints] when
-         * `deferred` (a batch-form Request of void calls) has calls; their objects follow this request's
-         * in {@link #objs(Request)}, so their indices are shifted here.
+         * [op | DEFERRED | WITH_BATCH, target, nfree, frees..., ncalls, deferred calls..., ncalls, carried
+         * calls..., this request's ints]: `deferred` (void calls sent late) and `carried` (a Module forward's
+         * batch) are batch-form Requests, each flagged and framed when it has calls; their objects follow this
+         * request's in {@link #objs(Request, Request)}, so their indices are shifted here.
          */
-        long[] frame(int op, long target, long[] frees, Request deferred) {
+        long[] frame(int op, long target, long[] frees, Request deferred, Request carried) {
             int nf = frees == null ? 0 : frees.length;
             int nd = deferred == null || deferred.calls() == 0 ? 0 : deferred.n;
-            long[] out = new long[3 + nf + nd + n];
-            out[0] = nd > 0 ? op | DEFERRED : op;
+            int nc = carried == null || carried.calls() == 0 ? 0 : carried.n;
+            long[] out = new long[3 + nf + nd + nc + n];
+            out[0] = op | (nd > 0 ? DEFERRED : 0) | (nc > 0 ? WITH_BATCH : 0);
             out[1] = target;
             out[2] = nf;
             if (nf > 0) System.arraycopy(frees, 0, out, 3, nf);
+            int shift = objs == null ? 0 : objs.size();
             if (nd > 0) {
                 System.arraycopy(deferred.ints, 0, out, 3 + nf, nd);
-                int shift = objs == null ? 0 : objs.size();
                 for (int k = 0; k < deferred.nSlots; k++) out[3 + nf + deferred.objSlots[k]] += shift;
+                if (deferred.objs != null) shift += deferred.objs.size();
             }
-            System.arraycopy(ints, 0, out, 3 + nf + nd, n);
+            if (nc > 0) {
+                System.arraycopy(carried.ints, 0, out, 3 + nf + nd, nc);
+                for (int k = 0; k < carried.nSlots; k++) out[3 + nf + nd + carried.objSlots[k]] += shift;
+            }
+            System.arraycopy(ints, 0, out, 3 + nf + nd + nc, n);
             return out;
         }
 
-        /** This request's objects, then those of the deferred calls riding on it. */
-        Object[] objs(Request deferred) {
-            if (deferred == null || deferred.calls() == 0 || deferred.objs == null) return objs();
+        /** This request's objects, then those of the deferred and of the carried calls riding on it. */
+        Object[] objs(Request deferred, Request carried) {
+            boolean d = deferred != null && deferred.calls() > 0 && deferred.objs != null;
+            boolean c = carried != null && carried.calls() > 0 && carried.objs != null;
+            if (!d && !c) return objs();
             List<Object> all = new ArrayList<>(objs == null ? List.of() : objs);
-            all.addAll(deferred.objs);
+            if (d) all.addAll(deferred.objs);
+            if (c) all.addAll(carried.objs);
             return all.toArray();
         }
     }
@@ -218,6 +237,9 @@ public final class Codec {
             case F64: pos[0] = i + 2; return Double.longBitsToDouble(ints[i + 1]);
             case STR: pos[0] = i + 2; return (String) strs[(int) ints[i + 1]];
             case SELF_TAG: pos[0] = i + 1; return SELF;
+            case ERROR:                     // a request that failed after the batch it carried ran
+                pos[0] = i + 3;
+                return new alpha.AlphaException((String) strs[(int) ints[i + 1]], (String) strs[(int) ints[i + 2]]);
             case TYPEDEF:
                 types.put(ints[i + 1], (String) strs[(int) ints[i + 2]], (String) strs[(int) ints[i + 3]]);
                 pos[0] = i + 4;

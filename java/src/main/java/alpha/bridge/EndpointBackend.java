@@ -56,22 +56,50 @@ public abstract class EndpointBackend implements Backend {
     public Object function(String name, Object... args) { return send(Codec.OP_FN, 0, name, args, null); }
 
     /** Send a Batch's calls as one request; the reply is one list of tensors per call. */
-    Object sendBatch(Codec.Request req) { return send(Codec.OP_BATCH, 0, "batch", req, null, null); }
+    Object sendBatch(Codec.Request req, String name) { return send(Codec.OP_BATCH, 0, name, req, null, null); }
 
     private Object send(int op, long target, String name, Object[] args, Handle who) {
-        return send(op, target, name, new Codec.Request(args), args, who);
+        Batch open = Wrap.pending(this);                // this thread's queued Module-forward calls, if any
+        if (open == null) return send(op, target, name, new Codec.Request(args), args, who);
+        Codec.Request req = new Codec.Request(args, open);     // its placeholders among the args: PENDING
+        Batch.Taken t = open.take();
+        Wrap.taken();
+        Object reply;
+        try {
+            reply = send(op, target, name, req, t.req(), args, who);
+        } catch (RuntimeException e) {
+            Batch.fail(t, e);
+            throw e;
+        }
+        List<?> both = (List<?>) reply;
+        Object value = both.get(1);
+        try {
+            open.bind(t, (List<?>) both.get(0));
+        } catch (RuntimeException e) {
+            Wrap.discard(value);
+            throw e;
+        }
+        if (value instanceof AlphaException e) {
+            e.fillInStackTrace();                       // point at this call, not at the decoder
+            throw e;
+        }
+        return value;
     }
 
     private Object send(int op, long target, String name, Codec.Request req, Object[] args, Handle who) {
-        if (op != Codec.OP_BATCH) Wrap.flush();         // this thread's batched calls run before any later request
+        return send(op, target, name, req, null, args, who);
+    }
+
+    private Object send(int op, long target, String name, Codec.Request req, Codec.Request carried, Object[] args,
+                        Handle who) {
         synchronized (this) {
             if (closedReason != null) throw closed(who, name, args);
             Codec.Request later = deferred;
             if (later != null) deferred = null;
-            long[] frame = req.frame(op, target, drainFrees(), later);
+            long[] frame = req.frame(op, target, drainFrees(), later, carried);
             requests.incrementAndGet();
             // decoded under the lock: a reply may use a type code another thread's reply defined (TYPEDEF)
-            return decode(transport(name, frame, req.objs(later)));
+            return decode(transport(name, frame, req.objs(later, carried)));
         }
     }
 

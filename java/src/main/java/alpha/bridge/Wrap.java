@@ -76,7 +76,8 @@ public final class Wrap {
     /**
      * Start recording the tensors created on this thread (a Java Module's forward); returns the
      * enclosing recording, or null when this call is the outermost one, which also starts batching
-     * this thread's unit calls (see {@link Batch}) unless {@link Bridge#batching(boolean)} is off.
+     * this thread's unit calls (see {@link Batch}) unless {@link Bridge#batching(boolean)} is off; a batch
+     * the thread left open (an earlier forward's) goes on collecting.
      * @param into the list that collects the scope's tensors
      * @return the recording open before, to hand back to endScope
      */
@@ -84,13 +85,15 @@ public final class Wrap {
         StepTensors outer = SCOPE.get();
         if (outer == null) {
             SCOPE.set(into);
-            if (Bridge.batching() && Bridge.backend() instanceof EndpointBackend eb) BATCH.set(new Batch(eb));
+            if (BATCH.get() == null && Bridge.batching() && Bridge.backend() instanceof EndpointBackend eb)
+                BATCH.set(new Batch(eb));
         }
         return outer;
     }
 
     /**
-     * End a recording; the outermost one sends the batched calls first. `failed`: the exception the
+     * End a recording. The outermost one sends the batched calls, or, with {@link Bridge#lazy()} on and
+     * no error, leaves them open for this thread's next request to carry. `failed`: the exception the
      * forward is ending with, or null; an error of the batch is then added to it as suppressed
      * (the calls made before a Java exception still run, as they would one by one).
      * @param failed the error that ended the scope, or null
@@ -99,9 +102,11 @@ public final class Wrap {
     public static void endScope(StepTensors outer, Throwable failed) {
         if (outer != null) return;
         Batch b = BATCH.get();
-        BATCH.remove();
         try {
-            if (b != null) b.flush();
+            if (b != null && (failed != null || !Bridge.lazy() || b.calls() == 0)) {
+                BATCH.remove();
+                b.flush();
+            }
         } catch (RuntimeException e) {
             if (failed == null) throw e;
             failed.addSuppressed(e);
@@ -129,12 +134,30 @@ public final class Wrap {
      *
      * @return whether forward calls are being queued
      */
-    public static boolean batching() { return BATCH.get() != null; }
+    public static boolean batching() { return SCOPE.get() != null && BATCH.get() != null; }
 
-    /** Send this thread's queued calls now (no-op when none). */
+    /** Send this thread's queued calls now, in a request of their own (no-op when none). */
     public static void flush() {
         Batch b = BATCH.get();
-        if (b != null) b.flush();
+        if (b == null) return;
+        boolean open = SCOPE.get() == null;             // left open by a forward that returned
+        if (open) BATCH.remove();
+        b.flush(open);
+    }
+
+    /** This thread's batch when it has calls for a request to `backend` to carry; else null (one of another
+     *  backend is sent first, on its own). */
+    static Batch pending(EndpointBackend backend) {
+        Batch b = BATCH.get();
+        if (b == null || b.calls() == 0) return null;
+        if (b.backend == backend) return b;
+        flush();
+        return null;
+    }
+
+    /** The thread's batch was taken by a request: outside a forward, it is closed. */
+    static void taken() {
+        if (SCOPE.get() == null) BATCH.remove();
     }
 
     /**
@@ -147,8 +170,23 @@ public final class Wrap {
      * @return placeholders for the outputs
      */
     public static List<Object> deferCall(Handle target, String method, Object[] args, int nOut) {
-        Batch b = BATCH.get();
+        Batch b = batching() ? BATCH.get() : null;
         return b == null ? null : placeholders(b.defer(Codec.OP_CALL, target.id(), method, args, nOut, tensorKind()));
+    }
+
+    /**
+     * Queue target.method(args) returning one tensor into this thread's batch, in a forward or left open
+     * after one ({@link Bridge#lazy()}): a loss gradient of a forward's output. Returns its placeholder, or
+     * null when no batch is open (the caller makes the call itself).
+     * @param target the object whose method is called
+     * @param method the Python method's name
+     * @param args the call's arguments
+     * @return the placeholder of the call's one output, or null
+     */
+    public static Object deferOne(Handle target, String method, Object... args) {
+        Batch b = BATCH.get();
+        if (b == null || b.calls() == 0) return null;
+        return placeholders(b.defer(Codec.OP_CALL, target.id(), method, args, 1, tensorKind())).get(0);
     }
 
     /**
@@ -160,7 +198,7 @@ public final class Wrap {
      * @return placeholders for the outputs
      */
     public static List<Object> deferCreate(String path, Object[] args, int nOut) {
-        Batch b = BATCH.get();
+        Batch b = batching() ? BATCH.get() : null;
         return b == null ? null : placeholders(b.defer(Codec.OP_NEW, 0, path, args, nOut, tensorKind()));
     }
 

@@ -15,6 +15,9 @@ public class LossFunction extends Handle {
      */
     public LossFunction(Ref ref) { super(ref); }
 
+    /** gradient() answered a Tensor once: later calls may be queued in an open forward batch. */
+    private volatile boolean knownTensor;
+
     /**
      * The loss of predictions {@code yh} against labels {@code y}, averaged over rows.
      *
@@ -33,7 +36,15 @@ public class LossFunction extends Handle {
      * @param y the labels (one-hot rows)
      * @return the gradient
      */
-    public Tensor gradient(Tensor yh, Tensor y) { return (Tensor) Wrap.wrap(backend().call(this, "gradient", yh, y), this); }
+    public Tensor gradient(Tensor yh, Tensor y) {
+        if (knownTensor && yh != null && y != null) {       // a forward's batch is open: join it (alpha.bridge.Batch)
+            Object queued = Wrap.deferOne(this, "gradient", yh, y);
+            if (queued != null) return (Tensor) queued;
+        }
+        Object g = Wrap.wrap(backend().call(this, "gradient", yh, y), this);
+        if (g instanceof Tensor) knownTensor = true;
+        return (Tensor) g;
+    }
 
     @Override
     public String toString() { return pyClass() + "()"; }
