@@ -9,6 +9,7 @@ import os
 import queue
 import tempfile
 import threading
+import time
 import warnings
 
 from . import cupy_warm
@@ -230,8 +231,9 @@ class Prebuilder:
         self.q.join()
         self.ops_q.join()
 
-    def stop(self):
-        """At exit: drop what is still queued; compiles under way end on their own (daemon threads)."""
+    def stop(self, timeout=60.0):
+        """At exit: drop what is still queued, then wait (up to `timeout` s) for the compiles under way, so no
+        daemon thread is inside NVRTC or a module load while the interpreter and CUDA tear down."""
         self._stop = True
         for q in (self.q, self.ops_q):
             try:
@@ -240,6 +242,11 @@ class Prebuilder:
                     q.task_done()
             except queue.Empty:
                 pass
+        deadline = time.monotonic() + float(timeout)
+        for q in (self.q, self.ops_q):
+            with q.all_tasks_done:
+                while q.unfinished_tasks and time.monotonic() < deadline:
+                    q.all_tasks_done.wait(0.1)
 
 
 _pool = None
