@@ -14,7 +14,10 @@ from gradcheck import check_unit
 
 CONV = [((1, 5, 7, 3), (5, 3, 3, 3), (1, 1), (1, 1)), ((2, 9, 6, 5), (7, 3, 3, 5), (2, 2), (0, 0)),
         ((3, 7, 9, 1), (4, 3, 2, 1), (2, 1), (2, 1)), ((1, 6, 5, 33), (17, 5, 5, 33), (1, 2), (2, 2)),
-        ((2, 4, 4, 6), (3, 1, 1, 6), (1, 1), (0, 0)), ((2, 5, 5, 4), (6, 1, 1, 4), (2, 2), (0, 0))]
+        ((2, 4, 4, 6), (3, 1, 1, 6), (1, 1), (0, 0)), ((2, 5, 5, 4), (6, 1, 1, 4), (2, 2), (0, 0)),
+        ((1, 8, 7, 2), (5, 3, 3, 2), (2, 2), (2, 2)), ((2, 9, 8, 1), (3, 3, 3, 1), (1, 1), (0, 0)),
+        ((1, 6, 6, 2), (4, 5, 5, 2), (1, 1), (1, 1))]
+# FH*FW*IC <= TAP_MAX (27): tap-major NumPy columns (IC=1: windowed adds for grad-data); above: im2col kernels
 POOL = [((2, 2), (2, 2), (0, 0)), ((3, 3), (2, 2), (1, 1)), ((3, 2), (1, 2), (1, 0)), ((5, 5), (2, 2), (2, 2))]
 ACTS = [("relu", 0.0), ("leakyRelu", 0.1), ("relu6", 0.0)]
 
@@ -150,11 +153,12 @@ def test_deterministic_across_thread_counts():
 @pytest.mark.parametrize("make,shape", [
     (lambda: nn.conv3D(True, 3, 5, 3, 2, 2), (1, 7, 5, 3)),
     (lambda: nn.conv3D(False, 2, 3, 3, 2, 3, 1, 1, 0), (2, 5, 6, 2)),
+    (lambda: nn.conv3D(True, 1, 4, 3, 1, 1), (2, 5, 4, 1)),
     (lambda: nn.maxPool2D(3, 2, 1), (1, 7, 5, 3)),
     (lambda: nn.avgPool2D(3, 2, 1), (2, 5, 7, 3)),
     (lambda: nn.batchNorm_leakyRelu(nn.batchNorm(5), nn.leakyRelu(0.1)), (1, 3, 5, 5)),
     (lambda: nn.batchNorm_relu6(nn.batchNorm(3), nn.relu6()), (2, 3, 3, 3)),
-], ids=["conv_s2p2", "conv_rect", "maxpool", "avgpool", "bn_leaky", "bn_relu6"])
+], ids=["conv_s2p2", "conv_rect", "conv_ic1", "maxpool", "avgpool", "bn_leaky", "bn_relu6"])
 def test_fused_kernels_gradcheck_float64(make, shape):
     """cpu_float64 runs the same kernels (compiled for float64) against central finite differences."""
     assert alpha.engine.cpu_float64().backend.fused

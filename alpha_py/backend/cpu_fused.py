@@ -9,6 +9,8 @@ import numpy as np
 from ..errors import ArgumentError
 from .optim_ops import optim_scalars
 
+TAP_MAX = 27        # FH*FW*IC up to which convolutions gather tap-major columns with NumPy slices (bench/NOTES-cpu.md)
+
 
 def host_cores():
     """CPUs this process may run on (its affinity mask where the OS has one)."""
@@ -85,10 +87,38 @@ class FusedCpuOps:
         self._k()[0].im2col(np.ascontiguousarray(x), fh, fw, sh, sw, ph, pw, oh, ow, cols)
         return cols, (n, oh, ow)
 
+    @staticmethod
+    def _cols_t(x, fh, fw, stride, pad):
+        """Tap-major columns [FH*FW*C, N*OH*OW] by FH*FW strided NumPy copies (no per-pixel loop): for windows of
+        few values (the first layer on 1-3 channel images), where im2col's rows of FH*FW*C values are slow."""
+        (sh, sw), (ph, pw) = stride, pad
+        n, h, w, c = x.shape
+        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
+        if ph or pw:
+            xp = np.zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
+            xp[:, ph:ph + h, pw:pw + w] = x
+        else:
+            xp = x
+        ct = np.empty((fh, fw, c, n, oh, ow), dtype=x.dtype)
+        for a in range(fh):
+            for b in range(fw):
+                ct[a, b] = xp[:, a:a + (oh - 1) * sh + 1:sh, b:b + (ow - 1) * sw + 1:sw].transpose(3, 0, 1, 2)
+        return ct.reshape(fh * fw * c, n * oh * ow), (n, oh, ow)
+
+    def conv_fwd(self, x, w, stride, pad):
+        oc, fh, fw, ic = w.shape
+        if not self.fused or fh * fw * ic > TAP_MAX:
+            return super().conv_fwd(x, w, stride, pad)
+        ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
+        return (ct.T @ w.reshape(oc, -1).T).reshape(n, oh, ow, oc)
+
     def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
         if not self.fused:
             return super().conv_bwd_filter(x, gy, w_shape, stride, pad)
         oc, fh, fw, ic = w_shape
+        if fh * fw * ic <= TAP_MAX:
+            ct, _ = self._cols_t(x, fh, fw, stride, pad)
+            return np.ascontiguousarray((ct @ gy.reshape(-1, oc)).T).reshape(w_shape)
         cols, _ = self._cols(x, fh, fw, stride, pad)
         return (gy.reshape(-1, oc).T @ cols).reshape(w_shape)
 
@@ -100,6 +130,9 @@ class FusedCpuOps:
         gcols = gy.reshape(-1, oc) @ w.reshape(oc, -1)
         if (fh, fw) + tuple(stride) + tuple(pad) == (1, 1, 1, 1, 0, 0):
             return gcols.reshape(x_shape)
+        if ic == 1:       # FH*FW strided adds beat the per-pixel gather when a pixel has one channel
+            g_win = gcols.reshape(n, oh, ow, fh, fw, ic)
+            return np.ascontiguousarray(self._scatter_windows(g_win, x_shape, stride, pad, self.dtype))
         gx = np.empty(x_shape, dtype=self.dtype)
         (sh, sw), (ph, pw) = stride, pad
         self._k()[0].col2im(gcols, n, x_shape[1], x_shape[2], ic, fh, fw, sh, sw, ph, pw, oh, ow, gx)
