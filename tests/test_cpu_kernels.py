@@ -134,6 +134,39 @@ def test_adam_matches_numpy(rule, hp):
         close(u, v, np.float32)
 
 
+@pytest.mark.parametrize("rule,hp", [
+    ("sgd", {}), ("sgd", {"L1": 0.01, "L2": 0.02}), ("momentum", {"beta": 0.9}),
+    ("momentum", {"beta": 0.8, "L2": 0.05}), ("sgdmn", {"momentum": 0.9, "dampen": 0.1, "nesterov": False}),
+    ("sgdmn", {"momentum": 0.9, "dampen": 0.0, "nesterov": True, "L1": 0.01}),
+    ("rmsprop", {"beta": 0.99, "eps": 1e-8}), ("rmsprop", {"beta": 0.9, "eps": 1e-6, "L2": 0.01})])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sgd_family_matches_numpy(rule, hp, dtype):
+    """sgd/momentum/sgdmn/rmsprop: the fused update against the NumPy reference (the published rules of
+    optim_ops.py's table), 3 steps from non-zero states."""
+    shapes = [(5, 3, 3, 7), (13,), (1,)]
+    out = []
+    for b in pair(dtype):
+        rng = np.random.default_rng(9)          # the same draws for both backends
+        ws = [rng.standard_normal(s).astype(dtype) for s in shapes]
+        gs = [rng.standard_normal(s).astype(dtype) for s in shapes]
+        st = {} if rule == "sgd" else {"velocity" if rule != "rmsprop" else "exp_avg_sq":
+                                       [np.abs(rng.standard_normal(s)).astype(dtype) for s in shapes]}
+        for t in (1, 2, 3):
+            b.optim_step(rule, ws, gs, st, dict(hp, step=t, lr=1e-2))
+        out.append(ws + [a for v in st.values() for a in v])
+    for u, v in zip(*out):
+        close(u, v, dtype)
+
+
+def test_sgd_family_rejects_bad_input():
+    f = CpuBackend(np.float32)
+    w, g = np.zeros(4, np.float32), np.ones(4, np.float32)
+    with pytest.raises(ArgumentError, match="velocity"):
+        f.optim_step("momentum", [w], [g], {"velocity": []}, {"step": 1, "lr": 0.1, "beta": 0.9})
+    with pytest.raises(ArgumentError, match="step"):
+        f.optim_step("sgd", [w], [g], {}, {"step": 0, "lr": 0.1})
+
+
 @pytest.mark.skipif(host_cores() < 2, reason="needs 2 cores")
 def test_deterministic_across_thread_counts():
     rng = np.random.default_rng(8)

@@ -9,6 +9,8 @@ import numpy as np
 from ..errors import ArgumentError
 from .optim_ops import optim_scalars
 
+SGD_FAMILY = {"sgd": (0, None, None), "momentum": (1, "velocity", "beta"), "sgdmn": (2, "velocity", "momentum"),
+              "rmsprop": (3, "exp_avg_sq", "beta")}      # rule -> (kernel code, state, its decay hyper-parameter)
 TAP_MAX = 27        # FH*FW*IC up to which convolutions gather tap-major columns with NumPy slices (bench/NOTES-cpu.md)
 
 
@@ -262,7 +264,10 @@ class FusedCpuOps:
 
     # ---------------------------------------------------------------- optimizer
     def optim_step(self, rule, weights, grads, states, hp, scalars=None):
-        """adam/adamw without amsgrad: one fused pass per parameter; other rules: the NumPy reference."""
+        """adam/adamw without amsgrad, sgd, momentum, sgdmn, rmsprop: one fused pass per parameter; other rules
+        (adamax, radam, adamod, amsgrad): the NumPy reference."""
+        if self.fused and rule in SGD_FAMILY:
+            return self._sgd_family(rule, weights, grads, states, hp, scalars)
         if not self.fused or rule not in ("adam", "adamw") or hp.get("amsgrad", False):
             return super().optim_step(rule, weights, grads, states, hp, scalars)
         if len(grads) != len(weights) or any(len(states.get(n, ())) != len(weights)
@@ -281,3 +286,21 @@ class FusedCpuOps:
                 raise ArgumentError(f"optim_step({rule}): weights and states must be C-contiguous arrays")
             kn.adam_flat(w.reshape(-1), np.ascontiguousarray(g, dtype=self.dtype).reshape(-1), m.reshape(-1),
                          s.reshape(-1), *args)
+
+    def _sgd_family(self, rule, weights, grads, states, hp, scalars):
+        code, state, key = SGD_FAMILY[rule]
+        vs = states.get(state, ()) if state else weights
+        if len(grads) != len(weights) or len(vs) != len(weights):
+            return super().optim_step(rule, weights, grads, states, hp, scalars)    # its errors name the fault
+        optim_scalars(rule, hp)                                                      # checks the step number
+        t = self.dtype.type
+        h = float(hp[key]) if key else 0.0
+        k = 1.0 - (float(hp["dampen"]) if rule == "sgdmn" else h)
+        args = (t(hp["lr"]), t(hp.get("L1", 0.0)), t(hp.get("L2", 0.0)), t(h), t(k), t(hp.get("eps", 0.0)),
+                bool(hp.get("nesterov", False)))
+        kn = self._k()[1]
+        for w, g, v in zip(weights, grads, vs):
+            if not (w.flags.c_contiguous and v.flags.c_contiguous):
+                raise ArgumentError(f"optim_step({rule}): weights and states must be C-contiguous arrays")
+            kn.sgd_family_flat(code, w.reshape(-1), np.ascontiguousarray(g, dtype=self.dtype).reshape(-1),
+                               v.reshape(-1), *args)

@@ -29,6 +29,7 @@ def _calls(b):
     hp = {"step": 1, "lr": 1e-3, "L1": 0.0, "L2": 0.0, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8}
     wt = [np.zeros(8, t)]
     b.optim_step("adam", wt, [np.ones(8, t)], {"exp_avg": [np.zeros(8, t)], "exp_avg_sq": [np.zeros(8, t)]}, hp)
+    b.optim_step("momentum", wt, [np.ones(8, t)], {"velocity": [np.zeros(8, t)]}, dict(hp, beta=0.9))
 
 
 def warmup_cpu(dtypes=(np.float32, np.float64), threads=None):
