@@ -45,7 +45,7 @@ def _kernels():
     threads for the cores between a kernel and a GEMM (measured: 2x slower steps; bench/NOTES-cpu.md)."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
-        from . import cpu_kernels_conv, cpu_kernels_norm
+        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_norm
     except RuntimeError as e:      # no writable cache folder (read-only install, no home): a temporary one
         if "cannot cache" not in str(e):
             raise
@@ -55,10 +55,10 @@ def _kernels():
         import numba
         user = getattr(os, "getuid", lambda: 0)()
         numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{user}")
-        for name in ("cpu_kernels_conv", "cpu_kernels_norm"):
+        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_norm"):
             sys.modules.pop(f"{__package__}.{name}", None)
-        from . import cpu_kernels_conv, cpu_kernels_norm
-    return cpu_kernels_conv, cpu_kernels_norm
+        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_norm
+    return cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act
 
 
 class FusedCpuOps:
@@ -70,11 +70,11 @@ class FusedCpuOps:
     def _k(self):
         """The kernel modules, with Numba's pool set to this engine's thread count in the calling thread."""
         import numba
-        conv, norm = _kernels()
+        conv, norm, act = _kernels()
         n = min(self.threads, numba.config.NUMBA_NUM_THREADS)
         if numba.get_num_threads() != n:
             numba.set_num_threads(n)
-        return conv, norm
+        return conv, norm, act
 
     # ---------------------------------------------------------------- convolution gathers
     def _cols(self, x, fh, fw, stride, pad):
@@ -225,7 +225,7 @@ class FusedCpuOps:
         gy2 = np.ascontiguousarray(gy).reshape(-1, c)
         affine = gamma is not None
         g, b = self._affine(gamma, beta, c)
-        _, kn = self._k()
+        kn = self._k()[1]
         sums = kn.bn_act_bwd_sums(gy2, x2, mean, inv, g, b, *pw)
         m = x2.shape[0]
         a, bb = (sums / m).astype(self.dtype) if batch_stats else np.zeros((2, c), self.dtype)
@@ -236,8 +236,24 @@ class FusedCpuOps:
         return gx.reshape(x.shape), sums[1].astype(self.dtype), sums[0].astype(self.dtype)
 
     # ---------------------------------------------------------------- activations
+    def _smooth(self, name, p1, p2):
+        """(code, constants) of a smooth activation's kernel, or None."""
+        from .cpu_kernels_act import SMOOTH
+        code = SMOOTH.get(name) if self.fused else None
+        if code is None:
+            return None
+        from .act_ops import _GELU_C
+        k = np.array([0.5, 1.0, _GELU_C, 0.044715, 3 * 0.044715, 1.0 / 6.0, 0.0, -3.0, 3.0, p1, p2, p2 * p1])
+        return code, k.astype(self.dtype)
+
     def act_fwd(self, name, x, p1=0.0, p2=0.0):
         pw = self._piecewise(name, p1) if name is not None else None
+        sm = self._smooth(name, p1, p2) if pw is None else None
+        if sm is not None:
+            out = np.empty(x.shape, dtype=self.dtype)
+            self._k()[2].smooth_fwd_flat(sm[0], np.ascontiguousarray(x, dtype=self.dtype).reshape(-1), sm[1],
+                                         out.reshape(-1))
+            return out
         if not self.fused or pw is None:
             return super().act_fwd(name, x, p1, p2)
         out = np.empty(x.shape, dtype=self.dtype)
@@ -246,6 +262,14 @@ class FusedCpuOps:
 
     def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
         pw = self._piecewise(name, p1) if name is not None else None
+        sm = self._smooth(name, p1, p2) if pw is None else None
+        if sm is not None:
+            if y is None:
+                y = self.act_fwd(name, x, p1, p2)
+            out = np.empty(x.shape, dtype=self.dtype)
+            flat = [np.ascontiguousarray(a, dtype=self.dtype).reshape(-1) for a in (gy, x, y)]
+            self._k()[2].smooth_bwd_flat(sm[0], *flat, sm[1], out.reshape(-1))
+            return out
         if not self.fused or pw is None:
             return super().act_bwd(name, gy, x, y, p1, p2)
         out = np.empty(x.shape, dtype=self.dtype)
