@@ -46,6 +46,25 @@ def test_conv_matches_numpy(dtype, xs, ws, stride, pad):
     close(f.conv_bwd_filter(x, gy, w.shape, stride, pad), r.conv_bwd_filter(x, gy, w.shape, stride, pad), dtype)
 
 
+@pytest.mark.parametrize("chunk_bytes", [1, 3000])
+@pytest.mark.parametrize("xs,ws,stride,pad", [((5, 7, 6, 4), (3, 3, 3, 4), (1, 1), (1, 1)),
+                                              ((3, 9, 8, 33), (5, 2, 3, 33), (2, 1), (0, 2))])
+def test_conv_in_image_chunks_matches_numpy(monkeypatch, chunk_bytes, xs, ws, stride, pad):
+    """The im2col path in chunks of images (here 1 or a few images per chunk) against the unchunked oracle."""
+    import alpha_py.backend.cpu_fused as cpu_fused
+    monkeypatch.setattr(cpu_fused, "CHUNK_BYTES", chunk_bytes)
+    f, r = pair()
+    assert len(f._chunks(xs, ws, stride, pad)[2]) > 1
+    rng = np.random.default_rng(5)
+    x, w = rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
+    y = f.conv_fwd(x, w, stride, pad)
+    close(y, r.conv_fwd(x, w, stride, pad), np.float32)
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    close(f.conv_bwd_data(gy, w, x.shape, stride, pad), r.conv_bwd_data(gy, w, x.shape, stride, pad), np.float32)
+    close(f.conv_bwd_filter(x, gy, w.shape, stride, pad), r.conv_bwd_filter(x, gy, w.shape, stride, pad),
+          np.float32)
+
+
 @pytest.mark.parametrize("mode", ["max", "avg"])
 @pytest.mark.parametrize("k,stride,pad", POOL)
 @pytest.mark.parametrize("shape", [(1, 7, 9, 3), (2, 6, 5, 17)])

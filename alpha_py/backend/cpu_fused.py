@@ -11,6 +11,7 @@ from .optim_ops import optim_scalars
 
 SGD_FAMILY = {"sgd": (0, None, None), "momentum": (1, "velocity", "beta"), "sgdmn": (2, "velocity", "momentum"),
               "rmsprop": (3, "exp_avg_sq", "beta")}      # rule -> (kernel code, state, its decay hyper-parameter)
+CHUNK_BYTES = 4 << 20  # im2col columns per chunk of images (bench/NOTES-cpu.md: 4 MB measured best of 0.5-4)
 TAP_MAX = 27        # FH*FW*IC up to which convolutions gather tap-major columns with NumPy slices (bench/NOTES-cpu.md)
 
 
@@ -109,10 +110,42 @@ class FusedCpuOps:
 
     def conv_fwd(self, x, w, stride, pad):
         oc, fh, fw, ic = w.shape
+        plan = self._chunks(x.shape, w.shape, stride, pad) if self.fused and fh * fw * ic > TAP_MAX else None
+        if plan is not None:
+            oh, ow, chunks = plan
+            y, w2t = np.empty((x.shape[0] * oh * ow, oc), dtype=self.dtype), w.reshape(oc, -1).T
+            for r0, r1, cols in self._chunk_cols(x, fh, fw, stride, pad, oh, ow, chunks):
+                np.matmul(cols, w2t, out=y[r0:r1])
+            return y.reshape(x.shape[0], oh, ow, oc)
         if not self.fused or fh * fw * ic > TAP_MAX:
             return super().conv_fwd(x, w, stride, pad)
         ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
         return (ct.T @ w.reshape(oc, -1).T).reshape(n, oh, ow, oc)
+
+    def _chunks(self, x_shape, w_shape, stride, pad):
+        """(OH, OW, [(n0, n1), ...]): image ranges whose im2col columns hold about CHUNK_BYTES (at least one
+        image), so each chunk's columns are still in cache when its GEMM reads them and no buffer is so large that
+        every step maps fresh pages for it. None for a 1x1 stride-1 convolution (no columns)."""
+        (sh, sw), (ph, pw) = stride, pad
+        n, h, w, c = x_shape
+        fh, fw = w_shape[1], w_shape[2]
+        if (fh, fw, sh, sw, ph, pw) == (1, 1, 1, 1, 0, 0):
+            return None
+        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
+        per = max(1, CHUNK_BYTES // max(1, oh * ow * fh * fw * c * self.dtype.itemsize))
+        return oh, ow, [(i, min(n, i + per)) for i in range(0, n, per)]
+
+    def _chunk_cols(self, x, fh, fw, stride, pad, oh, ow, chunks):
+        """Yields (row0, row1, columns of images n0..n1-1) over one reused buffer."""
+        (sh, sw), (ph, pw) = stride, pad
+        x = np.ascontiguousarray(x)
+        k = self._k()[0]
+        rows = (chunks[0][1] - chunks[0][0]) * oh * ow
+        buf = np.empty((rows, fh * fw * x.shape[3]), dtype=x.dtype)
+        for n0, n1 in chunks:
+            cols = buf[:(n1 - n0) * oh * ow]
+            k.im2col(x[n0:n1], fh, fw, sh, sw, ph, pw, oh, ow, cols)
+            yield n0 * oh * ow, n1 * oh * ow, cols
 
     def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
         if not self.fused:
@@ -121,14 +154,32 @@ class FusedCpuOps:
         if fh * fw * ic <= TAP_MAX:
             ct, _ = self._cols_t(x, fh, fw, stride, pad)
             return np.ascontiguousarray((ct @ gy.reshape(-1, oc)).T).reshape(w_shape)
-        cols, _ = self._cols(x, fh, fw, stride, pad)
-        return (gy.reshape(-1, oc).T @ cols).reshape(w_shape)
+        plan = self._chunks(x.shape, w_shape, stride, pad)
+        if plan is None:
+            cols, _ = self._cols(x, fh, fw, stride, pad)
+            return (gy.reshape(-1, oc).T @ cols).reshape(w_shape)
+        gy2, gw = gy.reshape(-1, oc), None
+        for r0, r1, cols in self._chunk_cols(x, fh, fw, stride, pad, *plan):
+            part = gy2[r0:r1].T @ cols
+            gw = part if gw is None else np.add(gw, part, out=gw)      # chunks summed in order
+        return gw.reshape(w_shape)
 
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
         if not self.fused:
             return super().conv_bwd_data(gy, w, x_shape, stride, pad)
         oc, fh, fw, ic = w.shape
         n, oh, ow, _ = gy.shape
+        plan = self._chunks(x_shape, w.shape, stride, pad) if ic > 1 else None
+        if plan is not None:
+            (sh, sw), (ph, pw) = stride, pad
+            gx, gy2, w2, k = np.empty(x_shape, dtype=self.dtype), gy.reshape(-1, oc), w.reshape(oc, -1), self._k()[0]
+            chunks = plan[2]
+            buf = np.empty(((chunks[0][1] - chunks[0][0]) * oh * ow, w2.shape[1]), dtype=self.dtype)
+            for n0, n1 in chunks:
+                gcols = buf[:(n1 - n0) * oh * ow]
+                np.matmul(gy2[n0 * oh * ow:n1 * oh * ow], w2, out=gcols)
+                k.col2im(gcols, n1 - n0, x_shape[1], x_shape[2], ic, fh, fw, sh, sw, ph, pw, oh, ow, gx[n0:n1])
+            return gx
         gcols = gy.reshape(-1, oc) @ w.reshape(oc, -1)
         if (fh, fw) + tuple(stride) + tuple(pad) == (1, 1, 1, 1, 0, 0):
             return gcols.reshape(x_shape)
