@@ -1,20 +1,19 @@
-"""Tests: the CPU engine's smooth-activation kernels (backend/cpu_kernels_act.py: elu, softplus, gelu, sigmoid, tanh,
-hard_sigmoid) against the NumPy reference backend in float32 and float64 (forward, backward, residual add, batchNorm
-+ activation), and float64 finite differences of the units."""
+"""Tests: the CPU engine's smooth-activation kernels (backend/cpu_kernels_act.py: softplus, sigmoid, hard_sigmoid
+forward and backward, tanh backward) against the NumPy reference backend in float32 and float64 (forward, backward,
+residual add, batchNorm + activation), and float64 finite differences of the units."""
 import numpy as np
 import pytest
 
 from alpha_py import alpha, nn
 from alpha_py.backend.cpu import CpuBackend, NumpyCpuBackend
-from alpha_py.backend.cpu_kernels_act import SMOOTH
+from alpha_py.backend.cpu_kernels_act import SMOOTH_BWD, SMOOTH_FWD
 from gradcheck import check_unit
 
-ACTS = [("elu", 0.7, 1.2), ("elu", 1.0, 1.0), ("softplus", 0.0, 0.0), ("gelu", 0.0, 0.0), ("sigmoid", 0.0, 0.0),
-        ("tanh", 0.0, 0.0), ("hard_sigmoid", 0.0, 0.0)]
+ACTS = [("softplus", 0.0, 0.0), ("sigmoid", 0.0, 0.0), ("tanh", 0.0, 0.0), ("hard_sigmoid", 0.0, 0.0)]
 
 
 def close(a, b, dtype):
-    tol = 2e-6 if dtype == np.float32 else 1e-14     # libm vs NumPy transcendentals (gelu grad cancels: ~20 ulp)
+    tol = 2e-6 if dtype == np.float32 else 1e-14     # libm vs NumPy's exp / log1p: an ulp or two
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     assert a.shape == b.shape
     assert np.abs(a - b).max() <= tol * max(1.0, np.abs(b).max()), np.abs(a - b).max()
@@ -32,7 +31,7 @@ def inputs(dtype, shape=(3, 5, 7, 9)):
 @pytest.mark.parametrize("act,p1,p2", ACTS)
 def test_smooth_activations_match_numpy(act, p1, p2, dtype):
     f, r = CpuBackend(dtype), NumpyCpuBackend(dtype)
-    assert act in SMOOTH and f.fused
+    assert act in SMOOTH_BWD and (act in SMOOTH_FWD) == (act != "tanh") and f.fused
     x, gy = inputs(dtype)
     y = r.act_fwd(act, x, p1, p2)
     close(f.act_fwd(act, x, p1, p2), y, dtype)
@@ -40,7 +39,7 @@ def test_smooth_activations_match_numpy(act, p1, p2, dtype):
     close(f.add_act(act, x, gy, p1, p2), r.add_act(act, x, gy, p1, p2), dtype)
 
 
-@pytest.mark.parametrize("act,p1,p2", ACTS[::2])
+@pytest.mark.parametrize("act,p1,p2", ACTS)
 def test_batchnorm_smooth_activation_matches_numpy(act, p1, p2):
     f, r = CpuBackend(np.float32), NumpyCpuBackend(np.float32)
     x, gy = inputs(np.float32, (2, 5, 3, 6))
@@ -60,9 +59,8 @@ def test_smooth_activation_without_saved_output():
     close(f.act_bwd("tanh", gy, x, None), r.act_bwd("tanh", gy, x, r.act_fwd("tanh", x)), np.float64)
 
 
-@pytest.mark.parametrize("make", [lambda: nn.elu(False, 0.7, 1.2), lambda: nn.gelu(), lambda: nn.softplus(),
-                                  lambda: nn.sigmoid(), lambda: nn.tanh()],
-                         ids=["elu", "gelu", "softplus", "sigmoid", "tanh"])
+@pytest.mark.parametrize("make", [lambda: nn.softplus(), lambda: nn.sigmoid(), lambda: nn.tanh()],
+                         ids=["softplus", "sigmoid", "tanh"])
 def test_smooth_activation_units_gradcheck_float64(make):
     assert alpha.engine.cpu_float64().backend.fused
     check_unit(make(), [(2, 3, 4)], max_points=30)

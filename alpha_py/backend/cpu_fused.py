@@ -287,10 +287,10 @@ class FusedCpuOps:
         return gx.reshape(x.shape), sums[1].astype(self.dtype), sums[0].astype(self.dtype)
 
     # ---------------------------------------------------------------- activations
-    def _smooth(self, name, p1, p2):
-        """(code, constants) of a smooth activation's kernel, or None."""
-        from .cpu_kernels_act import SMOOTH
-        code = SMOOTH.get(name) if self.fused else None
+    def _smooth(self, name, p1, p2, way):
+        """(code, constants) of a smooth activation's kernel for way 'fwd'/'bwd', or None (NumPy runs it)."""
+        from .cpu_kernels_act import SMOOTH_BWD, SMOOTH_FWD
+        code = (SMOOTH_FWD if way == "fwd" else SMOOTH_BWD).get(name) if self.fused else None
         if code is None:
             return None
         from .act_ops import _GELU_C
@@ -299,7 +299,7 @@ class FusedCpuOps:
 
     def act_fwd(self, name, x, p1=0.0, p2=0.0):
         pw = self._piecewise(name, p1) if name is not None else None
-        sm = self._smooth(name, p1, p2) if pw is None else None
+        sm = self._smooth(name, p1, p2, "fwd") if pw is None else None
         if sm is not None:
             out = np.empty(x.shape, dtype=self.dtype)
             self._k()[2].smooth_fwd_flat(sm[0], np.ascontiguousarray(x, dtype=self.dtype).reshape(-1), sm[1],
@@ -313,7 +313,7 @@ class FusedCpuOps:
 
     def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
         pw = self._piecewise(name, p1) if name is not None else None
-        sm = self._smooth(name, p1, p2) if pw is None else None
+        sm = self._smooth(name, p1, p2, "bwd") if pw is None else None
         if sm is not None:
             if y is None:
                 y = self.act_fwd(name, x, p1, p2)

@@ -1,12 +1,14 @@
-"""Backend layer: Numba kernels of the CPU engine for the smooth activations (elu, softplus, gelu, sigmoid, tanh,
-hard_sigmoid) forward and backward: one multi-threaded pass each instead of NumPy's chain of 3-10 passes, in the
-NumPy reference's formulas (act_ops.py). Imports numpy, numba only."""
+"""Backend layer: Numba kernels of the CPU engine for smooth activations, one multi-threaded pass instead of NumPy's
+chain of passes, in the NumPy reference's formulas (act_ops.py), only where measured faster (bench/NOTES-cpu.md):
+Numba's scalar libm tanh/exp lose to NumPy's SIMD ones for tanh and gelu forward, gelu and elu backward.
+Imports numpy, numba only."""
 import numpy as np
 from numba import njit, prange
 
-SMOOTH = {"elu": 0, "softplus": 1, "gelu": 2, "sigmoid": 3, "tanh": 4, "hard_sigmoid": 5}     # name -> code
+SMOOTH_FWD = {"softplus": 1, "sigmoid": 3, "hard_sigmoid": 5}                  # name -> kernel code
+SMOOTH_BWD = {"softplus": 1, "sigmoid": 3, "tanh": 4, "hard_sigmoid": 5}
 # k (constants in the data's dtype, built by cpu_fused.py): 0.5, 1, GELU_C, 0.044715, 3*0.044715, 1/6, 0, -3, 3,
-# then p1, p2, p2*p1 (the unit's parameters: elu alpha and scale)
+# then the unit's p1, p2, p2*p1 (unused by these activations; kept so the table has one layout)
 
 
 @njit(cache=True)
@@ -17,27 +19,15 @@ def _sigmoid(v, k):
 
 @njit(parallel=True, cache=True)
 def smooth_fwd_flat(code, x, k, out):
-    """out = act(x): elu p2*(x if x > 0 else p1*(exp(min(x, 0)) - 1)); softplus log(1 + e^x); gelu (tanh form);
-    sigmoid; tanh; hard_sigmoid clip(x/6 + 1/2, 0, 1)."""
+    """out = act(x): code 1 softplus log(1 + e^x); 3 sigmoid; 5 hard_sigmoid clip(x/6 + 1/2, 0, 1)."""
     n = x.size
-    if code == 0:
-        for i in prange(n):
-            v = x[i]
-            out[i] = (v if v > k[6] else k[9] * (np.exp(min(v, k[6])) - k[1])) * k[10]
-    elif code == 1:
+    if code == 1:
         for i in prange(n):
             v = x[i]
             out[i] = max(v, k[6]) + np.log1p(np.exp(-np.abs(v)))
-    elif code == 2:
-        for i in prange(n):
-            v = x[i]
-            out[i] = k[0] * v * (k[1] + np.tanh(k[2] * (v + k[3] * v * v * v)))
     elif code == 3:
         for i in prange(n):
             out[i] = _sigmoid(x[i], k)
-    elif code == 4:
-        for i in prange(n):
-            out[i] = np.tanh(x[i])
     else:
         for i in prange(n):
             out[i] = min(max(x[i] * k[5] + k[0], k[6]), k[1])
@@ -45,21 +35,12 @@ def smooth_fwd_flat(code, x, k, out):
 
 @njit(parallel=True, cache=True)
 def smooth_bwd_flat(code, gy, x, y, k, out):
-    """out = gy * act'(x) (sigmoid and tanh from the forward's output y, as the NumPy reference)."""
+    """out = gy * act'(x): code 1 softplus (sigmoid(x)); 3 sigmoid and 4 tanh from the forward's output y, as the
+    NumPy reference; 5 hard_sigmoid."""
     n = x.size
-    if code == 0:
-        for i in prange(n):
-            v = x[i]
-            out[i] = gy[i] * (k[10] if v > k[6] else k[11] * np.exp(min(v, k[6])))
-    elif code == 1:
+    if code == 1:
         for i in prange(n):
             out[i] = gy[i] * _sigmoid(x[i], k)
-    elif code == 2:
-        for i in prange(n):
-            v = x[i]
-            th = np.tanh(k[2] * (v + k[3] * v * v * v))
-            du = k[2] * (k[1] + k[4] * v * v)
-            out[i] = gy[i] * (k[0] * (k[1] + th) + k[0] * v * (k[1] - th * th) * du)
     elif code == 3:
         for i in prange(n):
             out[i] = gy[i] * y[i] * (k[1] - y[i])
