@@ -275,3 +275,12 @@ def test_relu_zeros_are_positive_zeros():
     eg = alpha.engine.cpu_float32()
     y = np.asarray(F.relu(eg.tensor(np.array([-2, -1, 0, 1], np.float32), 2, 2))[0].data)
     assert not np.signbit(y).any() and y.tolist() == [[0, 0], [0, 1]]
+
+
+def test_conv_empty_batch():
+    f = CpuBackend(np.float32)
+    x, w = np.zeros((0, 5, 5, 4), np.float32), np.ones((3, 3, 3, 4), np.float32)
+    gy = np.zeros((0, 5, 5, 3), np.float32)
+    assert f.conv_fwd(x, w, (1, 1), (1, 1)).shape == (0, 5, 5, 3)
+    assert f.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)).shape == x.shape
+    assert np.array_equal(f.conv_bwd_filter(x, gy, w.shape, (1, 1), (1, 1)), np.zeros(w.shape, np.float32))

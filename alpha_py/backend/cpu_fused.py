@@ -125,11 +125,11 @@ class FusedCpuOps:
     def _chunks(self, x_shape, w_shape, stride, pad):
         """(OH, OW, [(n0, n1), ...]): image ranges whose im2col columns hold about CHUNK_BYTES (at least one
         image), so each chunk's columns are still in cache when its GEMM reads them and no buffer is so large that
-        every step maps fresh pages for it. None for a 1x1 stride-1 convolution (no columns)."""
+        every step maps fresh pages for it. None for a 1x1 stride-1 convolution (no columns) or an empty batch."""
         (sh, sw), (ph, pw) = stride, pad
         n, h, w, c = x_shape
         fh, fw = w_shape[1], w_shape[2]
-        if (fh, fw, sh, sw, ph, pw) == (1, 1, 1, 1, 0, 0):
+        if (fh, fw, sh, sw, ph, pw) == (1, 1, 1, 1, 0, 0) or n == 0:
             return None
         oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
         per = max(1, CHUNK_BYTES // max(1, oh * ow * fh * fw * c * self.dtype.itemsize))
