@@ -87,7 +87,19 @@ def _parser():
     w.add_argument("--tf32", action="store_true", help="also the TF32 tensor-core kernels (train --tf32)")
     w.add_argument("--threads", type=int, default=None,
                    help="compile threads (default: $ALPHA_COMPILE_THREADS, else the CPUs of this process)")
+    w.add_argument("--cpu", action="store_true", help="compile the CPU engine's Numba kernels (float32 and float64) "
+                   "into their disk cache instead (no GPU needed; the first CPU training step then compiles nothing)")
     return p
+
+
+def run_warmup_cpu(out=print):
+    """`alpha warmup --cpu`: the CPU engine's kernels compiled into (or read from) Numba's disk cache."""
+    from .backend.cpu_warmup import warmup_cpu
+    seconds, where = warmup_cpu()
+    out(f"alpha warmup --cpu: the CPU engine's kernels (float32, float64) compiled or read from the cache in "
+        f"{seconds:.1f} s")
+    out(f"  Numba kernel cache: {where}")
+    return 0
 
 
 def run_warmup(args, out=print):
@@ -177,7 +189,7 @@ def main(argv=None):
             from .trainer import Trainer
             return Trainer(args).run()
         if args.command == "warmup":
-            return run_warmup(args)
+            return run_warmup_cpu() if args.cpu else run_warmup(args)
         from .evaluator import run_eval, run_export
         if args.command == "export":
             return run_export(args)

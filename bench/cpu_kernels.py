@@ -1,5 +1,6 @@
 """Benchmark: the CPU engine's fused primitives (Numba kernels, backend/cpu_fused.py) vs the NumPy reference
-(NumpyCpuBackend) on the MNIST CNN's (width 32, batch 64) shapes; best of --reps calls, ms. Prints a table.
+(NumpyCpuBackend) on the MNIST CNN's (width 32, batch 64) shapes and one ResNet18 conv; best of --reps calls,
+ms. Prints a table.
 Usage: python3 bench/cpu_kernels.py [--threads 1] [--reps 20]"""
 import argparse
 import os
@@ -37,7 +38,18 @@ def cases(b):
     gs = [rng.standard_normal(w.shape).astype(np.float32) for w in ws]
     st = {"exp_avg": [np.zeros_like(w) for w in ws], "exp_avg_sq": [np.zeros_like(w) for w in ws]}
     hp = dict(step=1, lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, amsgrad=False)
+    vel = {"velocity": [np.zeros_like(w) for w in ws]}
+    x1 = rng.standard_normal((64, 28, 28, 1)).astype(np.float32)     # conv1 input
+    w1 = rng.standard_normal((32, 3, 3, 1)).astype(np.float32)
+    xr = rng.standard_normal((32, 32, 32, 64)).astype(np.float32)     # ResNet18 stage 1, batch 32
+    wr = rng.standard_normal((64, 3, 3, 64)).astype(np.float32)
     return {
+        "conv 3x3 1->32 fwd [64,28,28]": lambda: b.conv_fwd(x1, w1, (1, 1), (1, 1)),
+        "conv 3x3 1->32 grad-filter": lambda: b.conv_bwd_filter(x1, x, w1.shape, (1, 1), (1, 1)),
+        "conv 3x3 1->32 grad-data": lambda: b.conv_bwd_data(x, w1, x1.shape, (1, 1), (1, 1)),
+        "conv 3x3 64->64 fwd [32,32,32]": lambda: b.conv_fwd(xr, wr, (1, 1), (1, 1)),
+        "sigmoid fwd [64,28,28,32]": lambda: b.act_fwd("sigmoid", x),
+        "Momentum, 4 params (421k)": lambda: b.optim_step("momentum", ws, gs, vel, dict(hp, beta=0.9)),
         "batchNorm_leakyRelu fwd [64,28,28,32]": lambda: b.bn_act_fwd("leakyRelu", x, g, be, 1e-5, p1=0.01),
         "batchNorm_leakyRelu bwd [64,28,28,32]": lambda: b.bn_act_bwd("leakyRelu", gy, x, mean, inv, g, be, True,
                                                                       0.01),

@@ -2,7 +2,7 @@
 MNIST CNN (conv 1->32, BN, leakyReLU, maxPool, conv 32->64, BN, leakyReLU, maxPool, FC 128, FC 10) training step
 (batch 64, Adam) and inference batch (64), and the ResNet18-CIFAR training step (32x32x3, batch 32). Each side runs
 in its own child process (two OpenMP runtimes in one process would compete for the cores). PyTorch is optional.
-Usage: python3 bench/cpu_vs_torch.py [--torch-python /path/to/venv/bin/python] [--rounds 5] [--steps 5]"""
+Usage: python3 bench/cpu_vs_torch.py [--torch-python /path/to/venv/bin/python] [--rounds 5] [--steps 5] [--threads N]"""
 import argparse
 import json
 import os
@@ -54,6 +54,8 @@ def torch_side(a):
     from epoch_vs_torch import torch_net
     from resnet18_cifar import torch_nets
     torch.manual_seed(0)
+    if a.threads:
+        torch.set_num_threads(a.threads)
     out = {"_version": torch.__version__, "_threads": torch.get_num_threads()}
     for name, mode, batch in CASES:
         model = torch_net(width=32, hidden=128) if name == "mnist_cnn" else torch_nets()[name]()
@@ -96,7 +98,9 @@ def main():
     p.add_argument("--rounds", type=int, default=5, help="timed rounds per case; the best round counts")
     p.add_argument("--steps", type=int, default=5, help="steps per round")
     p.add_argument("--warmup", type=int, default=3)
-    p.add_argument("--threads", type=int, default=None, help="Alpha: cpu_float32(threads); default all cores")
+    p.add_argument("--threads", type=int, default=None,
+                   help="both sides: Alpha's cpu_float32(threads) and torch.set_num_threads; default: all cores for "
+                   "Alpha, PyTorch's own default")
     p.add_argument("--side", choices=("alpha", "torch"), help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.side:
@@ -112,7 +116,7 @@ def main():
     if th is None:
         print(f"PyTorch side skipped ({a.torch_python}): {terr}")
     else:
-        print(f"PyTorch {th.pop('_version')}, {th.pop('_threads')} threads (its default)")
+        print(f"PyTorch {th.pop('_version')}, {th.pop('_threads')} threads" + ("" if a.threads else " (its default)"))
     print(f"{'case':<22} {'alpha ms':>9} {'img/s':>8} {'torch ms':>9} {'img/s':>8} {'alpha/torch throughput':>23}")
     for name, mode, batch in CASES:
         key = f"{name} {mode} b{batch}"

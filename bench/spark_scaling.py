@@ -5,7 +5,8 @@ images/s counts training rounds after the first (which pays Python-worker start 
   python3 bench/spark_scaling.py --mode allreduce --epochs 1 --batch 64 --cores 1 2 [--rendezvous barrier]
   python3 bench/spark_scaling.py --mode allreduce --epochs 4 --cores 2 --remote sc://127.0.0.1:15002
     [--segment-steps 5]   (each configuration classic and through a Spark Connect server running local[N]:
-    stage overhead, the wall time of a stage outside its tasks' phases, and images/s side by side)"""
+    stage overhead, the wall time of a stage outside its tasks' phases, and images/s side by side)
+  python3 bench/spark_scaling.py --mode average --cores 1 2 --master spark://127.0.0.1:7077   (standalone cluster)"""
 import argparse
 import json
 import os
@@ -25,7 +26,7 @@ def one(args):
     if args.remote:
         spark = remote_session(args.remote)
     else:
-        spark = (SparkSession.builder.master(f"local[{args.cores}]").config("spark.ui.enabled", "false")
+        spark = (SparkSession.builder.master(args.master or f"local[{args.cores}]").config("spark.ui.enabled", "false")
                  .config("spark.ui.showConsoleProgress", "false").getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
     res = fit("mnist5k", args.model, test_data="mnist5k", epochs=args.epochs, batch=args.batch,
@@ -61,6 +62,9 @@ def main():
     p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
                    help="also run every configuration from a Spark Connect client on this server (whose master "
                         "must be local[N] for the N of --cores) and compare")
+    p.add_argument("--master", default=None, metavar="spark://HOST:PORT",
+                   help="a standalone cluster's master instead of local[N] (e.g. from python3 -m "
+                   "alpha_py.distributed.cluster start --workers 2); --cores then sets the workers (tasks)")
     p.add_argument("--repeats", type=int, default=1, help="alternate the configurations this many times "
                    "(the machine may be shared: compare the best of each)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -74,7 +78,8 @@ def main():
     runs = [(c, r) for i in range(args.repeats) for c in args.cores for r in (pair if i % 2 == 0 else pair[::-1])]
     for c, remote in runs:
         cmd = [sys.executable, os.path.abspath(__file__), "--child", "--cores", str(c), "--mode", args.mode,
-               *([] if remote is None else ["--remote", remote]), "--model", args.model,
+               *([] if remote is None else ["--remote", remote]), *([] if args.master is None else
+                                                                   ["--master", args.master]), "--model", args.model,
                "--epochs", str(args.epochs), "--batch", str(args.batch),
                "--lr", str(args.lr), "--sync-every", str(args.sync_every), "--rendezvous", args.rendezvous,
                *([] if args.segment_steps is None else ["--segment-steps", str(args.segment_steps)])]
@@ -82,7 +87,7 @@ def main():
         line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
         if not line:
             sys.stderr.write(out.stdout[-3000:] + out.stderr[-3000:])
-            raise SystemExit(f"configuration local[{c}] failed")
+            raise SystemExit(f"configuration {args.master or 'local'}[{c}] failed")
         rows.append(dict(json.loads(line[0][7:]), load=os.getloadavg()[0]))
         if args.remote:
             r = rows[-1]
@@ -91,12 +96,15 @@ def main():
                      f"{r['overhead_median_s']:.3f} s)") + f", load avg {r['load']:.2f}", flush=True)
     best = {c: max(r["images_per_s"] for r in rows if r["cores"] == c) for c in args.cores}
     base = best[args.cores[0]]
-    print(f"{'master':<10} {'mode':<10} {'images/s':>9} {'vs best local[' + str(args.cores[0]) + ']':>18} "
+    lab = "cluster" if args.master else "local"
+    print(f"{'master':<10} {'mode':<10} {'images/s':>9} {'vs best ' + lab + '[' + str(args.cores[0]) + ']':>18} "
           f"{'test acc':>9} {'steps':>6} {'load avg':>9}")
+    if args.master:
+        print(f"master {args.master}; cluster[N]: N workers (tasks)")
     for r in rows:
-        print(f"local[{r['cores']}]{'':<{4 - len(str(r['cores']))}} {r['mode']:<10} {r['images_per_s']:9.1f} "
+        print(f"{lab}[{r['cores']}]{'':<{4 - len(str(r['cores']))}} {r['mode']:<10} {r['images_per_s']:9.1f} "
               f"{r['images_per_s'] / base:18.2f} {r['test_accuracy']:9.4f} {r['steps']:6d} {r['load']:9.2f}")
-    print("best: " + ", ".join(f"local[{c}] {v:.1f} images/s ({v / base:.2f}x)" for c, v in best.items()))
+    print("best: " + ", ".join(f"{lab}[{c}] {v:.1f} images/s ({v / base:.2f}x)" for c, v in best.items()))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,10 @@ from gradcheck import check_unit
 
 CONV = [((1, 5, 7, 3), (5, 3, 3, 3), (1, 1), (1, 1)), ((2, 9, 6, 5), (7, 3, 3, 5), (2, 2), (0, 0)),
         ((3, 7, 9, 1), (4, 3, 2, 1), (2, 1), (2, 1)), ((1, 6, 5, 33), (17, 5, 5, 33), (1, 2), (2, 2)),
-        ((2, 4, 4, 6), (3, 1, 1, 6), (1, 1), (0, 0)), ((2, 5, 5, 4), (6, 1, 1, 4), (2, 2), (0, 0))]
+        ((2, 4, 4, 6), (3, 1, 1, 6), (1, 1), (0, 0)), ((2, 5, 5, 4), (6, 1, 1, 4), (2, 2), (0, 0)),
+        ((1, 8, 7, 2), (5, 3, 3, 2), (2, 2), (2, 2)), ((2, 9, 8, 1), (3, 3, 3, 1), (1, 1), (0, 0)),
+        ((1, 6, 6, 2), (4, 5, 5, 2), (1, 1), (1, 1))]
+# FH*FW*IC <= TAP_MAX (27): tap-major NumPy columns (IC=1: windowed adds for grad-data); above: im2col kernels
 POOL = [((2, 2), (2, 2), (0, 0)), ((3, 3), (2, 2), (1, 1)), ((3, 2), (1, 2), (1, 0)), ((5, 5), (2, 2), (2, 2))]
 ACTS = [("relu", 0.0), ("leakyRelu", 0.1), ("relu6", 0.0)]
 
@@ -41,6 +44,25 @@ def test_conv_matches_numpy(dtype, xs, ws, stride, pad):
     gy = rng.standard_normal(y.shape).astype(dtype)
     close(f.conv_bwd_data(gy, w, x.shape, stride, pad), r.conv_bwd_data(gy, w, x.shape, stride, pad), dtype)
     close(f.conv_bwd_filter(x, gy, w.shape, stride, pad), r.conv_bwd_filter(x, gy, w.shape, stride, pad), dtype)
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 3000])
+@pytest.mark.parametrize("xs,ws,stride,pad", [((5, 7, 6, 4), (3, 3, 3, 4), (1, 1), (1, 1)),
+                                              ((3, 9, 8, 33), (5, 2, 3, 33), (2, 1), (0, 2))])
+def test_conv_in_image_chunks_matches_numpy(monkeypatch, chunk_bytes, xs, ws, stride, pad):
+    """The im2col path in chunks of images (here 1 or a few images per chunk) against the unchunked oracle."""
+    import alpha_py.backend.cpu_fused as cpu_fused
+    monkeypatch.setattr(cpu_fused, "CHUNK_BYTES", chunk_bytes)
+    f, r = pair()
+    assert len(f._chunks(xs, ws, stride, pad)[2]) > 1
+    rng = np.random.default_rng(5)
+    x, w = rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
+    y = f.conv_fwd(x, w, stride, pad)
+    close(y, r.conv_fwd(x, w, stride, pad), np.float32)
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    close(f.conv_bwd_data(gy, w, x.shape, stride, pad), r.conv_bwd_data(gy, w, x.shape, stride, pad), np.float32)
+    close(f.conv_bwd_filter(x, gy, w.shape, stride, pad), r.conv_bwd_filter(x, gy, w.shape, stride, pad),
+          np.float32)
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])
@@ -131,6 +153,39 @@ def test_adam_matches_numpy(rule, hp):
         close(u, v, np.float32)
 
 
+@pytest.mark.parametrize("rule,hp", [
+    ("sgd", {}), ("sgd", {"L1": 0.01, "L2": 0.02}), ("momentum", {"beta": 0.9}),
+    ("momentum", {"beta": 0.8, "L2": 0.05}), ("sgdmn", {"momentum": 0.9, "dampen": 0.1, "nesterov": False}),
+    ("sgdmn", {"momentum": 0.9, "dampen": 0.0, "nesterov": True, "L1": 0.01}),
+    ("rmsprop", {"beta": 0.99, "eps": 1e-8}), ("rmsprop", {"beta": 0.9, "eps": 1e-6, "L2": 0.01})])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sgd_family_matches_numpy(rule, hp, dtype):
+    """sgd/momentum/sgdmn/rmsprop: the fused update against the NumPy reference (the published rules of
+    optim_ops.py's table), 3 steps from non-zero states."""
+    shapes = [(5, 3, 3, 7), (13,), (1,)]
+    out = []
+    for b in pair(dtype):
+        rng = np.random.default_rng(9)          # the same draws for both backends
+        ws = [rng.standard_normal(s).astype(dtype) for s in shapes]
+        gs = [rng.standard_normal(s).astype(dtype) for s in shapes]
+        st = {} if rule == "sgd" else {"velocity" if rule != "rmsprop" else "exp_avg_sq":
+                                       [np.abs(rng.standard_normal(s)).astype(dtype) for s in shapes]}
+        for t in (1, 2, 3):
+            b.optim_step(rule, ws, gs, st, dict(hp, step=t, lr=1e-2))
+        out.append(ws + [a for v in st.values() for a in v])
+    for u, v in zip(*out):
+        close(u, v, dtype)
+
+
+def test_sgd_family_rejects_bad_input():
+    f = CpuBackend(np.float32)
+    w, g = np.zeros(4, np.float32), np.ones(4, np.float32)
+    with pytest.raises(ArgumentError, match="velocity"):
+        f.optim_step("momentum", [w], [g], {"velocity": []}, {"step": 1, "lr": 0.1, "beta": 0.9})
+    with pytest.raises(ArgumentError, match="step"):
+        f.optim_step("sgd", [w], [g], {}, {"step": 0, "lr": 0.1})
+
+
 @pytest.mark.skipif(host_cores() < 2, reason="needs 2 cores")
 def test_deterministic_across_thread_counts():
     rng = np.random.default_rng(8)
@@ -150,11 +205,12 @@ def test_deterministic_across_thread_counts():
 @pytest.mark.parametrize("make,shape", [
     (lambda: nn.conv3D(True, 3, 5, 3, 2, 2), (1, 7, 5, 3)),
     (lambda: nn.conv3D(False, 2, 3, 3, 2, 3, 1, 1, 0), (2, 5, 6, 2)),
+    (lambda: nn.conv3D(True, 1, 4, 3, 1, 1), (2, 5, 4, 1)),
     (lambda: nn.maxPool2D(3, 2, 1), (1, 7, 5, 3)),
     (lambda: nn.avgPool2D(3, 2, 1), (2, 5, 7, 3)),
     (lambda: nn.batchNorm_leakyRelu(nn.batchNorm(5), nn.leakyRelu(0.1)), (1, 3, 5, 5)),
     (lambda: nn.batchNorm_relu6(nn.batchNorm(3), nn.relu6()), (2, 3, 3, 3)),
-], ids=["conv_s2p2", "conv_rect", "maxpool", "avgpool", "bn_leaky", "bn_relu6"])
+], ids=["conv_s2p2", "conv_rect", "conv_ic1", "maxpool", "avgpool", "bn_leaky", "bn_relu6"])
 def test_fused_kernels_gradcheck_float64(make, shape):
     """cpu_float64 runs the same kernels (compiled for float64) against central finite differences."""
     assert alpha.engine.cpu_float64().backend.fused
@@ -219,3 +275,12 @@ def test_relu_zeros_are_positive_zeros():
     eg = alpha.engine.cpu_float32()
     y = np.asarray(F.relu(eg.tensor(np.array([-2, -1, 0, 1], np.float32), 2, 2))[0].data)
     assert not np.signbit(y).any() and y.tolist() == [[0, 0], [0, 1]]
+
+
+def test_conv_empty_batch():
+    f = CpuBackend(np.float32)
+    x, w = np.zeros((0, 5, 5, 4), np.float32), np.ones((3, 3, 3, 4), np.float32)
+    gy = np.zeros((0, 5, 5, 3), np.float32)
+    assert f.conv_fwd(x, w, (1, 1), (1, 1)).shape == (0, 5, 5, 3)
+    assert f.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)).shape == x.shape
+    assert np.array_equal(f.conv_bwd_filter(x, gy, w.shape, (1, 1), (1, 1)), np.zeros(w.shape, np.float32))

@@ -134,3 +134,27 @@ def adam_flat(w, g, m, s, b1, k1, b2, k2, lr_t, eps_t, l1, l2, decoupled_l1, dec
         if decoupled_l2 != 0:
             upd = upd + decoupled_l2 * wi
         w[i] = wi - upd
+
+
+@njit(parallel=True, cache=True)
+def sgd_family_flat(code, w, g, v, lr, l1, l2, h, k, eps, nesterov):
+    """One update in place, in the NumPy reference's operation order, with g' = g + l1*sign(w) + l2*w:
+    code 0 sgd: w -= lr*g'; 1 momentum: v = v*h + k*g', w -= lr*v; 2 sgdmn: v = v*h + k*g',
+    w -= lr*(g' + h*v if nesterov else v); 3 rmsprop (v = s): s = s*h + k*g'^2, w -= lr*g' / (sqrt(s) + eps)."""
+    for i in prange(w.size):
+        wi = w[i]
+        gi = g[i]
+        if l1 != 0:
+            gi = gi + l1 * np.sign(wi)
+        if l2 != 0:
+            gi = gi + l2 * wi
+        if code == 0:
+            w[i] = wi - lr * gi
+        elif code == 3:
+            si = v[i] * h + k * (gi * gi)
+            v[i] = si
+            w[i] = wi - lr * gi / (np.sqrt(si) + eps)
+        else:
+            vi = v[i] * h + k * gi
+            v[i] = vi
+            w[i] = wi - lr * ((gi + h * vi) if (code == 2 and nesterov) else vi)

@@ -1,0 +1,45 @@
+"""Backend layer: compile every Numba kernel of the CPU engine into its disk cache ahead of the first training step
+(`alpha warmup --cpu`), by calling each fused primitive once on tiny arrays, so the cached signatures are exactly
+the ones training uses. Imports numpy, numba (its config) and the CPU backend only."""
+import time
+
+import numpy as np
+
+from .cpu import CpuBackend
+
+
+def _calls(b):
+    """Every primitive that runs a kernel, once, in backend b's dtype."""
+    t = b.dtype
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 5, 5, 4)).astype(t)
+    w = rng.standard_normal((3, 3, 3, 4)).astype(t)           # FH*FW*IC = 36 > TAP_MAX: the im2col kernels
+    y = b.conv_fwd(x, w, (1, 1), (1, 1))
+    b.conv_bwd_filter(x, y, w.shape, (1, 1), (1, 1))
+    b.conv_bwd_data(y, w, x.shape, (1, 1), (1, 1))
+    for mode in ("max", "avg"):
+        p, aux = b.pool_fwd(mode, x, (2, 2), (2, 2), (0, 0))
+        b.pool_bwd(mode, p, x, p, aux, (2, 2), (2, 2), (0, 0))
+    g, be = np.ones(4, t), np.zeros(4, t)
+    z, mean, var, inv = b.bn_act_fwd("leakyRelu", x, g, be, 1e-5, p1=0.01)
+    b.bn_act_bwd("leakyRelu", z, x, mean, inv, g, be, True, 0.01)
+    b.act_fwd("relu", x)
+    b.act_bwd("relu", x, x, x)
+    b.add_act("relu", x, x)
+    b.act_bwd("sigmoid", x, x, b.act_fwd("sigmoid", x))
+    hp = {"step": 1, "lr": 1e-3, "L1": 0.0, "L2": 0.0, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8}
+    wt = [np.zeros(8, t)]
+    b.optim_step("adam", wt, [np.ones(8, t)], {"exp_avg": [np.zeros(8, t)], "exp_avg_sq": [np.zeros(8, t)]}, hp)
+    b.optim_step("momentum", wt, [np.ones(8, t)], {"velocity": [np.zeros(8, t)]}, dict(hp, beta=0.9))
+
+
+def warmup_cpu(dtypes=(np.float32, np.float64), threads=None):
+    """Compile (or read from the cache) the CPU engine's kernels for each dtype. Returns (seconds, cache folder)."""
+    t0 = time.perf_counter()
+    for dt in dtypes:
+        b = CpuBackend(dt, threads, fused=True)
+        _calls(b)
+    import os
+
+    import numba
+    return time.perf_counter() - t0, numba.config.CACHE_DIR or os.path.join(os.path.dirname(__file__), "__pycache__")

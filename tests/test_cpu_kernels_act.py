@@ -1,0 +1,66 @@
+"""Tests: the CPU engine's smooth-activation kernels (backend/cpu_kernels_act.py: softplus, sigmoid, hard_sigmoid
+forward and backward, tanh backward) against the NumPy reference backend in float32 and float64 (forward, backward,
+residual add, batchNorm + activation), and float64 finite differences of the units."""
+import numpy as np
+import pytest
+
+from alpha_py import alpha, nn
+from alpha_py.backend.cpu import CpuBackend, NumpyCpuBackend
+from alpha_py.backend.cpu_kernels_act import SMOOTH_BWD, SMOOTH_FWD
+from gradcheck import check_unit
+
+ACTS = [("softplus", 0.0, 0.0), ("sigmoid", 0.0, 0.0), ("tanh", 0.0, 0.0), ("hard_sigmoid", 0.0, 0.0)]
+
+
+def close(a, b, dtype):
+    tol = 2e-6 if dtype == np.float32 else 1e-14     # libm vs NumPy's exp / log1p: an ulp or two
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    assert a.shape == b.shape
+    assert np.abs(a - b).max() <= tol * max(1.0, np.abs(b).max()), np.abs(a - b).max()
+
+
+def inputs(dtype, shape=(3, 5, 7, 9)):
+    """Normal draws times 4, plus the edges: 0, +-3 (hard_sigmoid's corners), +-30 and +-90 (saturation)."""
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(shape) * 4).astype(dtype)
+    x.reshape(-1)[:7] = [0.0, 3.0, -3.0, 30.0, -30.0, 90.0, -90.0]
+    return x, rng.standard_normal(shape).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("act,p1,p2", ACTS)
+def test_smooth_activations_match_numpy(act, p1, p2, dtype):
+    f, r = CpuBackend(dtype), NumpyCpuBackend(dtype)
+    assert act in SMOOTH_BWD and (act in SMOOTH_FWD) == (act != "tanh") and f.fused
+    x, gy = inputs(dtype)
+    y = r.act_fwd(act, x, p1, p2)
+    close(f.act_fwd(act, x, p1, p2), y, dtype)
+    close(f.act_bwd(act, gy, x, y, p1, p2), r.act_bwd(act, gy, x, y, p1, p2), dtype)
+    close(f.add_act(act, x, gy, p1, p2), r.add_act(act, x, gy, p1, p2), dtype)
+
+
+@pytest.mark.parametrize("act,p1,p2", ACTS)
+def test_batchnorm_smooth_activation_matches_numpy(act, p1, p2):
+    f, r = CpuBackend(np.float32), NumpyCpuBackend(np.float32)
+    x, gy = inputs(np.float32, (2, 5, 3, 6))
+    g, b = np.linspace(0.5, 1.5, 6).astype(np.float32), np.linspace(-1, 1, 6).astype(np.float32)
+    yf, mf, vf, invf = f.bn_act_fwd(act, x, g, b, 1e-5, p1=p1, p2=p2)
+    yr, mr, vr, invr = r.bn_act_fwd(act, x, g, b, 1e-5, p1=p1, p2=p2)
+    for u, v in zip((yf, mf, vf), (yr, mr, vr)):
+        close(u, v, np.float32) if act == "hard_sigmoid" else np.testing.assert_allclose(u, v, rtol=2e-5, atol=2e-5)
+    for u, v in zip(f.bn_act_bwd(act, gy, x, mf, invf, g, b, True, p1, p2),
+                    r.bn_act_bwd(act, gy, x, mr, invr, g, b, True, p1, p2)):
+        np.testing.assert_allclose(u, v, rtol=2e-4, atol=2e-4)
+
+
+def test_smooth_activation_without_saved_output():
+    f, r = CpuBackend(np.float64), NumpyCpuBackend(np.float64)
+    x, gy = inputs(np.float64)
+    close(f.act_bwd("tanh", gy, x, None), r.act_bwd("tanh", gy, x, r.act_fwd("tanh", x)), np.float64)
+
+
+@pytest.mark.parametrize("make", [lambda: nn.softplus(), lambda: nn.sigmoid(), lambda: nn.tanh()],
+                         ids=["softplus", "sigmoid", "tanh"])
+def test_smooth_activation_units_gradcheck_float64(make):
+    assert alpha.engine.cpu_float64().backend.fused
+    check_unit(make(), [(2, 3, 4)], max_points=30)
