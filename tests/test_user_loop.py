@@ -172,3 +172,28 @@ def test_an_iteration_that_never_ends_lets_its_log_go():
     assert eg.auto.mode == autoloop.SKIP and eg.auto.log == [] and eg.auto.made == {}
     out = net[0].forward(x)[0]
     assert out.numpy().shape == (6, H, H, 4)
+
+
+def test_record_forward_of_the_unit_s_own_outputs_keeps_the_iteration_deferred():
+    # Java's net.backward()/gc() name the outputs their forward returned (bridge unit_backward/unit_gc call
+    # record_forward): that must not flush a deferred iteration, or a Java loop is never captured
+    from alpha_py.engine.loop_graph import DEFER
+    eg, net, opt = setup(True)
+    ls = alpha.loss.softmax_crossEntropy()
+    rng = np.random.RandomState(0)
+    x = eg.tensor(rng.uniform(-1, 1, (6, H, H, 3)).astype(np.float32))
+    y = eg.tensor(np.eye(C, dtype=np.float32)[rng.randint(0, C, 6)])
+    for i in range(4):
+        yh = net.forward(x)[0]
+        g = ls.gradient(yh, y)
+        if i == 3:
+            assert eg.auto.mode == DEFER
+            net.record_forward([yh], [x])
+            assert eg.auto.mode == DEFER, "record_forward of the unit's own last outputs flushed"
+        net.record_forward([yh], [x]).backward(g)
+        opt.update().clear_grads()
+        net.record_forward([yh]).gc()
+    yh = net.forward(x)[0]
+    assert eg.auto.mode == DEFER
+    net.record_forward([eg.tensor(np.zeros((6, C), np.float32))])      # other outputs: flushed first
+    assert eg.auto.mode != DEFER

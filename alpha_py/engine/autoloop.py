@@ -323,6 +323,22 @@ class AutoLoop(LoopGraphs, LoopMemory):
         if self.mode == EAGER and not self.open:  # no net forwarded yet (e.g. a loss read after gc): the
             self._reset(IDLE)                    # next forward may start a deferred iteration again
 
+    def is_own_forward(self, unit, outputs, inputs=None):
+        """Are `outputs` (and `inputs`, when given) those of `unit`'s last forward in the iteration under way
+        on this thread? Then record_forward has nothing to change (a Java caller names the outputs it got
+        back) and need not flush the deferred work."""
+        if self.mode not in (DEFER, EAGER) or threading.get_ident() != self.owner:
+            return False
+        for i in range(len(self.log) - 1, -1, -1):
+            kind, obj, _, args = self.log[i]
+            if kind == "fwd" and obj is unit:
+                outs = self.outs[i] if i < len(self.outs) else None
+                return (outs is not None and len(outs) == len(outputs)
+                        and all(a is b for a, b in zip(outs, outputs))
+                        and (inputs is None or (len(args) == len(inputs)
+                                                and all(a is b for a, b in zip(args, inputs)))))
+        return False
+
     def resolve(self, obj):
         """A pending tensor/result (or a hidden parameter) is needed: flush, then it has its value."""
         self.flush()

@@ -54,8 +54,7 @@ def _call(unit, kind, fn, args):
 
 def _flush(unit):
     """A change the deferred work of the loop recorder must not see: run that work first."""
-    if _auto(unit) is not None:
-        unit.engine.auto.flush()
+    _auto(unit) is not None and unit.engine.auto.flush()
 
 
 class Unit:
@@ -268,10 +267,11 @@ class Unit:
     def record_forward(self, outputs, inputs=None):
         """Take `outputs` (and `inputs`, when given) as this unit's last forward: for a forward driven from
         elsewhere (a Java Module calls its units one by one), so that backward() and gc() act on it."""
-        _flush(self)
-        self._last_out = list(outputs)
-        if inputs is not None:
-            self._last_in = list(inputs)
+        a = _auto(self)
+        if a is None or not a.is_own_forward(self, outputs, inputs):   # else: already this unit's last forward
+            _flush(self)
+            self._last_out = list(outputs)
+            self._last_in = self._last_in if inputs is None else list(inputs)
         return self
 
     def gc(self):
