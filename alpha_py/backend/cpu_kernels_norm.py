@@ -112,6 +112,16 @@ def act_bwd_flat(gy, x, lo, hi, neg, one, out):
         out[i] = gy[i] * _dact(x[i], lo, hi, neg, one)
 
 
+@njit(cache=True)
+def _regularised(gi, wi, l1, l2):
+    """g' = g + l1*sign(w) + l2*w in the NumPy reference's order (a zero term is skipped)."""
+    if l1 != 0:
+        gi = gi + l1 * np.sign(wi)
+    if l2 != 0:
+        gi = gi + l2 * wi
+    return gi
+
+
 @njit(parallel=True, cache=True)
 def adam_flat(w, g, m, s, b1, k1, b2, k2, lr_t, eps_t, l1, l2, decoupled_l1, decoupled_l2):
     """One Adam (or AdamW: decoupled_* != 0) update in place, in the NumPy reference's operation order:
@@ -119,11 +129,7 @@ def adam_flat(w, g, m, s, b1, k1, b2, k2, lr_t, eps_t, l1, l2, decoupled_l1, dec
     [+ decoupled_l1*sign(w) + decoupled_l2*w from the old w]."""
     for i in prange(w.size):
         wi = w[i]
-        gi = g[i]
-        if l1 != 0:
-            gi = gi + l1 * np.sign(wi)
-        if l2 != 0:
-            gi = gi + l2 * wi
+        gi = _regularised(g[i], wi, l1, l2)
         mi = m[i] * b1 + k1 * gi
         si = s[i] * b2 + k2 * (gi * gi)
         m[i] = mi
@@ -143,11 +149,7 @@ def sgd_family_flat(code, w, g, v, lr, l1, l2, h, k, eps, nesterov):
     w -= lr*(g' + h*v if nesterov else v); 3 rmsprop (v = s): s = s*h + k*g'^2, w -= lr*g' / (sqrt(s) + eps)."""
     for i in prange(w.size):
         wi = w[i]
-        gi = g[i]
-        if l1 != 0:
-            gi = gi + l1 * np.sign(wi)
-        if l2 != 0:
-            gi = gi + l2 * wi
+        gi = _regularised(g[i], wi, l1, l2)
         if code == 0:
             w[i] = wi - lr * gi
         elif code == 3:

@@ -60,6 +60,7 @@ class BatchNorm(_FeatureUnit):
     run_var likewise with beta2 and the unbiased batch variance (weight a2 times n/(n-1))."""
 
     use_global = False
+    second_stat = "run_var"           # the running statistic kept beside run_mean (sqBatchNorm: run_sqmean)
 
     def __init__(self, *dims, affine=True, beta1=0.9, beta2=0.9, eps=1e-5):
         super().__init__(dims)
@@ -102,7 +103,7 @@ class BatchNorm(_FeatureUnit):
             self._param("weight", b.full((self.features,), 1.0))
             self._param("bias", b.full((self.features,), 0.0))
         self._param("run_mean", b.full((self.features,), 0.0), trainable=False)
-        self._param("run_var", b.full((self.features,), 1.0), trainable=False)
+        self._param(self.second_stat, b.full((self.features,), 1.0), trainable=False)
         eb = self._param("exp_beta", b.full((2,), 1.0, dtype="float64"), trainable=False)   # v1.2's expBeta1/2
         eb.legacy_fill = 0.0        # a checkpoint from before this buffer: its averages count as converged
 

@@ -11,14 +11,7 @@ class SqBatchNorm(BatchNorm):
     beta1^t, beta2^t live on the device (the buffer exp_beta, saved with the state like v1.2's expBeta1/2), so a
     captured step (CUDA graph) replays the same update."""
 
-    def _create_params(self, eg):
-        b = eg.backend
-        if self._affine:
-            self._param("weight", b.full((self.features,), 1.0))
-            self._param("bias", b.full((self.features,), 0.0))
-        self._param("run_mean", b.full((self.features,), 0.0), trainable=False)
-        self._param("run_sqmean", b.full((self.features,), 1.0), trainable=False)
-        self._param("exp_beta", b.full((2,), 1.0, dtype="float64"), trainable=False)   # double, as v1.2
+    second_stat = "run_sqmean"
 
     def _eval_stats(self, eg):
         b, rm, rs = eg.backend, self._params["run_mean"].data, self._params["run_sqmean"].data
