@@ -1,0 +1,70 @@
+"""Backend layer (CUDA): the engine's precision setting and the bf16 primitives. bf16 so far: matmul (Linear's
+forward and both gradients) on kernels/gemm_bf16.cu — operands rounded to bf16 as they enter the tensor cores,
+fp32 accumulation, fp32 storage. Every other primitive that would multiply on tensor cores refuses bf16 by name
+(refuse_bf16) rather than run fp32 under a bf16 label. Imports cupy, numpy, alpha_py.errors, alpha_py.precision."""
+import cupy
+import numpy as np
+
+from ..errors import ArgumentError, DeviceError
+from ..precision import BF16_MIN_CC, check_precision
+
+i32, i64 = np.int32, np.int64
+
+
+class CudaBf16Ops:
+    """Mixin of CudaBackend: `precision` ("fp32" | "tf32" | "bf16"); `tf32` stays a view of it."""
+
+    _bf16 = False
+
+    @property
+    def precision(self):
+        return "bf16" if self._bf16 else ("tf32" if self.tf32 else "fp32")
+
+    def set_precision(self, value, who="precision"):
+        """Switch the engine's precision; bf16 needs bf16 tensor cores (compute capability >= 8.0)."""
+        name = check_precision(value, who)
+        if name == "bf16":
+            cc = int(self.device.compute_capability)
+            if cc < BF16_MIN_CC:
+                gpu = cupy.cuda.runtime.getDeviceProperties(self.device_id)["name"]
+                gpu = gpu.decode() if isinstance(gpu, bytes) else str(gpu)
+                raise DeviceError(f"{who}: precision 'bf16' needs bf16 tensor cores (compute capability >= 8.0); "
+                                  f"engine cuda_float32 on device {self.device_id} ({gpu}) has compute capability "
+                                  f"{cc // 10}.{cc % 10}: use 'tf32' or 'fp32'")
+        self._bf16 = name == "bf16"
+        self.tf32 = name == "tf32"
+        return self
+
+    def refuse_bf16(self, unit):
+        """Raise when the engine is in bf16 and `unit` has no bf16 kernels yet."""
+        if self._bf16:
+            raise ArgumentError(f"{unit}: no bf16 kernels yet (bf16 so far: matmul / Linear on the CUDA engine); "
+                                "run this net with precision 'tf32' or 'fp32'")
+
+    def matmul_bf16(self, a, b, ta=False, tb=False):
+        """op(a) @ op(b), fp32 [m, n]: bf16-rounded operands on mma.sync tensor cores, fp32 accumulation.
+        Transposes are strides (no copies); any shape."""
+        a, b = self.c(a), self.c(b)
+        m, k = (a.shape[1], a.shape[0]) if ta else a.shape
+        kb, n = (b.shape[1], b.shape[0]) if tb else b.shape
+        if k != kb:
+            raise ValueError(f"matmul: inner sizes differ ({k} vs {kb})")
+        c = cupy.empty((m, n), dtype=np.float32)
+        if m == 0 or n == 0:
+            return c
+        if k == 0:
+            c.fill(0)
+            return c
+        lda, ldb = a.shape[1], b.shape[1]
+        sam, sak = (1, lda) if ta else (lda, 1)
+        sbk, sbn = (1, ldb) if tb else (ldb, 1)
+        self.kernel("gemm_bf16", "gemm_bf16_64x64")(
+            (-(-n // 64), -(-m // 64)), (128,),
+            (a, b, c, i32(m), i32(n), i32(k), i64(sam), i64(sak), i64(sbk), i64(sbn)))
+        return c
+
+    def matmul_nd(self, a, b, t1=False, t2=False):
+        """Batched matmuls run on cupy.matmul in fp32: refused in bf16; 2D ones take the bf16 GEMM."""
+        if a.ndim > 2 or b.ndim > 2:
+            self.refuse_bf16(f"matmul_nd (batched matmul of {tuple(a.shape)} and {tuple(b.shape)})")
+        return super().matmul_nd(a, b, t1, t2)
