@@ -58,9 +58,12 @@ class CudaBf16Ops:
         lda, ldb = a.shape[1], b.shape[1]
         sam, sak = (1, lda) if ta else (lda, 1)
         sbk, sbn = (1, ldb) if tb else (ldb, 1)
-        self.kernel("gemm_bf16", "gemm_bf16_64x64")(
-            (-(-n // 64), -(-m // 64)), (128,),
-            (a, b, c, i32(m), i32(n), i32(k), i64(sam), i64(sak), i64(sbk), i64(sbn)))
+        args = (a, b, c, i32(m), i32(n), i32(k), i64(sam), i64(sak), i64(sbk), i64(sbn))
+        if -(-m // 128) * -(-n // 128) < self.sm_count:         # too few 128x128 tiles to fill the GPU
+            self.kernel("gemm_bf16", "gemm_bf16_64x64")((-(-n // 64), -(-m // 64)), (128,), args)
+        else:
+            va, vb = _vec(a, m, k, sam, sak), _vec(b, n, k, sbn, sbk)
+            self.kernel("gemm_bf16", f"gemm_bf16_128<{va},{vb}>")((-(-n // 128), -(-m // 128)), (256,), args)
         return c
 
     def matmul_nd(self, a, b, t1=False, t2=False):
@@ -68,3 +71,14 @@ class CudaBf16Ops:
         if a.ndim > 2 or b.ndim > 2:
             self.refuse_bf16(f"matmul_nd (batched matmul of {tuple(a.shape)} and {tuple(b.shape)})")
         return super().matmul_nd(a, b, t1, t2)
+
+
+def _vec(x, rows, k, sr, sk):
+    """How gemm_bf16_128 reads an operand: 1 float4 along k, 2 float4 along its rows, 0 scalar."""
+    if x.data.ptr % 16:
+        return 0
+    if sk == 1 and k % 4 == 0 and sr % 4 == 0:
+        return 1
+    if sr == 1 and rows % 4 == 0 and sk % 4 == 0:
+        return 2
+    return 0
