@@ -55,6 +55,34 @@ def _round_bf16(x):
     return u.astype(np.uint32).view(np.float32)
 
 
+# (N, H, W, IC), (OC, FH, FW), stride, pad: N = 1, channels not multiples of 4/8/16, odd H/W, strides 1/2
+CONVS = [((1, 5, 5, 3), (4, 3, 3), (1, 1), (1, 1)), ((2, 9, 7, 5), (7, 3, 3), (2, 2), (1, 1)),
+         ((3, 8, 8, 16), (32, 3, 3), (1, 1), (1, 1)), ((2, 11, 11, 12), (20, 3, 3), (2, 2), (1, 1)),
+         ((4, 8, 8, 64), (128, 1, 1), (2, 2), (0, 0)), ((1, 7, 9, 17), (33, 5, 3), (1, 2), (2, 1)),
+         ((16, 16, 16, 64), (64, 3, 3), (1, 1), (1, 1)), ((8, 16, 16, 128), (256, 3, 3), (2, 2), (1, 1))]
+
+
+@pytest.mark.parametrize("xs,ws,stride,pad", CONVS)
+def test_conv_bf16_parity(xs, ws, stride, pad):
+    """Forward (reduces FH*FW*IC), backward-data (FH*FW*OC / stride^2 terms) and backward-filter (N*OH*OW)."""
+    rng = np.random.default_rng(sum(xs) + sum(ws))
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32)
+    bg, bc = bf16().backend, cpu().backend
+    y = bc.conv_fwd(x, w, stride, pad)
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    cases = [("fwd", bg.conv_fwd(bg.from_host(x), bg.from_host(w), stride, pad), y, ws[1] * ws[2] * xs[3]),
+             ("bwd_data", bg.conv_bwd_data(bg.from_host(gy), bg.from_host(w), xs, stride, pad),
+              bc.conv_bwd_data(gy, w, xs, stride, pad), ws[1] * ws[2] * ws[0]),
+             ("bwd_filter", bg.conv_bwd_filter(bg.from_host(x), bg.from_host(gy), w.shape, stride, pad),
+              bc.conv_bwd_filter(x, gy, w.shape, stride, pad), y.shape[0] * y.shape[1] * y.shape[2])]
+    for what, got, ref, k in cases:
+        e = rel_err(got, ref)
+        ERRORS.append((f"bf16 conv {xs} {ws} s{stride} p{pad}", what, e))
+        assert e < bound(k), f"{what}: relative error {e:.3g} >= {bound(k):.3g}"
+        assert e > 1e-4, f"{what}: relative error {e:.3g}: no bf16 rounding seen"
+
+
 @pytest.mark.parametrize("n,fin,fout", [(1, 3, 5), (7, 33, 17), (64, 100, 10), (5, 1000, 3)])
 def test_linear_unit_bf16_parity(n, fin, fout):
     """Forward, input gradient and weight/bias gradients of Linear in bf16 against the fp32 CPU engine:
@@ -81,10 +109,9 @@ def test_linear_unit_bf16_parity(n, fin, fout):
 def test_precision_switch_and_refusals():
     eg = bf16()
     assert eg.precision() == "bf16" and not eg.backend.tf32
-    x = eg.tensor(np.ones((1, 5, 5, 3), np.float32))
-    conv = alpha.nn.conv3D(True, 3, 4, 3, 1, 1).init(eg)
-    with pytest.raises(ArgumentError, match="conv_fwd .*no bf16 kernels yet"):
-        conv.forward(x)
+    x = eg.backend.from_host(np.ones((1, 5, 5, 3), np.float32))
+    with pytest.raises(ArgumentError, match="dwconv_fwd .*no bf16 kernels yet"):
+        eg.backend.dwconv_fwd(x, eg.backend.from_host(np.ones((3, 3, 3), np.float32)), (1, 1), (1, 1))
     with pytest.raises(ArgumentError, match="matmul_nd"):
         eg.backend.matmul_nd(eg.backend.from_host(np.ones((2, 3, 4), np.float32)),
                              eg.backend.from_host(np.ones((2, 4, 5), np.float32)))

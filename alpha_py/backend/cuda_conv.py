@@ -106,7 +106,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
 
     # ---------------------------------------------------------------- dense convolution
     def conv_fwd(self, x, w, stride, pad):
-        self.refuse_bf16("conv_fwd (dense convolution)")
+        if self._bf16:
+            return self.bf16_conv_fwd(x, w, stride, pad)
         x, w = self.c(x), self.c(w)
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
@@ -130,7 +131,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return y
 
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
-        self.refuse_bf16("conv_bwd_data (dense convolution)")
+        if self._bf16:
+            return self.bf16_conv_bwd_data(gy, w, x_shape, stride, pad)
         gy, w = self.c(gy), self.c(w)
         n, h, wd, ic = x_shape
         sh, sw = stride
@@ -164,7 +166,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return -(-rows // chunk), chunk
 
     def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
-        self.refuse_bf16("conv_bwd_filter (dense convolution)")
+        if self._bf16:
+            return self.bf16_conv_bwd_filter(x, gy, w_shape, stride, pad)
         x, gy = self.c(x), self.c(gy)
         oc, fh, fw, ic = w_shape
         kw = fh * fw * ic
