@@ -5,10 +5,10 @@
 //               (terms whose division is inexact or out of range are zero; any stride; Wt = W as [FH,FW,OC,IC])
 //   bwd-filter: gW[oc, j = (fh,fw,ic)] = sum_{r = (n,oh,ow)} gY[r, oc] * X[n, oh*SH-PH+fh, ow*SW-PW+fw, ic],
 //               r split over gridDim.z slices of `chunk` rows, each writing ws[z] (summed by the caller)
-// | kernel              | args                                                      | launch                       |
-// | bf16_conv_fwd<V>    | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW         | (ceil(OC/128), ceil(M/128)) x 256 |
-// | bf16_conv_dgrad<V,VB> | gy, wt, gx, the same geometry                             | (ceil(IC/128), ceil(M/128)) x 256 |
-// | bf16_conv_wgrad<V,VA> | x, gy, ws, the same geometry, chunk                       | (ceil(KW/128), ceil(OC/128), S) x 256 |
+// | kernel                | args                                              | launch                             |
+// | bf16_conv_fwd<V>      | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW | (ceil(OC/128), ceil(M/128)) x 256 |
+// | bf16_conv_dgrad<V,VB> | gy, wt, gx, the same geometry                     | (ceil(IC/128), ceil(M/128)) x 256 |
+// | bf16_conv_wgrad<V,VA> | x, gy, ws, the same geometry, chunk               | (ceil(KW/128), ceil(OC/128), S) x 256 |
 // V = 1: float4 loads along the channels of the gathered operand (its channels % 4 == 0, 16-byte aligned; forward:
 // also W's rows); VB / VA = 2: float4 loads of Wt / gY along ic / oc (those % 4 == 0), 0: scalar loads.
 //! instances: bf16_conv_fwd<0> bf16_conv_fwd<1> bf16_conv_dgrad<0,0> bf16_conv_dgrad<0,2> bf16_conv_dgrad<1,0>
@@ -177,8 +177,8 @@ struct GatherR {
 #define CONV_GEOM ConvGeom g = {N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW}
 
 template <int V>
-__global__ void __launch_bounds__(256)
-bf16_conv_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, CONV_ARGS) {
+__global__ void __launch_bounds__(256) bf16_conv_fwd(const float* __restrict__ x, const float* __restrict__ w,
+        float* __restrict__ y, CONV_ARGS) {
     CONV_GEOM;
     const int M = N * OH * OW, K = FH * FW * IC, m0 = blockIdx.y * G2_B, n0 = blockIdx.x * G2_B;
     GatherK<V, 0> la(x, g, m0, threadIdx.x);
@@ -187,8 +187,8 @@ bf16_conv_fwd(const float* __restrict__ x, const float* __restrict__ w, float* _
 }
 
 template <int V, int VB>
-__global__ void __launch_bounds__(256)
-bf16_conv_dgrad(const float* __restrict__ gy, const float* __restrict__ wt, float* __restrict__ gx, CONV_ARGS) {
+__global__ void __launch_bounds__(256) bf16_conv_dgrad(const float* __restrict__ gy, const float* __restrict__ wt,
+        float* __restrict__ gx, CONV_ARGS) {
     CONV_GEOM;
     const int M = N * H * W, K = FH * FW * OC, m0 = blockIdx.y * G2_B, n0 = blockIdx.x * G2_B;
     GatherK<V, 1> la(gy, g, m0, threadIdx.x);
@@ -197,9 +197,9 @@ bf16_conv_dgrad(const float* __restrict__ gy, const float* __restrict__ wt, floa
 }
 
 template <int V, int VA>
-__global__ void __launch_bounds__(256)
-bf16_conv_wgrad(const float* __restrict__ x, const float* __restrict__ gy, float* __restrict__ ws, CONV_ARGS,
-                int chunk) {
+__global__ void __launch_bounds__(256) bf16_conv_wgrad(const float* __restrict__ x, const float* __restrict__ gy,
+        float* __restrict__ ws, CONV_ARGS,
+        int chunk) {
     CONV_GEOM;
     const int R = N * OH * OW, KW = FH * FW * IC, m0 = blockIdx.y * G2_B, n0 = blockIdx.x * G2_B;
     const int r0 = blockIdx.z * chunk, r1 = min(R, r0 + chunk);

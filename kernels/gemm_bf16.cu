@@ -17,9 +17,9 @@
 
 #include "bf16_mma.cuh"
 
-extern "C" __global__ void __launch_bounds__(128)
-gemm_bf16_64x64(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                int M, int N, int K, long long sam, long long sak, long long sbk, long long sbn) {
+extern "C" __global__ void __launch_bounds__(128) gemm_bf16_64x64(const float* __restrict__ a,
+        const float* __restrict__ b, float* __restrict__ c,
+        int M, int N, int K, long long sam, long long sak, long long sbk, long long sbn) {
     __shared__ __align__(16) unsigned short As[GB_BM][GB_LD];     // As[m][k]
     __shared__ __align__(16) unsigned short Bs[GB_BN][GB_LD];     // Bs[n][k]
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -91,9 +91,9 @@ gemm_bf16_64x64(const float* __restrict__ a, const float* __restrict__ b, float*
 }
 
 template <int VA, int VB>
-__global__ void __launch_bounds__(256)
-gemm_bf16_128(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-              int M, int N, int K, long long sam, long long sak, long long sbk, long long sbn) {
+__global__ void __launch_bounds__(256) gemm_bf16_128(const float* __restrict__ a, const float* __restrict__ b,
+        float* __restrict__ c,
+        int M, int N, int K, long long sam, long long sak, long long sbk, long long sbn) {
     G2Tile<VA> la(a, M, sam, sak, blockIdx.y * G2_B);
     G2Tile<VB> lb(b, N, sbn, sbk, blockIdx.x * G2_B);
     g2_gemm(la, lb, c, M, N, N, blockIdx.y * G2_B, blockIdx.x * G2_B, 0, K);
