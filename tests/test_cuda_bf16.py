@@ -123,3 +123,22 @@ def test_precision_switch_and_refusals():
     assert e2.precision("fp32").precision() == "fp32" and not e2.backend.tf32
     with pytest.raises(ArgumentError, match="contradicts"):
         alpha.engine.cuda_float32(0, tf32=True, precision="bf16")
+
+
+def test_bf16_captured_step_equals_op_by_op_and_checkpoint_state_is_fp32():
+    """A bf16 net (conv + BN + Linear) trained by alpha.train_step: the captured, replayed step computes what the
+    op-by-op step computes, bit for bit; parameters and optimizer state stay fp32 (the checkpoint format)."""
+    from test_cuda_graph import data, make_net, state, train
+    eg = bf16(3)
+    batches = data(eg, [32] * 5)
+    nets = []
+    for graph in (False, True):
+        net = make_net(eg)
+        opt = alpha.optim.Adam(net.params(), 1e-2)
+        losses, step = train(eg, net, opt, batches, graph)
+        nets.append((losses, state(net, opt), step.stats()))
+    (l0, s0, _), (l1, s1, st1) = nets
+    assert st1["captures"] == 1 and st1["replays"] == 4, st1
+    assert l1 == l0
+    assert all(np.array_equal(s0[k], s1[k]) for k in s0)
+    assert all(v.dtype in (np.float32, np.float64) for v in s1.values())
