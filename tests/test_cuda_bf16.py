@@ -6,7 +6,7 @@ import pytest
 
 from alpha_py import alpha
 from alpha_py.errors import ArgumentError
-from cuda_parity import ERRORS, cpu, host, rel_err, require_gpu
+from cuda_parity import ERRORS, cpu, keep_allocator, rel_err, require_gpu  # noqa: F401 (keep_allocator: autouse)
 
 pytestmark = pytest.mark.gpu
 U = 2.0 ** -8           # unit roundoff of bf16 (8-bit significand, round to nearest)
