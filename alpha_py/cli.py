@@ -58,7 +58,10 @@ def _parser():
     t.add_argument("--plot", default=None, help="PNG of the curves (default: checkpoint path with .png)")
     t.add_argument("--no-progress", dest="no_progress", action="store_true", help="no tqdm bar")
     t.add_argument("--tf32", action="store_true", help="--engine cuda: convolutions on TF32 tensor cores "
-                   "(10-bit mantissa products, fp32 sums) instead of strict fp32")
+                   "(10-bit mantissa products, fp32 sums) instead of strict fp32 (= --precision tf32)")
+    t.add_argument("--precision", choices=("fp32", "tf32", "bf16"), default=None,
+                   help="--engine cuda: fp32 (default), tf32 or bf16 tensor cores (bf16 so far: Linear layers "
+                        "only; docs/precision.md)")
     t.add_argument("--graph", dest="graph", action=argparse.BooleanOptionalAction, default=None,
                    help="capture each training step into a CUDA graph and replay it (default: on with "
                         "--engine cuda when the step can be captured, off on the CPU); --no-graph: op by op")
@@ -147,6 +150,8 @@ def _validate(args):
                       optim=args.optim, lr=args.lr, gamma=args.gamma, seed=args.seed,
                       test_limit=args.test_limit, checkpoint=args.checkpoint, width=args.width,
                       hidden=args.hidden, tf32=args.tf32)
+        if args.precision is not None:
+            common.update(precision=args.precision)
     elif args.dataset is not None:
         common.update(dataset=args.dataset, data_dir=args.data_dir)
     try:

@@ -11,6 +11,7 @@ import numpy as np
 
 from .errors import ArgumentError, CheckpointError, DataError, NonFiniteError, diverged
 from .facade import alpha
+from .precision import check_precision
 from .validation import OPTIMIZERS
 from .zoo import MODELS, get_model
 from .zoo.registry import MODEL_OPTIONS
@@ -20,17 +21,24 @@ SCHEDULERS = ("none", "cos", "exp")
 READ_EVERY, READ_SECONDS = 64, 2.0     # the training loop reads step losses this often (each read waits once)
 
 
-def make_engine(name, tf32=False):
-    """The engine `--engine name` names; tf32: TF32 tensor-core convolutions (CUDA only)."""
+def make_engine(name, tf32=False, precision=None):
+    """The engine `--engine name` names; tf32: TF32 tensor-core convolutions (CUDA only); precision: "fp32",
+    "tf32" or "bf16" (CUDA only beyond fp32; docs/precision.md)."""
     if tf32 and name != "cuda":
         raise ArgumentError(f"--tf32 needs --engine cuda, got --engine {name!r}")
+    if precision is not None:
+        precision = check_precision(precision, "--precision")
+        if tf32 and precision != "tf32":
+            raise ArgumentError(f"--tf32 contradicts --precision {precision} (--tf32 is --precision tf32)")
+        if precision != "fp32" and name != "cuda":
+            raise ArgumentError(f"--precision {precision} needs --engine cuda, got --engine {name!r}")
     if name == "cpu":
         return alpha.engine.cpu_float32()
     if name == "cuda":
         factory = getattr(alpha.engine, "cuda_float32", None)
         if factory is None:
             raise ArgumentError("--engine cuda: this build of Alpha has no CUDA engine")
-        return factory(0, tf32=bool(tf32))    # raises DeviceError with the reason when no usable GPU/CuPy
+        return factory(0, tf32=bool(tf32), precision=precision)    # raises DeviceError with the reason when no usable GPU/CuPy
     raise ArgumentError(f"--engine {name!r}: expected cpu or cuda")
 
 
@@ -148,7 +156,7 @@ class Trainer:
     def __init__(self, args, out=print):
         self.args, self.out, self.step_hook = args, out, None
         # sync(False): no waits after ops (also on the prefetch thread)
-        self.eg = make_engine(args.engine, getattr(args, "tf32", False)).sync(False)
+        self.eg = make_engine(args.engine, getattr(args, "tf32", False), getattr(args, "precision", None)).sync(False)
         self.eg.detect_anomaly(bool(getattr(args, "detect_anomaly", False)))
         self.policy = getattr(args, "on_nonfinite", "stop")
         train = load_dataset(args.dataset, True, args.data_dir, args.image_size)
@@ -161,7 +169,8 @@ class Trainer:
                          history={"step_loss": [], "steps_per_epoch": [], "train_acc": [], "train_loss": [],
                                   "test_acc": [], "test_loss": [], "images_per_s": []},
                          train=dict({k: getattr(args, k) for k in ("optim", "lr", "batch", "scheduler", "seed")},
-                                    tf32=bool(getattr(args, "tf32", False))))
+                                    tf32=bool(getattr(args, "tf32", False)),
+                                    precision=self.eg.precision()))
         self.net = build_net(self.eg, self.meta, args.seed)
         steps = -(-len(self.train_set) // args.batch) * args.epochs
         self.opt = make_optimizer(args.optim, self.net.params(), args.lr)

@@ -66,11 +66,12 @@ def check_training_args(who, cli=False, datasets=None, data_dir_required=True, *
     Keys: model, dataset / data / test_data, data_dir, epochs, batch, lr, workers, sync_every, checkpoint_every,
     engine, optim, mode, max_restarts, seed, fail_at_step, limit, test_limit, gamma, checkpoint (a
     file) and checkpoint_dir (their directory must be writable), width / hidden (model options: only for
-    a model that takes them), tf32 (only with engine 'cuda')."""
+    a model that takes them), tf32 (only with engine 'cuda'), precision ("fp32" | "tf32" | "bf16"; tf32 and bf16
+    only with engine 'cuda')."""
     from .zoo.registry import MODEL_OPTIONS
     c = Checker(who, cli)
     options = sorted({k for opts in MODEL_OPTIONS.values() for k in opts})
-    unknown = set(args) - set(_RULES) - {"data_dir", "workers", "tf32"} - set(DATASET_KEYS) - set(options)
+    unknown = set(args) - set(_RULES) - {"data_dir", "workers", "tf32", "precision"} - set(DATASET_KEYS) - set(options)
     if unknown:
         raise TypeError(f"check_training_args: unknown argument(s) {sorted(unknown)}")
     for name, rule in _RULES.items():
@@ -87,9 +88,23 @@ def check_training_args(who, cli=False, datasets=None, data_dir_required=True, *
     if args.get("tf32") and args.get("engine", "cuda") != "cuda":
         c.fail("tf32", True, f"TF32 is a mode of the GPU's tensor cores: it needs {spell('engine', cli).rstrip('=')} "
                              f"cuda, got {args['engine']!r}")
+    if "precision" in args:
+        _check_precision(c, args["precision"], args.get("engine", "cuda"), args.get("tf32"), cli)
     for key in DATASET_KEYS:
         if key in args and (key != "test_data" or args[key] is not None):
             _check_dataset(c, key, args[key], args.get("data_dir"), datasets, data_dir_required)
+
+
+def _check_precision(c, value, engine, tf32, cli):
+    from .precision import PRECISIONS
+    if not isinstance(value, str) or value.strip().lower() not in PRECISIONS:
+        c.fail("precision", value, f"unknown precision; expected one of {list(PRECISIONS)}")
+    name = value.strip().lower()
+    if name != "fp32" and engine != "cuda":
+        c.fail("precision", value, f"{name} is a mode of the GPU's tensor cores: it needs "
+                                   f"{spell('engine', cli).rstrip('=')} cuda, got {engine!r}")
+    if tf32 and name != "tf32":
+        c.fail("precision", value, f"contradicts {spell('tf32', cli).rstrip('=')} (an alias of precision tf32)")
 
 
 def _check_dataset(c, key, dataset, data_dir, datasets, data_dir_required):

@@ -1,7 +1,8 @@
 """Benchmark: ResNet18-CIFAR and VGG16-CIFAR training steps (LeakyReLU, Adam lr 1e-3, synthetic uint8
 32x32x3 batches uploaded each step) — Alpha (cuda_float32, async, memp3) vs PyTorch (channels_last,
 cuDNN) on the same network, in one process on the same GPU. Step time and peak GPU memory, strict
-fp32 in both, then TF32 allowed in both (Alpha: tf32=True, conv GEMMs on the tensor cores). Prints ratios.
+fp32 in both, then TF32 allowed in both (Alpha: tf32=True, conv GEMMs on the tensor cores); --modes bf16: Alpha
+precision="bf16" against PyTorch autocast bf16. Prints ratios.
 Alpha runs its step op by op and as one replayed CUDA graph (alpha.train_step, --graph off,on).
 Usage: python bench/resnet18_cifar.py [--batch 512] [--steps 20] [--warmup 3] [--nets resnet18,vgg16] [--graph off,on]"""
 import argparse
@@ -56,8 +57,9 @@ def torch_nets():
     return {"resnet18": resnet18, "vgg16": vgg16}
 
 
-def bench_torch(net_name, batch, steps, warmup, tf32, images, labels):
+def bench_torch(net_name, batch, steps, warmup, mode, images, labels):
     import torch
+    tf32 = mode == "tf32"
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = tf32
     torch.backends.cuda.matmul.allow_tf32 = tf32
@@ -72,7 +74,8 @@ def bench_torch(net_name, batch, steps, warmup, tf32, images, labels):
     def step(i):
         u8 = torch.from_numpy(images[i % len(images)]).pin_memory().cuda(non_blocking=True)
         x = (u8.permute(0, 3, 1, 2).float() * (2 / 255) - 1).contiguous(memory_format=torch.channels_last)
-        loss = lossf(model(x), lab)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=mode == "bf16"):
+            loss = lossf(model(x), lab)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -92,10 +95,10 @@ def bench_torch(net_name, batch, steps, warmup, tf32, images, labels):
 
 
 # ------------------------------------------------------------------------------------ Alpha
-def bench_alpha(net_name, batch, steps, warmup, tf32, images, labels, pool_kind, pool_gb, graph=False):
+def bench_alpha(net_name, batch, steps, warmup, mode, images, labels, pool_kind, pool_gb, graph=False):
     from alpha_py import alpha, nn
     pool = getattr(alpha.engine, pool_kind)(int(pool_gb * 2 ** 30)) if pool_kind != "cupy" else None
-    eg = alpha.engine.cuda_float32(0, pool, tf32=tf32).set_seed(0)
+    eg = alpha.engine.cuda_float32(0, pool, precision=mode).set_seed(0)
     net = nn.ResNet18("leakyRelu") if net_name == "resnet18" else nn.VGG16("leakyRelu")
     net.init(eg)
     opt = alpha.optim.Adam(net.params(), 1e-3)
@@ -168,13 +171,12 @@ def main():
     import gc
     for net in a.nets.split(","):
         for mode in a.modes.split(","):
-            tf32 = mode == "tf32"
             for graph in a.graph.split(","):
-                ra = bench_alpha(net, a.batch, a.steps, a.warmup, tf32, images, labels, a.pool, a.pool_gb,
+                ra = bench_alpha(net, a.batch, a.steps, a.warmup, mode, images, labels, a.pool, a.pool_gb,
                                  graph == "on")
                 gc.collect()
                 rows.append((net, mode + ("+graph" if graph == "on" else ""), ra, None))
-            rt = bench_torch(net, a.batch, a.steps, a.warmup, tf32, images, labels)
+            rt = bench_torch(net, a.batch, a.steps, a.warmup, mode, images, labels)
             torch.cuda.empty_cache()
             rows = [(n_, m_, r_, rt if t_ is None else t_) for n_, m_, r_, t_ in rows]
             print(f"{net:9s} {mode}: alpha {ra['step_ms']:8.1f} ms/step peak {ra['peak_alloc']:7.0f} MiB used "

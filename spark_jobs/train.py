@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 from alpha_py.distributed.rendezvous import RENDEZVOUS  # noqa: E402
 from alpha_py.distributed.shards import DATASETS  # noqa: E402
 from alpha_py.errors import AlphaError  # noqa: E402
+from alpha_py.precision import PRECISIONS  # noqa: E402
 from alpha_py.validation import ENGINES, MODES, OPTIMIZERS, check_training_args  # noqa: E402
 from alpha_py.zoo import MODELS  # noqa: E402
 
@@ -49,6 +50,9 @@ def parser():
                    help="train from a Spark Connect client session on this server (no spark-submit; the "
                         "rendezvous is hosted by rank 0, checkpoints are written by an executor)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--precision", choices=PRECISIONS, default="fp32",
+                   help="the tasks' CUDA engines: fp32, tf32 or bf16 tensor cores (tf32/bf16 need --engine cuda; "
+                        "docs/precision.md)")
     p.add_argument("--on-nonfinite", dest="on_nonfinite", choices=("stop", "skip", "continue"), default="stop",
                    help="a NaN/Inf loss on any rank: stop the job with a message naming rank, epoch, step, loss "
                         "and lr; skip: drop that step's update (all ranks alike in allreduce mode); continue. "
@@ -72,7 +76,7 @@ def parse_args(argv=None):
                         optim=args.optim, lr=args.lr, workers=args.workers, mode=args.mode,
                         sync_every=args.sync_every, checkpoint_every=args.checkpoint_every,
                         engine=args.engine, seed=args.seed, max_restarts=args.max_restarts,
-                        checkpoint_dir=args.checkpoint_dir)
+                        checkpoint_dir=args.checkpoint_dir, precision=args.precision)
     return args
 
 
@@ -101,7 +105,8 @@ def main(argv=None):
                   mode=args.mode, sync_every=args.sync_every, checkpoint_dir=args.checkpoint_dir,
                   checkpoint_every=args.checkpoint_every, resume=args.resume, engine=args.engine,
                   seed=args.seed, max_restarts=args.max_restarts, fail_at_step=args.inject_failure,
-                  graph=args.graph, rendezvous=args.rendezvous, spark=spark, on_nonfinite=args.on_nonfinite)
+                  graph=args.graph, rendezvous=args.rendezvous, spark=spark, on_nonfinite=args.on_nonfinite,
+                  precision=args.precision)
     except AlphaError as e:
         print(f"spark_jobs/train.py: error: {e}", file=sys.stderr)
         return 2

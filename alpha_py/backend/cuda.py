@@ -11,6 +11,7 @@ import numpy as np
 from ..ops import ACT_IDENTITY
 from .act_ops import activation
 from .base import ArrayBackend, bn_unbias
+from .cuda_bf16 import CudaBf16Ops
 from .cuda_conv import CudaConvOps
 from .cuda_graph import CudaGraphOps
 from .cuda_memory import Counters, DeviceMemory, DeviceTables, PinnedStager
@@ -49,7 +50,7 @@ class _Event:
             self.event.synchronize()
 
 
-class CudaBackend(CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
+class CudaBackend(CudaBf16Ops, CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
     name = "cuda"
 
     def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, tf32=False):

@@ -106,6 +106,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
 
     # ---------------------------------------------------------------- dense convolution
     def conv_fwd(self, x, w, stride, pad):
+        if self._bf16:
+            return self.bf16_conv_fwd(x, w, stride, pad)
         x, w = self.c(x), self.c(w)
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
@@ -129,6 +131,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return y
 
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
+        if self._bf16:
+            return self.bf16_conv_bwd_data(gy, w, x_shape, stride, pad)
         gy, w = self.c(gy), self.c(w)
         n, h, wd, ic = x_shape
         sh, sw = stride
@@ -162,6 +166,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return -(-rows // chunk), chunk
 
     def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        if self._bf16:
+            return self.bf16_conv_bwd_filter(x, gy, w_shape, stride, pad)
         x, gy = self.c(x), self.c(gy)
         oc, fh, fw, ic = w_shape
         kw = fh * fw * ic
@@ -198,7 +204,10 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
     def matmul(self, a, b, ta=False, tb=False):
         """op(a) @ op(b) on our strict-fp32 implicit-GEMM kernels, as 1x1 convolutions over [rows,1,1,cols]
         views (no copies): A@B is a bwd-data, A^T@B a bwd-filter, A@B^T a forward. Not cuBLAS: CuPy refuses
-        cuBLAS inside CUDA graph capture, and a captured step must compute what the op-by-op step computes."""
+        cuBLAS inside CUDA graph capture, and a captured step must compute what the op-by-op step computes.
+        In bf16 precision: the bf16 tensor-core GEMM (cuda_bf16.py)."""
+        if self._bf16:
+            return self.matmul_bf16(a, b, ta, tb)
         a, b = self.c(a), self.c(b)
         if ta and tb:
             a, ta = cupy.ascontiguousarray(a.T), False
@@ -232,6 +241,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
                 i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
 
     def dwconv_fwd(self, x, w, stride, pad):
+        self.refuse_bf16("dwconv_fwd (depthwise convolution)")
         x, w = self.c(x), self.c(w)
         n, h, wd, c = x.shape
         fh, fw, _ = w.shape
@@ -241,6 +251,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return y
 
     def dwconv_bwd_data(self, gy, w, x_shape, stride, pad):
+        self.refuse_bf16("dwconv_bwd_data (depthwise convolution)")
         gy, w = self.c(gy), self.c(w)
         gx = cupy.empty(tuple(x_shape), dtype=self.dtype)
         self.launch_flat("dwconv", "dw_bwd_data", gx.size,
@@ -248,6 +259,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return gx
 
     def dwconv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        self.refuse_bf16("dwconv_bwd_filter (depthwise convolution)")
         x, gy = self.c(x), self.c(gy)
         fh, fw, c = w_shape
         rows = gy.shape[0] * gy.shape[1] * gy.shape[2]

@@ -49,12 +49,13 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False):
     """The (family, instance) modules an engine compiles ahead, from {family: (instances, has plain kernels)}, in
     queue order (spec_rank): every family's `extern "C"` module and template instance, except that the
     implicit-GEMM families keep the instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA
-    tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma only on Hopper), and the
+    tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma only on Hopper), gemm_bf16
+    never (bf16 mode compiles it on first use; it needs compute capability >= 8.0), and the
     instances of the less common activations and optimizers only with rare=True (`alpha warmup`)."""
     keep_mma = {"0", str(int(tf32_ks))}
     specs = []
     for fam in sorted(table):
-        if fam == "conv_tc" and not tf32_ks or fam == "conv_wgmma" and not (tf32_ks and hopper):
+        if fam == "conv_tc" and not tf32_ks or fam == "conv_wgmma" and not (tf32_ks and hopper) or fam == "gemm_bf16":
             continue
         instances, plain = table[fam]
         if plain:

@@ -10,6 +10,7 @@ from functools import partial
 import re
 
 from ..errors import ArgumentError, NonFiniteError, check_nonfinite_policy
+from ..precision import check_precision
 from ..validation import check_training_args
 from . import preflight
 from .allreduce import run_segment
@@ -143,7 +144,8 @@ def evaluate(sc, spec, state, dataset, workers):
 def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim="adam", lr=1e-3,
         workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
         resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None, graph=None,
-        rendezvous="driver", image_shape=None, num_classes=None, spark=None, log=print, on_nonfinite="stop"):
+        rendezvous="driver", image_shape=None, num_classes=None, spark=None, log=print, on_nonfinite="stop",
+        precision="fp32"):
     """Train `model` data-parallel on `workers` Spark tasks.
 
     data / test_data: a dataset name ("mnist", "fashion_mnist", "cifar10", "cifar100" with data_dir;
@@ -162,13 +164,14 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     does ('stop': NonFiniteError naming rank, epoch, global step, loss and lr; 'skip': that step's update is
     dropped; 'continue'); in allreduce mode all ranks decide on the loss reduced with the gradients, so they stop
     or skip together; a state holding NaN/Inf is never checkpointed (docs/divergence.md). Every argument is validated
-    (alpha_py.validation) before Spark is touched.
+    (alpha_py.validation) before Spark is touched. precision: "fp32", "tf32" or "bf16", the tasks' CUDA engines'
+    (docs/precision.md; tf32 / bf16 need engine 'cuda').
     """
     check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
                         model=model, epochs=epochs, batch=batch, optim=optim, lr=lr, workers=workers,
                         mode=mode, sync_every=sync_every, checkpoint_every=checkpoint_every,
                         engine=engine, seed=seed, max_restarts=max_restarts, fail_at_step=fail_at_step,
-                        checkpoint_dir=checkpoint_dir)
+                        checkpoint_dir=checkpoint_dir, precision=precision)
     if graph is not None and not isinstance(graph, bool):
         raise ArgumentError(f"fit: graph must be None (capture where possible), True or False, got {graph!r}")
     check_nonfinite_policy(on_nonfinite, "fit")
@@ -187,6 +190,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     spec = JobSpec(model, ds.image_shape, ds.num_classes, optim, lr, engine, batch, workers, seed,
                    shuffle, fail_at_step, on_nonfinite)
     spec.graph = graph
+    spec.precision = check_precision(precision, "fit")
     if engine == "cuda" and preflight.local_cores(sc.master) is not None:
         spec.local_gpus = checked["gpus"]
     t0 = time.perf_counter()

@@ -85,16 +85,18 @@ class AlphaClassifier(Estimator, _AlphaParams, HasSeed, DefaultParamsReadable, D
     syncEvery = _param("syncEvery", "average mode: local steps between weight averages", TypeConverters.toInt)
     checkpointDir = _param("checkpointDir", "directory for training checkpoints (local/shared path; "
                            "optional)", TypeConverters.toString)
+    precision = _param("precision", "the tasks' CUDA engines' precision: fp32, tf32 or bf16 (tf32 and bf16 "
+                       "need engine cuda; docs/precision.md)", TypeConverters.toString)
 
     @keyword_only
     def __init__(self, *, modelName="mnist_cnn", imageShape=None, numClasses=None, epochs=1, batchSize=64,
                  learningRate=1e-3, optimizer="adam", workers=2, mode="average", syncEvery=10, engine="cpu",
                  seed=0, checkpointDir=None, inputCol="image", labelCol="label", predictionCol="prediction",
                  probabilityCol="probability", rawPredictionCol="rawPrediction", handleInvalid="error",
-                 scoreBatchSize=256):
+                 scoreBatchSize=256, precision="fp32"):
         super().__init__()
         self._setDefault(epochs=1, batchSize=64, learningRate=1e-3, optimizer="adam", workers=2,
-                         mode="average", syncEvery=10, seed=0)
+                         mode="average", syncEvery=10, seed=0, precision="fp32")
         self.setParams(**self._input_kwargs)
 
     @keyword_only
@@ -102,7 +104,7 @@ class AlphaClassifier(Estimator, _AlphaParams, HasSeed, DefaultParamsReadable, D
                   learningRate=1e-3, optimizer="adam", workers=2, mode="average", syncEvery=10, engine="cpu",
                   seed=0, checkpointDir=None, inputCol="image", labelCol="label", predictionCol="prediction",
                   probabilityCol="probability", rawPredictionCol="rawPrediction", handleInvalid="error",
-                  scoreBatchSize=256):
+                  scoreBatchSize=256, precision="fp32"):
         kwargs = {k: v for k, v in self._input_kwargs.items() if v is not None}
         return self._set(**kwargs)
 
@@ -134,6 +136,12 @@ class AlphaClassifier(Estimator, _AlphaParams, HasSeed, DefaultParamsReadable, D
             raise ArgumentError(f"{who}: set imageShape=[H, W, C] (the size every training image has)")
         if len(shape) != 3 or shape[0] != shape[1] or min(shape) < 1:
             raise ArgumentError(f"{who}: imageShape {shape}: zoo models take square images [S, S, C]")
+        from ..precision import PRECISIONS
+        if s["precision"] not in PRECISIONS:
+            raise ArgumentError(f"{who}: precision {s['precision']!r} unknown, expected one of {list(PRECISIONS)}")
+        if s["precision"] != "fp32" and s["engine"] != "cuda":
+            raise ArgumentError(f"{who}: precision {s['precision']!r} is a mode of the GPU's tensor cores: it needs "
+                                f"engine 'cuda', got {s['engine']!r}")
         if s["checkpointDir"]:
             check_writable(s["checkpointDir"], who)       # before training, not at the first checkpoint
         return s
@@ -151,7 +159,7 @@ class AlphaClassifier(Estimator, _AlphaParams, HasSeed, DefaultParamsReadable, D
             res = fit(data, s["modelName"], epochs=s["epochs"], batch=s["batchSize"], optim=s["optimizer"],
                       lr=s["learningRate"], workers=s["workers"], mode=s["mode"], sync_every=s["syncEvery"],
                       checkpoint_dir=s["checkpointDir"], engine=s["engine"], seed=s["seed"],
-                      spark=dataset.sparkSession, log=_log.info)
+                      spark=dataset.sparkSession, log=_log.info, precision=s["precision"])
         except AlphaError:
             raise
         except Exception as e:                     # a task raised one of Alpha's errors: surface it

@@ -27,6 +27,7 @@ class JobSpec:
         self.on_nonfinite = check_nonfinite_policy(on_nonfinite, "JobSpec")   # what a NaN/Inf loss does
         self.local_gpus = 0          # set by fit() in local mode: GPUs of this host, rank r -> r % n
         self.graph = None            # train_step's graph mode on GPUs (fit's graph=)
+        self.precision = "fp32"      # the CUDA engine's precision (fit's precision=; docs/precision.md)
 
     @property
     def local_batch(self):
@@ -36,10 +37,10 @@ class JobSpec:
         return min(shard_sizes) // self.local_batch
 
 
-def make_engine(kind, device_id=0):
+def make_engine(kind, device_id=0, precision="fp32"):
     from ..facade import alpha
     if kind == "cuda":
-        return alpha.engine.cuda_float32(device_id)
+        return alpha.engine.cuda_float32(device_id, precision=precision)
     return alpha.engine.cpu_float32(task_cpus())
 
 
@@ -100,7 +101,7 @@ class Trainer:
         from ..facade import alpha
         wait_released()
         self.spec = spec
-        self.eg = make_engine(spec.engine, device_id)
+        self.eg = make_engine(spec.engine, device_id, getattr(spec, "precision", "fp32"))
         self.eg.set_seed(spec.seed)
         if spec.engine == "cuda":
             self.eg.sync(False)        # ops queue on the stream; NCCL and the loss reads order the steps

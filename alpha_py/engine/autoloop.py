@@ -118,7 +118,7 @@ class AutoLoop(LoopGraphs, LoopMemory):
             units = obj.units()
             parts.append((tuple(u.training for u in units),
                           tuple((id(p), p.trainable, p._grad is None) for u in units for p in u._params.values()),
-                          getattr(self.b, "tf32", None), getattr(self.b, "conv_autotune", None)))
+                          getattr(self.b, "precision", None), getattr(self.b, "conv_autotune", None)))
         elif kind == "update":
             parts.append(obj._layout)
         return tuple(parts)

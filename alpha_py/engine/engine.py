@@ -9,6 +9,7 @@ import numpy as np
 from ..errors import ArgumentError, NonFiniteError, ShapeError, fmt_shape
 from ..core.tensor import Result, Syncer, Tensor
 from .engine_math import EngineMath
+from ..precision import check_precision
 
 
 _NO_EVENT = Syncer(None)         # shared: a Syncer without an event has nothing to wait for or change
@@ -56,6 +57,23 @@ class Engine(EngineMath):
         if flag is None:
             return self.is_check
         self.is_check = bool(flag)
+        return self
+
+    def precision(self, value=None):
+        """precision() -> "fp32" | "tf32" | "bf16"; precision(name): switch (returns the engine). tf32 and bf16 are
+        modes of a GPU's tensor cores: the CPU engines refuse them; bf16 needs compute capability >= 8.0
+        (docs/precision.md)."""
+        set_ = getattr(self.backend, "set_precision", None)
+        if value is None:
+            return self.backend.precision if set_ else "fp32"
+        if set_ is not None:
+            set_(value, f"{self._type_name}.precision")
+            return self
+        name = check_precision(value, f"{self._type_name}.precision")
+        if name != "fp32":
+            raise ArgumentError(f"{self._type_name}.precision: {name!r} is a mode of a GPU's tensor cores; engine "
+                                f"{self._type_name} computes in {'float64' if self._type_name.endswith('64') else 'fp32'} "
+                                "only (use alpha.engine.cuda_float32(precision=...))")
         return self
 
     def detect_anomaly(self, flag=None):

@@ -30,7 +30,7 @@ class EngineFactory:
 
     # ------------------------------------------------------------------ GPU
     def cuda_float32(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, check=True, *more, tf32=False,
-                     conv_autotune=True, auto_graph=None):
+                     conv_autotune=True, auto_graph=None, precision=None):
         """GPU engine: CuPy arrays + our kernels (kernels/*.cu). `mempool`: memp1/memp2/memp3(...) or
         None for CuPy's own pool (note: a pool serves every CuPy allocation of the process from then on);
         `max_trans_buf_bytes`: pinned host buffer staging transfers; `tf32=True` lets the convolution
@@ -40,7 +40,15 @@ class EngineFactory:
         capture the user's own training loop into CUDA graphs (docs/user-loop.md); None: on unless the
         environment variable ALPHA_AUTO_GRAPH is 0 (also `eg.auto_graph(flag)` at any time). v1.2's
         (device_id, streamPool_maxsize, mempool, max_trans_buf_size, check) is accepted too (the stream pool size is
-        checked; CuPy's streams serve the engine)."""
+        checked; CuPy's streams serve the engine). `precision`: "fp32" (default), "tf32" (what tf32=True says) or
+        "bf16" (bf16 tensor cores, compute capability >= 8.0; also `eg.precision(name)`; docs/precision.md)."""
+        from ..precision import check_precision
+        if precision is not None:
+            precision = check_precision(precision, "cuda_float32")
+            if tf32 and precision != "tf32":
+                raise ArgumentError(f"cuda_float32: tf32=True contradicts precision={precision!r} "
+                                    "(tf32=True is an alias of precision='tf32')")
+        precision = precision or ("tf32" if tf32 else "fp32")
         if isinstance(mempool, int) and not isinstance(mempool, bool):
             if len(more) != 1:
                 raise ArgumentError("cuda_float32: expected (deviceId, streamPool_maxsize, mempool, max_trans_buf_size, "
@@ -55,7 +63,9 @@ class EngineFactory:
             raise ArgumentError(f"cuda_float32: mempool must come from alpha.engine.memp1/memp2/memp3, "
                                 f"got {type(mempool).__name__}")
         from ..backend.cuda import CudaBackend
-        eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes), tf32), "cuda_float32")
+        eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes), precision == "tf32"),
+                    "cuda_float32")
+        eg.backend.set_precision(precision, "cuda_float32")
         eg.backend.conv_autotune = bool(conv_autotune)
         if auto_graph is None:
             auto_graph = os.environ.get("ALPHA_AUTO_GRAPH", "1").strip().lower() not in ("0", "false", "off", "no")

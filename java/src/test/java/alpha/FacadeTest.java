@@ -72,6 +72,18 @@ class FacadeTest {
     }
 
     @Test
+    void precisionSwitchNamesEngineAndChoices() {
+        assertEquals("fp32", eg.precision());
+        assertSame(eg, eg.precision("fp32"));
+        AlphaException bf16 = assertThrows(AlphaException.class, () -> eg.precision("bf16"));
+        assertEquals("ArgumentError", bf16.pyType());
+        assertTrue(bf16.getMessage().contains("cpu_float32"), bf16.getMessage());
+        AlphaException unknown = assertThrows(AlphaException.class, () -> eg.precision("fp16"));
+        assertTrue(unknown.getMessage().contains("['fp32', 'tf32', 'bf16']"), unknown.getMessage());
+        assertEquals("fp32", eg.precision());
+    }
+
+    @Test
     void nullInputNamesTheUnit() {
         Unit fc = nn.fullconnect(true, 3, 5).init(eg, "head.fc");
         AlphaException e = assertThrows(AlphaException.class, () -> fc.forward((Tensor) null));

@@ -105,6 +105,22 @@ public class Engine extends Handle {
     public boolean auto_graph() { return (Boolean) py("auto_graph"); }
 
     /**
+     * The engine's numeric precision: "fp32", "tf32" or "bf16" (docs/precision.md).
+     *
+     * @return the precision's name
+     */
+    public String precision() { return (String) py("precision"); }
+
+    /**
+     * Switches the engine's precision: "fp32", "tf32" or "bf16" (tensor-core modes of cuda_float32; bf16 needs
+     * compute capability 8.0 or newer). An unknown name, or tf32/bf16 on a CPU engine, raises.
+     *
+     * @param precision "fp32", "tf32" or "bf16"
+     * @return this object, for chaining
+     */
+    public Engine precision(String precision) { py("precision", precision); return this; }
+
+    /**
      * Whether arguments are validated.
      *
      * @return whether it checks

@@ -47,6 +47,18 @@ public class EngineFactory {
     public Engine cpu_float64() { return new Engine(ref("cpu_float64")); }
 
     /**
+     * The GPU engine on device {@code device_id} (CuPy's pool) in the given precision: "fp32", "tf32" or "bf16"
+     * (Python's {@code alpha.engine.cuda_float32(device_id, precision=...)}; docs/precision.md).
+     *
+     * @param device_id the GPU's index
+     * @param precision "fp32", "tf32" or "bf16"
+     * @return the engine
+     */
+    public Engine cuda_float32(int device_id, String precision) {
+        return cuda(ref("cuda_float32", device_id)).precision(precision);
+    }
+
+    /**
      * The GPU engine on device {@code device_id} (CuPy and Alpha's kernels), allocating from {@code mempool}.
      *
      * @param device_id the GPU's index

@@ -1,0 +1,135 @@
+"""Backend layer (CUDA): the engine's precision setting and the bf16 primitives: matmul (Linear's forward and both
+gradients; kernels/gemm_bf16.cu) and dense convolution forward / backward-data / backward-filter
+(kernels/conv_bf16.cu) — operands rounded to bf16 as they enter the tensor cores, fp32 accumulation, fp32 storage.
+Primitives that would multiply on tensor cores without a bf16 kernel (depthwise convolutions, batched matmuls)
+refuse bf16 by name (refuse_bf16) rather than run fp32 under a bf16 label. Imports cupy, numpy, alpha_py.errors, alpha_py.precision."""
+import cupy
+import numpy as np
+
+from ..errors import ArgumentError, DeviceError
+from ..precision import BF16_MIN_CC, check_precision
+
+i32, i64 = np.int32, np.int64
+
+
+class CudaBf16Ops:
+    """Mixin of CudaBackend: `precision` ("fp32" | "tf32" | "bf16"); `tf32` stays a view of it."""
+
+    _bf16 = False
+
+    @property
+    def precision(self):
+        return "bf16" if self._bf16 else ("tf32" if self.tf32 else "fp32")
+
+    def set_precision(self, value, who="precision"):
+        """Switch the engine's precision; bf16 needs bf16 tensor cores (compute capability >= 8.0)."""
+        name = check_precision(value, who)
+        if name == "bf16":
+            cc = int(self.device.compute_capability)
+            if cc < BF16_MIN_CC:
+                gpu = cupy.cuda.runtime.getDeviceProperties(self.device_id)["name"]
+                gpu = gpu.decode() if isinstance(gpu, bytes) else str(gpu)
+                raise DeviceError(f"{who}: precision 'bf16' needs bf16 tensor cores (compute capability >= 8.0); "
+                                  f"engine cuda_float32 on device {self.device_id} ({gpu}) has compute capability "
+                                  f"{cc // 10}.{cc % 10}: use 'tf32' or 'fp32'")
+        self._bf16 = name == "bf16"
+        self.tf32 = name == "tf32"
+        return self
+
+    def refuse_bf16(self, unit):
+        """Raise when the engine is in bf16 and `unit` has no bf16 kernels yet."""
+        if self._bf16:
+            raise ArgumentError(f"{unit}: no bf16 kernels yet (bf16 so far: matmul / Linear and dense "
+                                "convolutions on the CUDA engine); "
+                                "run this net with precision 'tf32' or 'fp32'")
+
+    def matmul_bf16(self, a, b, ta=False, tb=False):
+        """op(a) @ op(b), fp32 [m, n]: bf16-rounded operands on mma.sync tensor cores, fp32 accumulation.
+        Transposes are strides (no copies); any shape."""
+        a, b = self.c(a), self.c(b)
+        m, k = (a.shape[1], a.shape[0]) if ta else a.shape
+        kb, n = (b.shape[1], b.shape[0]) if tb else b.shape
+        if k != kb:
+            raise ValueError(f"matmul: inner sizes differ ({k} vs {kb})")
+        c = cupy.empty((m, n), dtype=np.float32)
+        if m == 0 or n == 0:
+            return c
+        if k == 0:
+            c.fill(0)
+            return c
+        lda, ldb = a.shape[1], b.shape[1]
+        sam, sak = (1, lda) if ta else (lda, 1)
+        sbk, sbn = (1, ldb) if tb else (ldb, 1)
+        args = (a, b, c, i32(m), i32(n), i32(k), i64(sam), i64(sak), i64(sbk), i64(sbn))
+        if -(-m // 128) * -(-n // 128) < self.sm_count:         # too few 128x128 tiles to fill the GPU
+            self.kernel("gemm_bf16", "gemm_bf16_64x64")((-(-n // 64), -(-m // 64)), (128,), args)
+        else:
+            va, vb = _vec(a, m, k, sam, sak), _vec(b, n, k, sbn, sbk)
+            self.kernel("gemm_bf16", f"gemm_bf16_128<{va},{vb}>")((-(-n // 128), -(-m // 128)), (256,), args)
+        return c
+
+    # ---------------------------------------------------------------- dense convolutions (kernels/conv_bf16.cu)
+    def bf16_conv_fwd(self, x, w, stride, pad):
+        x, w = self.c(x), self.c(w)
+        n, h, wd, ic = x.shape
+        oc, fh, fw, _ = w.shape
+        oh, ow = (h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1
+        y = cupy.empty((n, oh, ow, oc), dtype=np.float32)
+        v = int(ic % 4 == 0 and _al(x, w))
+        self.kernel("conv_bf16", f"bf16_conv_fwd<{v}>")(
+            (-(-oc // 128), -(-(n * oh * ow) // 128)), (256,),
+            (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad))
+        return y
+
+    def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):
+        gy, w = self.c(gy), self.c(w)
+        n, h, wd, ic = x_shape
+        oc, fh, fw, _ = w.shape
+        _, oh, ow, _ = gy.shape
+        wt = cupy.ascontiguousarray(w.transpose(1, 2, 0, 3))          # [FH, FW, OC, IC]
+        gx = cupy.empty((n, h, wd, ic), dtype=np.float32)
+        v, vb = int(oc % 4 == 0 and _al(gy)), 2 * int(ic % 4 == 0)
+        self.kernel("conv_bf16", f"bf16_conv_dgrad<{v},{vb}>")(
+            (-(-ic // 128), -(-(n * h * wd) // 128)), (256,),
+            (gy, wt, gx) + self._geom(x_shape, (fh, fw), oc, (oh, ow), stride, pad))
+        return gx
+
+    def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        x, gy = self.c(x), self.c(gy)
+        oc, fh, fw, ic = w_shape
+        _, oh, ow, _ = gy.shape
+        kw, rows = fh * fw * ic, gy.shape[0] * oh * ow
+        tiles = -(-oc // 128) * -(-kw // 128)
+        s = max(1, min(-(-2 * self.sm_count // tiles), -(-rows // 256)))
+        chunk = -(-(-(-rows // s)) // 32) * 32
+        s = -(-rows // chunk)
+        gw = cupy.empty(tuple(w_shape), dtype=np.float32)
+        ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
+        v, va = int(ic % 4 == 0 and _al(x)), 2 * int(oc % 4 == 0 and _al(gy))
+        self.kernel("conv_bf16", f"bf16_conv_wgrad<{v},{va}>")(
+            (-(-kw // 128), -(-oc // 128), s), (256,),
+            (x, gy, ws) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad) + (i32(chunk),))
+        if s > 1:
+            self._sum_slices(ws, s, oc * kw, gw)
+        return gw
+
+    def matmul_nd(self, a, b, t1=False, t2=False):
+        """Batched matmuls run on cupy.matmul in fp32: refused in bf16; 2D ones take the bf16 GEMM."""
+        if a.ndim > 2 or b.ndim > 2:
+            self.refuse_bf16(f"matmul_nd (batched matmul of {tuple(a.shape)} and {tuple(b.shape)})")
+        return super().matmul_nd(a, b, t1, t2)
+
+
+def _vec(x, rows, k, sr, sk):
+    """How gemm_bf16_128 reads an operand: 1 float4 along k, 2 float4 along its rows, 0 scalar."""
+    if x.data.ptr % 16:
+        return 0
+    if sk == 1 and k % 4 == 0 and sr % 4 == 0:
+        return 1
+    if sr == 1 and rows % 4 == 0 and sk % 4 == 0:
+        return 2
+    return 0
+
+
+def _al(*arrays):
+    return all(a.data.ptr % 16 == 0 for a in arrays)

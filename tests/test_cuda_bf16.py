@@ -1,0 +1,144 @@
+"""GPU parity of the bf16 primitives (kernels/gemm_bf16.cu through matmul and the Linear unit) against the fp32
+CPU backend, over odd shapes, with bounds derived from bf16's 8-bit significand; the precision switch and the
+refusals of units without bf16 kernels. Skipped without CuPy or a GPU."""
+import numpy as np
+import pytest
+
+from alpha_py import alpha
+from alpha_py.errors import ArgumentError
+from cuda_parity import ERRORS, cpu, keep_allocator, rel_err, require_gpu  # noqa: F401 (keep_allocator: autouse)
+
+pytestmark = pytest.mark.gpu
+U = 2.0 ** -8           # unit roundoff of bf16 (8-bit significand, round to nearest)
+_EG = {}
+
+
+def bf16(seed=0):
+    require_gpu()
+    if "bf16" not in _EG:
+        _EG["bf16"] = alpha.engine.cuda_float32(0, precision="bf16")
+    return _EG["bf16"].set_seed(seed)
+
+
+def bound(k):
+    """Norm-wise relative error of a k-long fp32-accumulated dot of bf16-rounded operands: each product carries
+    at most 2u (both operands rounded), the fp32 sum adds at most k * 2^-24; a factor 2 of slack."""
+    return 2 * (2 * U + k * 2.0 ** -24)
+
+
+SHAPES = [(1, 1, 1), (1, 37, 5), (3, 17, 9), (64, 64, 64), (65, 130, 33), (127, 16, 200), (1, 1000, 10),
+          (257, 301, 129), (2048, 64, 1152), (2047, 77, 1031), (1536, 100, 2048)]    # last three: 128x128 tiles
+
+
+@pytest.mark.parametrize("m,k,n", SHAPES)
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_matmul_bf16_parity(m, k, n, ta, tb):
+    rng = np.random.default_rng(m * 1000 + k * 10 + n)
+    a = rng.standard_normal((k, m) if ta else (m, k)).astype(np.float32)
+    b = rng.standard_normal((n, k) if tb else (k, n)).astype(np.float32)
+    bg, bc = bf16().backend, cpu().backend
+    got = bg.matmul(bg.from_host(a), bg.from_host(b), ta, tb)
+    ref = bc.matmul(a, b, ta, tb)
+    e = rel_err(got, ref)
+    ERRORS.append((f"bf16 matmul {m}x{k}x{n} ta={ta} tb={tb}", "out", e))
+    assert e < bound(k), f"relative error {e:.3g} >= {bound(k):.3g}"
+    if k >= 16:     # the operands really were rounded to bf16 (an fp32 GEMM lands near 1e-7)
+        assert e > 1e-4, f"relative error {e:.3g}: no bf16 rounding seen"
+    exact = bc.matmul(_round_bf16(a), _round_bf16(b), ta, tb)   # same rounding on the CPU: fp32-close
+    assert rel_err(got, exact) < 1e-5 + k * 2.0 ** -24
+
+
+def _round_bf16(x):
+    """x rounded to bf16 (round to nearest even) and back to fp32, on the host."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32)
+
+
+# (N, H, W, IC), (OC, FH, FW), stride, pad: N = 1, channels not multiples of 4/8/16, odd H/W, strides 1/2
+CONVS = [((1, 5, 5, 3), (4, 3, 3), (1, 1), (1, 1)), ((2, 9, 7, 5), (7, 3, 3), (2, 2), (1, 1)),
+         ((3, 8, 8, 16), (32, 3, 3), (1, 1), (1, 1)), ((2, 11, 11, 12), (20, 3, 3), (2, 2), (1, 1)),
+         ((4, 8, 8, 64), (128, 1, 1), (2, 2), (0, 0)), ((1, 7, 9, 17), (33, 5, 3), (1, 2), (2, 1)),
+         ((16, 16, 16, 64), (64, 3, 3), (1, 1), (1, 1)), ((8, 16, 16, 128), (256, 3, 3), (2, 2), (1, 1))]
+
+
+@pytest.mark.parametrize("xs,ws,stride,pad", CONVS)
+def test_conv_bf16_parity(xs, ws, stride, pad):
+    """Forward (reduces FH*FW*IC), backward-data (FH*FW*OC / stride^2 terms) and backward-filter (N*OH*OW)."""
+    rng = np.random.default_rng(sum(xs) + sum(ws))
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32)
+    bg, bc = bf16().backend, cpu().backend
+    y = bc.conv_fwd(x, w, stride, pad)
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    cases = [("fwd", bg.conv_fwd(bg.from_host(x), bg.from_host(w), stride, pad), y, ws[1] * ws[2] * xs[3]),
+             ("bwd_data", bg.conv_bwd_data(bg.from_host(gy), bg.from_host(w), xs, stride, pad),
+              bc.conv_bwd_data(gy, w, xs, stride, pad), ws[1] * ws[2] * ws[0]),
+             ("bwd_filter", bg.conv_bwd_filter(bg.from_host(x), bg.from_host(gy), w.shape, stride, pad),
+              bc.conv_bwd_filter(x, gy, w.shape, stride, pad), y.shape[0] * y.shape[1] * y.shape[2])]
+    for what, got, ref, k in cases:
+        e = rel_err(got, ref)
+        ERRORS.append((f"bf16 conv {xs} {ws} s{stride} p{pad}", what, e))
+        assert e < bound(k), f"{what}: relative error {e:.3g} >= {bound(k):.3g}"
+        assert e > 1e-4, f"{what}: relative error {e:.3g}: no bf16 rounding seen"
+
+
+@pytest.mark.parametrize("n,fin,fout", [(1, 3, 5), (7, 33, 17), (64, 100, 10), (5, 1000, 3)])
+def test_linear_unit_bf16_parity(n, fin, fout):
+    """Forward, input gradient and weight/bias gradients of Linear in bf16 against the fp32 CPU engine:
+    forward reduces over fin, grad_x over fout, grad_W over the batch n."""
+    ec, eg = cpu(3), bf16(3)
+    rng = np.random.default_rng(n + fin + fout)
+    uc, ug = alpha.nn.fullconnect(True, fin, fout), alpha.nn.fullconnect(True, fin, fout)
+    uc.init(ec)
+    ug.init(eg)
+    for pc, pg in zip(uc.state_map().values(), ug.state_map().values()):
+        pg.data = eg.backend.from_host(pc.numpy())
+    x = rng.standard_normal((n, fin)).astype(np.float32)
+    yc, yg = uc.forward(ec.tensor(x).need_grad(True))[0], ug.forward(eg.tensor(x).need_grad(True))[0]
+    assert rel_err(yg.numpy(), yc.numpy()) < bound(fin)
+    r = rng.standard_normal(yc.shape).astype(np.float32)
+    gc, gg = uc.backward(ec.tensor(r))[0], ug.backward(eg.tensor(r))[0]
+    assert rel_err(gg.numpy(), gc.numpy()) < bound(fout)
+    for (name, pc), pg in zip(uc.state_map().items(), ug.state_map().values()):
+        if pc.grad_data is not None:
+            assert rel_err(pg.grad_data, pc.grad_data) < bound(n), name
+            assert pg.grad_data.dtype == np.float32         # master gradients / weights stay fp32
+
+
+def test_precision_switch_and_refusals():
+    eg = bf16()
+    assert eg.precision() == "bf16" and not eg.backend.tf32
+    x = eg.backend.from_host(np.ones((1, 5, 5, 3), np.float32))
+    with pytest.raises(ArgumentError, match="dwconv_fwd .*no bf16 kernels yet"):
+        eg.backend.dwconv_fwd(x, eg.backend.from_host(np.ones((3, 3, 3), np.float32)), (1, 1), (1, 1))
+    with pytest.raises(ArgumentError, match="matmul_nd"):
+        eg.backend.matmul_nd(eg.backend.from_host(np.ones((2, 3, 4), np.float32)),
+                             eg.backend.from_host(np.ones((2, 4, 5), np.float32)))
+    with pytest.raises(ArgumentError, match=r"unknown precision 'fp16'; expected one of \['fp32', 'tf32', 'bf16'\]"):
+        eg.precision("fp16")
+    assert eg.precision() == "bf16"
+    e2 = alpha.engine.cuda_float32(0, tf32=True)
+    assert e2.precision() == "tf32" and e2.backend.tf32
+    assert e2.precision("fp32").precision() == "fp32" and not e2.backend.tf32
+    with pytest.raises(ArgumentError, match="contradicts"):
+        alpha.engine.cuda_float32(0, tf32=True, precision="bf16")
+
+
+def test_bf16_captured_step_equals_op_by_op_and_checkpoint_state_is_fp32():
+    """A bf16 net (conv + BN + Linear) trained by alpha.train_step: the captured, replayed step computes what the
+    op-by-op step computes, bit for bit; parameters and optimizer state stay fp32 (the checkpoint format)."""
+    from test_cuda_graph import data, make_net, state, train
+    eg = bf16(3)
+    batches = data(eg, [32] * 5)
+    nets = []
+    for graph in (False, True):
+        net = make_net(eg)
+        opt = alpha.optim.Adam(net.params(), 1e-2)
+        losses, step = train(eg, net, opt, batches, graph)
+        nets.append((losses, state(net, opt), step.stats()))
+    (l0, s0, _), (l1, s1, st1) = nets
+    assert st1["captures"] == 1 and st1["replays"] == 4, st1
+    assert l1 == l0
+    assert all(np.array_equal(s0[k], s1[k]) for k in s0)
+    assert all(v.dtype in (np.float32, np.float64) for v in s1.values())
