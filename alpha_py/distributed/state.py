@@ -7,11 +7,13 @@ from ..errors import CheckpointError, fmt_shape
 
 
 def _host(backend, a):
-    return np.array(backend.to_host(a), dtype=np.float32, copy=True)
+    """A host copy: float32, except float64 buffers (batchNorm's exp_beta) which keep their precision."""
+    h = backend.to_host(a)
+    return np.array(h, dtype=np.float64 if h.dtype == np.float64 else np.float32, copy=True)
 
 
 def net_state(net):
-    """name -> float32 host array for every parameter and buffer (BatchNorm running stats)."""
+    """name -> host array (float32; float64 buffers stay float64) for every parameter and buffer."""
     b = net.engine.backend
     return {name: _host(b, p.data) for name, p in net.state_map().items()}
 
@@ -30,7 +32,7 @@ def load_net_state(net, state, who="load_net_state"):
         if tuple(a.shape) != tuple(p.shape):
             raise CheckpointError(f"{who}: {name} has shape {fmt_shape(a.shape)}, net expects "
                                   f"{fmt_shape(p.shape)}")
-        p.data = b.from_host(a)
+        p.data = b.from_host(a, dtype=p.data.dtype)
 
 
 def optim_state(opt):
