@@ -60,8 +60,8 @@ def _parser():
     t.add_argument("--tf32", action="store_true", help="--engine cuda: convolutions on TF32 tensor cores "
                    "(10-bit mantissa products, fp32 sums) instead of strict fp32 (= --precision tf32)")
     t.add_argument("--precision", choices=("fp32", "tf32", "bf16"), default=None,
-                   help="--engine cuda: fp32 (default), tf32 or bf16 tensor cores (bf16 so far: Linear layers "
-                        "only; docs/precision.md)")
+                   help="--engine cuda: fp32 (default), tf32 or bf16 tensor cores (bf16: convolutions and Linear "
+                        "layers; tensors stay fp32 in memory; docs/precision.md)")
     t.add_argument("--graph", dest="graph", action=argparse.BooleanOptionalAction, default=None,
                    help="capture each training step into a CUDA graph and replay it (default: on with "
                         "--engine cuda when the step can be captured, off on the CPU); --no-graph: op by op")
