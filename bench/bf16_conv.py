@@ -7,25 +7,11 @@ import cupy
 import numpy as np
 
 from alpha_py import alpha
+from conv_shapes import timeit as median_ms  # bench/ is on sys.path when run as a script
 
 # (H, IC, OC, F, stride): ResNet18-CIFAR's convolutions (3x3 pad 1, 1x1 pad 0)
 LAYERS = [(32, 64, 64, 3, 1), (32, 64, 128, 3, 2), (16, 128, 128, 3, 1), (16, 128, 256, 3, 2),
           (8, 256, 256, 3, 1), (8, 256, 512, 3, 2), (4, 512, 512, 3, 1), (32, 64, 128, 1, 2)]
-
-
-def median_ms(fn, reps):
-    fn()
-    fn()
-    cupy.cuda.runtime.deviceSynchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = cupy.cuda.Event(), cupy.cuda.Event()
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        ts.append(cupy.cuda.get_elapsed_time(s, e))
-    return float(np.median(ts))
 
 
 def main():

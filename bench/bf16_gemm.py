@@ -7,20 +7,7 @@ import cupy
 import numpy as np
 
 from alpha_py import alpha
-
-
-def median_ms(fn, reps):
-    fn()
-    cupy.cuda.runtime.deviceSynchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = cupy.cuda.Event(), cupy.cuda.Event()
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        ts.append(cupy.cuda.get_elapsed_time(s, e))
-    return float(np.median(ts))
+from conv_shapes import timeit as median_ms  # bench/ is on sys.path when run as a script
 
 
 def main():

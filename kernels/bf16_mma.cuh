@@ -21,6 +21,27 @@ __device__ __forceinline__ void gb_mma(float* c, const unsigned* a, const unsign
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// One warp's MI x NJ m16n8 accumulator tiles (its first row m0, first column n0; g, t: the lane's group and
+// thread in group) into C (row length ldc); rows >= M and columns >= N are not written.
+template <int MI, int NJ>
+__device__ __forceinline__ void gb_store(float* __restrict__ c, const float (&acc)[MI][NJ][4], int M, int N,
+                                         long long ldc, int m0, int n0, int g, int t) {
+#pragma unroll
+    for (int i = 0; i < MI; ++i)
+#pragma unroll
+        for (int j = 0; j < NJ; ++j) {
+            const int m = m0 + i * 16 + g, n = n0 + j * 8 + 2 * t;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int mm = m + 8 * h;
+                if (mm < M) {
+                    if (n < N) c[mm * ldc + n] = acc[i][j][2 * h];
+                    if (n + 1 < N) c[mm * ldc + n + 1] = acc[i][j][2 * h + 1];
+                }
+            }
+        }
+}
+
 #define G2_B 128
 #define G2_BK 32
 #define G2_LD (G2_BK + 8)
@@ -142,18 +163,5 @@ __device__ __forceinline__ void g2_gemm(LA& la, LB& lb, float* __restrict__ c, i
         }
         __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            const int m = m0 + wm + i * 16 + g, n = n0 + wn + j * 8 + 2 * t;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int mm = m + 8 * h;
-                if (mm < M) {
-                    if (n < N) c[mm * ldc + n] = acc[i][j][2 * h];
-                    if (n + 1 < N) c[mm * ldc + n + 1] = acc[i][j][2 * h + 1];
-                }
-            }
-        }
+    gb_store(c, acc, M, N, ldc, m0 + wm, n0 + wn, g, t);
 }

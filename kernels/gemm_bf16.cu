@@ -74,20 +74,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_bf16_64x64(const float* _
             for (int j = 0; j < 4; ++j) gb_mma(acc[i][j], af[i], bf[j]);
         __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < 2; ++i)
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            const int m = m0 + wm + i * 16 + g, n = n0 + wn + j * 8 + 2 * t;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int mm = m + 8 * h;
-                if (mm < M) {
-                    if (n < N) c[(long long)mm * N + n] = acc[i][j][2 * h];
-                    if (n + 1 < N) c[(long long)mm * N + n + 1] = acc[i][j][2 * h + 1];
-                }
-            }
-        }
+    gb_store(c, acc, M, N, (long long)N, m0 + wm, n0 + wn, g, t);
 }
 
 template <int VA, int VB>
