@@ -114,7 +114,12 @@ class Functional:
             if name == "split":
                 args = _v12_split(args)
             params, xs = _split_args(args, name)
-            return make(*params)._apply(xs)
+            auto = getattr(xs[0].engine, "auto", None)
+            if auto is None:
+                return make(*params)._apply(xs)
+            key = (name,) + tuple((type(p).__name__, p) for p in params) if all(   # one unit per name and
+                p is None or isinstance(p, (bool, int, float, str)) for p in params) else None  # typed parameters
+            return auto.functional(key, lambda: make(*params), xs)
 
         apply.__name__ = name
         apply.__qualname__ = f"F.{name}"

@@ -197,3 +197,41 @@ def test_record_forward_of_the_unit_s_own_outputs_keeps_the_iteration_deferred()
     assert eg.auto.mode == DEFER
     net.record_forward([eg.tensor(np.zeros((6, C), np.float32))])      # other outputs: flushed first
     assert eg.auto.mode != DEFER
+
+
+def java_module_loop(auto, n=7, probe=None):
+    """The calls a Java Module's loop makes through the bridge: its units and alpha.F one by one at the top
+    level, then the mirror's record_forward + backward (bridge unit_backward) and record_forward + gc."""
+    from alpha_py.bridge.hosted import hosted_module
+    eg = alpha.engine.cpu_float32().set_seed(1)
+    if auto:
+        eg.auto = AutoLoop(eg, defer_without_graphs=True)
+    conv, bn, fc = nn.conv3D(False, 3, 4, 3, 1, 1), nn.batchNorm(4), nn.fullconnect(4 * (H // 2) ** 2, C)
+    net = hosted_module("JavaNet", [["conv", conv], ["bn", bn], ["fc", fc]]).train().init(eg)
+    opt, ls = alpha.optim.Adam(net.param_map(), 1e-2), alpha.loss.softmax_crossEntropy()
+    rng, losses = np.random.RandomState(0), []
+    for i in range(n):
+        x = eg.tensor(rng.uniform(-1, 1, (6, H, H, 3)).astype(np.float32))
+        y = eg.tensor(np.eye(C, dtype=np.float32)[rng.randint(0, C, 6)])
+        h = F.leakyRelu(0.1, bn.forward(conv.forward(x)[0])[0])[0]
+        yh = fc.forward(F.flatten(F.maxPool2D(2, h)[0])[0])[0]
+        if probe is not None:
+            probe.append(eg.auto.mode)
+        net.record_forward([yh], [x]).backward(ls.gradient(yh, y))
+        opt.update().clear_grads()
+        net.record_forward([yh]).gc()
+        losses.append(ls.loss(yh, y))
+    st = {k: v.numpy() for k, v in net.state_map().items()}
+    return [r.get() for r in losses], st
+
+
+def test_a_java_module_s_loop_is_deferred_like_a_python_net_s():
+    # Java Modules call their units and F one by one; the mirror names the outputs (record_forward): those
+    # calls are logged ("rec", "F"), so the iteration keeps one signature and is deferred (captured on a GPU)
+    from alpha_py.engine.loop_graph import DEFER
+    modes = []
+    l1, s1 = java_module_loop(True, probe=modes)
+    l0, s0 = java_module_loop(False)
+    assert modes[3:] == [DEFER] * 4, modes
+    assert l1 == l0
+    assert all(np.array_equal(s0[k], s1[k]) for k in s0)

@@ -232,3 +232,32 @@ def test_iterations_left_op_by_op_take_planned_memory():
 def test_a_captured_loop_keeps_no_op_by_op_arena():
     s = same([16] * 8, min_replays=4)
     assert s["memory"]["arena_bytes"] == 0 and "serve" not in s["memory"]["states"], s
+
+
+def java_module_run(auto, n=8):
+    """A Java Module's loop as the bridge runs it: units and alpha.F called one by one, the mirror's
+    record_forward + backward, update, record_forward + gc (tests/test_user_loop.py has the CPU half)."""
+    from alpha_py import F
+    from alpha_py.bridge.hosted import hosted_module
+    require_gpu()
+    eg = alpha.engine.cuda_float32(0, auto_graph=auto).set_seed(3)
+    conv, bn, fc = nn.conv3D(False, 3, 8, 3, 1, 1), nn.batchNorm(8), nn.fullconnect(8 * (H // 2) ** 2, C)
+    net = hosted_module("JavaNet", [["conv", conv], ["bn", bn], ["fc", fc]]).train().init(eg)
+    opt, ls, losses = alpha.optim.Adam(net.param_map(), 1e-2), alpha.loss.softmax_crossEntropy(), []
+    for x, y in batches(eg, [16] * n):
+        h = F.leakyRelu(0.1, bn.forward(conv.forward(x)[0])[0])[0]
+        yh = fc.forward(F.flatten(F.maxPool2D(2, h)[0])[0])[0]
+        net.record_forward([yh], [x]).backward(ls.gradient(yh, y))
+        opt.update().clear_grads()
+        net.record_forward([yh]).gc()
+        losses.append(ls.loss(yh, y))
+    return [r.get() for r in losses], state(net, opt), eg.auto_stats()
+
+
+def test_a_java_module_s_loop_is_captured_and_bit_identical():
+    off, on = java_module_run(False), java_module_run(True)
+    assert on[0] == off[0]
+    bad = [k for k in off[1] if not np.array_equal(on[1][k], off[1][k])]
+    assert not bad, f"final state differs in {bad[:8]}"
+    s = on[2]
+    assert s["captures"] == 1 and s["replays"] >= 4 and s["failed"] == 0, s

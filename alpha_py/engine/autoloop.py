@@ -15,6 +15,7 @@ import threading
 from collections import OrderedDict
 
 from ..core.tensor import Result, Syncer, Tensor
+from .loop_calls import LoopCalls
 from .loop_graph import DEFER, EAGER, IDLE, SKIP, LoopGraphs, _outputs, _Template
 from .loop_memory import LoopMemory
 
@@ -25,7 +26,7 @@ MAX_FLUSHES = 3           # deferred attempts that had to flush before a signatu
 _NOSYNC = Syncer(None)
 
 
-class AutoLoop(LoopGraphs, LoopMemory):
+class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
     """The recorder of one engine. `call(kind, obj, fn, args)` is what the hooked methods call; `flush()` is
     what any observer of deferred work calls; `stats()` says what happened."""
 
@@ -42,6 +43,7 @@ class AutoLoop(LoopGraphs, LoopMemory):
         self.live_alias = False              # ... one of them views an input buffer the next inputs overwrite
         self.counts = {"eager": 0, "captures": 0, "replays": 0, "flushes": 0, "failed": 0}
         self.reason = None                   # the last capture failure
+        self.f_units = {}                    # (F name, parameters) -> the unit of top-level F calls
         self._plan_init()
         self._reset(IDLE)
 
@@ -86,12 +88,9 @@ class AutoLoop(LoopGraphs, LoopMemory):
             out = self.eg.public(fn, args)
         finally:
             self.inside = False
-        if kind == "fwd":
-            self.open.add(id(obj))
-        elif kind == "gc":
-            self.open.discard(id(obj))
-            if not self.open:
-                self._reset(IDLE)
+        self._absorb(kind, obj)
+        if kind == "gc" and not self.open:
+            self._reset(IDLE)
         return out
 
     # ------------------------------------------------------------------ signatures
@@ -158,10 +157,7 @@ class AutoLoop(LoopGraphs, LoopMemory):
         for k, t in enumerate(_outputs(kind, out)):
             if t is not None:
                 self.made[id(t)] = (i, k)
-        if kind == "fwd":
-            self.open.add(id(obj))
-        elif kind == "gc":
-            self.open.discard(id(obj))
+        self._absorb(kind, obj)
         if sig is None or len(self.log) > MAX_EVENTS:
             self._skip_rest()
 
@@ -192,7 +188,7 @@ class AutoLoop(LoopGraphs, LoopMemory):
             ps = ()
             if kind == "bwd" and id(obj) not in fwd:
                 bad = "a backward without a forward of the same net in the iteration"
-            fwd.add(id(obj) if kind == "fwd" else None)
+            fwd.add(id(obj) if kind in ("fwd", "rec") else None)
             if kind in ("fwd", "bwd"):
                 ps = [p for u in obj.units() for p in u._params.values()]
             elif kind == "update":
@@ -285,7 +281,7 @@ class AutoLoop(LoopGraphs, LoopMemory):
             self.made[id(t)] = (i, k)
             self.pending.append((t, i, k))
             outs.append(t)
-        if kind in ("fwd", "bwd"):
+        if kind in ("fwd", "bwd", "F"):
             return outs
         if kind in ("grad", "loss"):
             return outs[0]
@@ -322,22 +318,6 @@ class AutoLoop(LoopGraphs, LoopMemory):
             self.keep.append(by_event.get(i))    # placeholders stay alive while their ids are in `made`
         if self.mode == EAGER and not self.open:  # no net forwarded yet (e.g. a loss read after gc): the
             self._reset(IDLE)                    # next forward may start a deferred iteration again
-
-    def is_own_forward(self, unit, outputs, inputs=None):
-        """Are `outputs` (and `inputs`, when given) those of `unit`'s last forward in the iteration under way
-        on this thread? Then record_forward has nothing to change (a Java caller names the outputs it got
-        back) and need not flush the deferred work."""
-        if self.mode not in (DEFER, EAGER) or threading.get_ident() != self.owner:
-            return False
-        for i in range(len(self.log) - 1, -1, -1):
-            kind, obj, _, args = self.log[i]
-            if kind == "fwd" and obj is unit:
-                outs = self.outs[i] if i < len(self.outs) else None
-                return (outs is not None and len(outs) == len(outputs)
-                        and all(a is b for a, b in zip(outs, outputs))
-                        and (inputs is None or (len(args) == len(inputs)
-                                                and all(a is b for a, b in zip(args, inputs)))))
-        return False
 
     def resolve(self, obj):
         """A pending tensor/result (or a hidden parameter) is needed: flush, then it has its value."""

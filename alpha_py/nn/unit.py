@@ -268,10 +268,10 @@ class Unit:
         """Take `outputs` (and `inputs`, when given) as this unit's last forward: for a forward driven from
         elsewhere (a Java Module calls its units one by one), so that backward() and gc() act on it."""
         a = _auto(self)
-        if a is None or not a.is_own_forward(self, outputs, inputs):   # else: already this unit's last forward
-            _flush(self)
-            self._last_out = list(outputs)
-            self._last_in = self._last_in if inputs is None else list(inputs)
+        if a is not None:                    # logged like a forward, so a Java Module's loop is captured too
+            return a.record_forward(self, outputs, inputs)
+        self._last_out = list(outputs)
+        self._last_in = self._last_in if inputs is None else list(inputs)
         return self
 
     def gc(self):
