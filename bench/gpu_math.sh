@@ -9,5 +9,5 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 | tee 
 SUITES=${SUITES:-tests/test_cuda_math.py}
 timeout "${T_TEST:-400}" python3 -m pytest -q -rs -p no:cacheprovider $SUITES > "$OUT/pytest_math.log" 2>&1
 echo "pytest rc=$?"; grep -E "^(FAILED|ERROR)|Error|error|PARITY" "$OUT/pytest_math.log" | head -40; tail -3 "$OUT/pytest_math.log"
-[ "${BENCH:-1}" = 1 ] && timeout "${T_BENCH:-150}" python3 bench/matmul_batched.py --reps "${REPS:-30}" 2>&1 | tee "$OUT/matmul_batched.txt"
+[ "${BENCH:-1}" = 1 ] && timeout "${T_BENCH:-150}" python3 bench/matmul_batched.py --reps "${REPS:-30}" ${BENCH_ARGS:-} 2>&1 | tee "$OUT/matmul_batched.txt"
 exit 0

@@ -89,7 +89,7 @@ MM += [((1, 33, 70), (1, 70, 17), False, False), ((3, 33, 70), (3, 70, 17), Fals
        ((2, 1, 5), (2, 5, 1), False, False), ((3, 129, 3), (3, 3, 130), False, False),
        ((2, 5, 131), (2, 67, 5), True, True), ((6, 64, 64), (6, 64, 64), False, True),
        ((12, 128, 64), (12, 128, 64), False, True), ((12, 128, 128), (12, 128, 64), False, False),
-       ((12, 128, 128), (12, 128, 64), True, False), ((12, 64, 128), (12, 64, 128), True, True),
+       ((12, 128, 128), (12, 128, 64), True, False), ((12, 64, 128), (12, 128, 64), True, True),
        ((2, 300, 20), (2, 20, 260), False, False), ((1, 1000, 4), (1, 4, 1000), False, False),
        ((3, 8, 2000), (3, 2000, 8), False, False)]
 MM_BROADCAST = [((4, 9, 13), (13, 5), False, False), ((9, 13), (4, 13, 5), False, False),
@@ -111,6 +111,26 @@ def test_matmul_nd_parity(sa, sb, t1, t2):
     assert used == ([[f"{t1:d}", f"{t2:d}"]] if max(len(sa), len(sb)) > 2 and yg.size and a.size and b.size else [])
 
 
+@pytest.mark.parametrize("tile", [(128, 128), (128, 64), (64, 128), (64, 64)])
+def test_every_gemm_batched_instance(tile):
+    """Each tile x T1/T2 form x scalar / vector loads (the backend's tile choice overridden), odd tile edges."""
+    bc, bg = cpu().backend, gpu().backend
+    bg._batched_tiles = lambda *_: tile
+    try:
+        for m, n, k in [(130, 67, 33), (132, 196, 36)]:           # VEC 0, VEC 1
+            for t1 in (False, True):
+                for t2 in (False, True):
+                    a = RNG.randn(2, *((k, m) if t1 else (m, k))).astype(np.float32)
+                    b = RNG.randn(2, *((n, k) if t2 else (k, n))).astype(np.float32)
+                    check(f"gemm_batched{tile} {m}x{n}x{k} T{t1:d}{t2:d}", "fwd", bg.matmul_nd(dev(a), dev(b), t1, t2),
+                          bc.matmul_nd(a, b, t1, t2))
+    finally:
+        del bg._batched_tiles
+    head = f"gemm_batched<{tile[0]},{tile[1]},"
+    assert {k[1] for k in bg._kernels if k[0] == "gemm_batched" and k[1].startswith(head)} \
+        == {f"{head}{t1},{t2},{v}>" for t1 in (0, 1) for t2 in (0, 1) for v in (0, 1)}
+
+
 def test_matmul_nd_unaligned_and_many_batches():
     """An operand 4 bytes off a 16-byte boundary (scalar loads), and more batches than gridDim.z holds."""
     bc, bg = cpu().backend, gpu().backend
@@ -124,7 +144,8 @@ def test_matmul_nd_unaligned_and_many_batches():
         bg.matmul_nd(dev(a), dev(a))
 
 
-@pytest.mark.parametrize("name,sa,sb", [("batchMatMul", (3, 17, 9), (3, 9, 5)), ("batchMatMulT1", (2, 9, 17), (2, 9, 5)),
+@pytest.mark.parametrize("name,sa,sb", [("batchMatMul", (3, 17, 9), (3, 9, 5)),
+                                        ("batchMatMulT1", (2, 9, 17), (2, 9, 5)),
                                         ("batchMatMulT2", (2, 2, 17, 9), (2, 2, 5, 9)), ("matMulT2", (17, 9), (5, 9))])
 def test_matmul_units_parity(name, sa, sb):
     """Forward and both input gradients (the backward runs the other transposed forms)."""

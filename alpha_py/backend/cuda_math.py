@@ -71,13 +71,21 @@ class CudaMathOps:
         return out
 
     # ---------------------------------------------------------------- batched matMuls
-    def _batched_tiles(self, m, n, batch):
-        """The largest tile whose grid still fills the GPU twice over; 64 x 64 otherwise."""
-        for bm, bn in ((128, 128), (128, 64), (64, 128)):
-            if (bm == 64 or m > 64) and (bn == 64 or n > 64) and \
-                    -(-m // bm) * -(-n // bn) * batch >= 2 * self.sm_count:
+    def _batched_tiles(self, m, n, k, batch):
+        """The tile of gemm_batched (measured on an H100, bench/NOTES-gpu.md): 128 x 64 when N <= 64, 128 x 128 for
+        K >= 256, else 64 x 128 (short K: more, cheaper blocks); the next smaller one while the grid would fill
+        less than 3/4 of the multiprocessors once; no 128-row tile for M <= 64."""
+        if n <= 64:
+            prefs = ((128, 64), (64, 64))
+        elif k >= 256:
+            prefs = ((128, 128), (64, 128), (128, 64), (64, 64))
+        else:
+            prefs = ((64, 128), (64, 64))
+        prefs = [t for t in prefs if t[0] == 64 or m > 64]
+        for bm, bn in prefs:
+            if -(-m // bm) * -(-n // bn) * batch * 4 >= 3 * self.sm_count:
                 return bm, bn
-        return 64, 64
+        return prefs[-1]
 
     def _batch_operand(self, x, lead):
         """(x, batch stride) over the broadcast batch dims `lead`: stride 0 for a single matrix, a copy only for a
@@ -112,7 +120,7 @@ class CudaMathOps:
         (a, sa), (b, sb) = self._batch_operand(a, lead), self._batch_operand(b, lead)
         c = cupy.empty(lead + (m, n), dtype=self.dtype)
         vec = int(_aligned(a, b) and (m if t1 else k) % 4 == 0 and (k if t2 else n) % 4 == 0)
-        bm, bn = self._batched_tiles(m, n, batch)
+        bm, bn = self._batched_tiles(m, n, k, batch)
         self.kernel("gemm_batched", f"gemm_batched<{bm},{bn},{int(t1)},{int(t2)},{vec}>")(
             (-(-m // bm), -(-n // bn), min(batch, MAX_Z)), (256,),
             (a, b, c, i32(m), i32(n), i32(k), i32(batch), i64(sa), i64(sb), i64(m * n)))
