@@ -5,7 +5,7 @@ Skipped without CuPy or a GPU."""
 import numpy as np
 import pytest
 
-from alpha_py import nn
+from alpha_py import alpha, nn
 from alpha_py.errors import ArgumentError
 from alpha_py.ops import MATH
 from cuda_parity import check, cpu, gpu, keep_allocator, unit_parity  # noqa: F401  (keep_allocator: autouse)
@@ -150,6 +150,30 @@ def test_matmul_nd_unaligned_and_many_batches():
 def test_matmul_units_parity(name, sa, sb):
     """Forward and both input gradients (the backward runs the other transposed forms)."""
     unit_parity(name, lambda: getattr(nn, name)(), [sa, sb])
+
+
+def test_attention_block_trains_in_a_captured_graph_step():
+    """batchMatMulT2 / smul / batchMatMul (forward and gradients) inside alpha.train_step's CUDA graph: replayed
+    steps equal op-by-op steps bit for bit (cupy.matmul, the earlier path, could not be captured)."""
+    from test_attention_train import T, V, Attention, toy_task
+    eg = gpu(3)
+    x, y = toy_task(48, 1)
+    X, Y = eg.tensor(x), eg.onehot(y, 2)
+
+    def run(graph):
+        eg.set_seed(3)
+        net = Attention(V + T, 8, 2)
+        net.init(eg)
+        step = alpha.train_step(net, alpha.loss.softmax_crossEntropy(), alpha.optim.Adam(net.params(), 1e-2),
+                                graph=graph)
+        losses = [step(X, Y) for _ in range(5)]
+        return [v.get() for v in losses], step, {k: v.numpy() for k, v in net.state_map().items()}
+    eager, _, ref = run(False)
+    got, step, params = run(True)
+    s = step.stats()
+    assert (s["mode"], s["replays"]) == ("graph", 4), s
+    assert got == eager and eager[-1] < eager[0]
+    assert all(np.array_equal(params[k], ref[k]) for k in ref)
 
 
 def test_bernouli_mask_is_the_uniform_draw_compared_with_p():
