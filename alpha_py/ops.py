@@ -1,7 +1,7 @@
 """Vocabulary layer: the op vocabulary — every elementwise activation and every optimizer rule, named once.
 The nn factory methods and unit classes, alpha.F's names, the backends' dispatch, the CUDA kernel instances
-(enumerators of kernels/act.cuh and kernels/optim.cu) and the tests' parameters are derived from these two
-tables. Imports nothing from alpha_py (the bottom layer, beside errors)."""
+(enumerators of kernels/act.cuh, kernels/optim.cu and kernels/math.cu) and the tests' parameters are derived from
+these tables. Imports nothing from alpha_py (the bottom layer, beside errors)."""
 from typing import NamedTuple, Optional
 
 
@@ -85,10 +85,11 @@ AMSGRAD_STATE = "max_exp_avg_sq"     # the extra state of a rule whose hp has "a
 class MathOp(NamedTuple):
     """One Dragon-Alpha element-wise math function. nn.<name>([inplace,] params...) / F.<name>([params...,] X)
     with the params in one of `forms` (chosen by how many are given; the others keep `defaults`);
-    backend.math_fwd/math_bwd(name, ..., params) compute it (backend/math_ops.py; on the GPU the same code
-    runs on CuPy arrays). u = alpha*x + beta where the row has alpha, beta."""
+    backend.math_fwd/math_bwd(name, ..., params) compute it (backend/math_ops.py over NumPy; on the GPU the
+    kernels math_fwd<kernel>, math_bwd<kernel> of kernels/math.cu). u = alpha*x + beta where the row has alpha, beta."""
     name: str
     unit: str
+    kernel: str                          # its MathId enumerator in kernels/math.cu (math_fwd<K>, math_bwd<K>)
     forms: tuple                         # allowed parameter lists, e.g. (("vmax",), ("alpha", "beta", "vmax"))
     defaults: dict
     doc: str
@@ -97,33 +98,34 @@ class MathOp(NamedTuple):
 _AB = ((), ("alpha", "beta"))
 _ID = {"alpha": 1.0, "beta": 0.0}
 MATH = {m.name: m for m in (
-    MathOp("abs", "Abs", _AB, _ID, "y = |alpha*x + beta|."),
-    MathOp("sin", "Sin", _AB, _ID, "y = sin(alpha*x + beta)."),
-    MathOp("cos", "Cos", _AB, _ID, "y = cos(alpha*x + beta)."),
-    MathOp("tan", "Tan", _AB, _ID, "y = tan(alpha*x + beta)."),
-    MathOp("cot", "Cot", _AB, _ID, "y = cot(alpha*x + beta)."),
-    MathOp("csc", "Csc", _AB, _ID, "y = 1 / sin(alpha*x + beta)."),
-    MathOp("sec", "Sec", _AB, _ID, "y = 1 / cos(alpha*x + beta)."),
-    MathOp("arcsin", "Arcsin", _AB, _ID, "y = arcsin(alpha*x + beta)."),
-    MathOp("arctan", "Arctan", _AB, _ID, "y = arctan(alpha*x + beta)."),
-    MathOp("exp", "Exp", _AB, _ID, "y = exp(alpha*x + beta)."),
-    MathOp("log", "Log", _AB, _ID, "y = log(alpha*x + beta)."),
-    MathOp("sqrt", "Sqrt", _AB, _ID, "y = sqrt(alpha*x + beta)."),
-    MathOp("square", "Square", ((), ("alpha",)), {"alpha": 1.0}, "y = alpha * x^2."),
-    MathOp("quadratic", "Quadratic", (("alpha", "beta", "gamma"),), {}, "y = alpha*x^2 + beta*x + gamma."),
-    MathOp("linear", "Linear", (("alpha", "beta"),), {}, "y = alpha*x + beta."),
-    MathOp("sadd", "SAdd", (("C",),), {}, "y = x + C."),
-    MathOp("ssub", "SSub", (("C",),), {}, "y = x - C."),
-    MathOp("smul", "SMul", (("C",),), {}, "y = x * C."),
-    MathOp("sdiv", "SDiv", (("C",),), {}, "y = x / C."),
-    MathOp("rpl", "Rpl", ((), ("alpha", "beta", "gamma")), {"alpha": 1.0, "beta": 0.0, "gamma": 0.0},
+    MathOp("abs", "Abs", "MATH_ABS", _AB, _ID, "y = |alpha*x + beta|."),
+    MathOp("sin", "Sin", "MATH_SIN", _AB, _ID, "y = sin(alpha*x + beta)."),
+    MathOp("cos", "Cos", "MATH_COS", _AB, _ID, "y = cos(alpha*x + beta)."),
+    MathOp("tan", "Tan", "MATH_TAN", _AB, _ID, "y = tan(alpha*x + beta)."),
+    MathOp("cot", "Cot", "MATH_COT", _AB, _ID, "y = cot(alpha*x + beta)."),
+    MathOp("csc", "Csc", "MATH_CSC", _AB, _ID, "y = 1 / sin(alpha*x + beta)."),
+    MathOp("sec", "Sec", "MATH_SEC", _AB, _ID, "y = 1 / cos(alpha*x + beta)."),
+    MathOp("arcsin", "Arcsin", "MATH_ARCSIN", _AB, _ID, "y = arcsin(alpha*x + beta)."),
+    MathOp("arctan", "Arctan", "MATH_ARCTAN", _AB, _ID, "y = arctan(alpha*x + beta)."),
+    MathOp("exp", "Exp", "MATH_EXP", _AB, _ID, "y = exp(alpha*x + beta)."),
+    MathOp("log", "Log", "MATH_LOG", _AB, _ID, "y = log(alpha*x + beta)."),
+    MathOp("sqrt", "Sqrt", "MATH_SQRT", _AB, _ID, "y = sqrt(alpha*x + beta)."),
+    MathOp("square", "Square", "MATH_SQUARE", ((), ("alpha",)), {"alpha": 1.0}, "y = alpha * x^2."),
+    MathOp("quadratic", "Quadratic", "MATH_QUADRATIC", (("alpha", "beta", "gamma"),), {},
+           "y = alpha*x^2 + beta*x + gamma."),
+    MathOp("linear", "Linear", "MATH_LINEAR", (("alpha", "beta"),), {}, "y = alpha*x + beta."),
+    MathOp("sadd", "SAdd", "MATH_SADD", (("C",),), {}, "y = x + C."),
+    MathOp("ssub", "SSub", "MATH_SSUB", (("C",),), {}, "y = x - C."),
+    MathOp("smul", "SMul", "MATH_SMUL", (("C",),), {}, "y = x * C."),
+    MathOp("sdiv", "SDiv", "MATH_SDIV", (("C",),), {}, "y = x / C."),
+    MathOp("rpl", "Rpl", "MATH_RPL", ((), ("alpha", "beta", "gamma")), {"alpha": 1.0, "beta": 0.0, "gamma": 0.0},
            "y = alpha / (x + beta) + gamma (reciprocal)."),
-    MathOp("max", "Max", (("vmax",), ("alpha", "beta", "vmax")), _ID, "y = max(alpha*x + beta, vmax)."),
-    MathOp("min", "Min", (("vmin",), ("alpha", "beta", "vmin")), _ID, "y = min(alpha*x + beta, vmin)."),
-    MathOp("clip", "Clip", (("vmin", "vmax"), ("alpha", "beta", "vmin", "vmax")), _ID,
+    MathOp("max", "Max", "MATH_MAX", (("vmax",), ("alpha", "beta", "vmax")), _ID, "y = max(alpha*x + beta, vmax)."),
+    MathOp("min", "Min", "MATH_MIN", (("vmin",), ("alpha", "beta", "vmin")), _ID, "y = min(alpha*x + beta, vmin)."),
+    MathOp("clip", "Clip", "MATH_CLIP", (("vmin", "vmax"), ("alpha", "beta", "vmin", "vmax")), _ID,
            "y = min(max(alpha*x + beta, vmin), vmax)."),
-    MathOp("reluN", "ReluN", (("N",),), {}, "y = min(max(x, 0), N)."),
-    MathOp("halfSin", "HalfSin", (("Amp",), ("Amp", "alpha", "beta")), _ID,
+    MathOp("reluN", "ReluN", "MATH_RELU_N", (("N",),), {}, "y = min(max(x, 0), N)."),
+    MathOp("halfSin", "HalfSin", "MATH_HALF_SIN", (("Amp",), ("Amp", "alpha", "beta")), _ID,
            "y = 2*Amp*|sin(alpha*x + beta)| - Amp."),
 )}
 MATMULS = {"matMul": "Y = X1 @ X2", "matMulT1": "Y = X1^T @ X2", "matMulT2": "Y = X1 @ X2^T",

@@ -5,6 +5,7 @@
 // | rng_uniform<D>   | out, n, seed, state, low, high         | U[low, high), 24-bit resolution               |
 // | rng_gaussian<D>  | out, n, seed, state, mean, std         | Box-Muller on two uniforms per element        |
 // | rng_dropout<D>   | out, n, seed, state, keep_p            | out = (u < keep_p) / keep_p                   |
+// | rng_bernouli<D>  | out, n, seed, state, p, v1, v2         | out = u < p ? v1 : v2 (u: rng_uniform's U[0, 1)) |
 // | rng_set_state    | state, seed, calls                     | 1 thread: state = {seed, calls}               |
 // D = 0: `seed` is the call's global seed, computed on the host (state unused, may be NULL).
 // D = 1 (a step captured in a CUDA graph): `seed` is the call's number i within the step and `state` =
@@ -12,6 +13,7 @@
 // rng_set_state; the global seed is splitmix64(state[0] ^ splitmix64(state[1] + i)) — the host's
 // formula (backend/cuda.py) for call number state[1] + i, so a replay draws what the op-by-op step draws.
 //! instances: rng_uniform<0> rng_uniform<1> rng_gaussian<0> rng_gaussian<1> rng_dropout<0> rng_dropout<1>
+//! instances: rng_bernouli<0> rng_bernouli<1>
 #include "grid.cuh"
 
 #define LCG_A 6364136223846793005ULL
@@ -71,6 +73,13 @@ __global__ void rng_dropout(float* __restrict__ out, long long n, unsigned long 
                             const unsigned long long* __restrict__ state, float keep_p) {
     float scale = 1.f / keep_p;
     RNG_LOOP(i) out[i] = next_uniform(s) < keep_p ? scale : 0.f;
+}
+
+// bernouliMul's mask (v1.2's bernouli(p, v1, v2)): the draw rng_uniform<D>(0, 1) makes, compared with p
+template <int D>
+__global__ void rng_bernouli(float* __restrict__ out, long long n, unsigned long long seed,
+                             const unsigned long long* __restrict__ state, float p, float v1, float v2) {
+    RNG_LOOP(i) out[i] = next_uniform(s) < p ? v1 : v2;
 }
 
 extern "C" __global__ void rng_set_state(unsigned long long* state, unsigned long long seed, unsigned long long calls) {

@@ -50,6 +50,9 @@ def test_module_specs_of_the_real_kernels():
     rare = kp.module_specs(table, rare=True)
     assert ("elementwise", "act_fwd<ACT_GELU>") in rare and ("elementwise", "act_fwd<ACT_GELU>") not in specs
     assert ("elementwise", "act_fwd<ACT_LEAKY_RELU>") in specs
+    for rare_only in (("math", "math_fwd<MATH_SIN>"), ("math", "math_bwd<MATH_HALF_SIN>"),
+                      ("gemm_batched", "gemm_batched<128,128,0,1,1>"), ("random", "rng_bernouli<0>")):
+        assert rare_only in rare and rare_only not in specs, rare_only
 
 
 def test_record_missing_corrupt_stale_and_round_trip(tmp_path):

@@ -10,7 +10,7 @@ from alpha_py.backend import kernel_loader as kl
 from alpha_py.backend.base import ArrayBackend
 from alpha_py.backend.optim_ops import STEP_SCALARS, kernel_scalars
 from alpha_py.nn.activation import ACTIVATION_CLASSES, Activation
-from alpha_py.ops import ACT_IDENTITY, ACTIVATIONS, OPTIM_RULES
+from alpha_py.ops import ACT_IDENTITY, ACTIVATIONS, MATH, OPTIM_RULES
 from alpha_py.optim.rules import OPTIMIZERS
 
 
@@ -57,6 +57,15 @@ def test_activation_kernels_are_the_table_plus_identity():
                                       | {f"bn_bwd_apply<{a}>" for a in with_identity}
                                       | {f"bn_partial<2,{a}>" for a in with_identity}
                                       | {f"bn_partial<3,{ACT_IDENTITY}>"})
+
+
+def test_math_kernels_are_the_math_table():
+    """kernels/math.cu has one MathId enumerator per ops.MATH row, in its order, and a math_fwd / math_bwd instance
+    of each; the batched GEMM has every T1 / T2 form."""
+    assert enumerators("math.cu", "MathId") == [m.kernel for m in MATH.values()]
+    assert instances("math") == {f"math_{d}<{m.kernel}>" for d in ("fwd", "bwd") for m in MATH.values()}
+    assert instances("gemm_batched") == {f"gemm_batched<{bm},{bn},{t1},{t2},{v}>" for bm in (64, 128)
+                                         for bn in (64, 128) for t1 in (0, 1) for t2 in (0, 1) for v in (0, 1)}
 
 
 def test_every_optimizer_rule_has_one_optimizer_a_cpu_step_and_a_kernel():

@@ -1,7 +1,8 @@
 """Backend layer (CUDA): the primitive table on CuPy arrays. Elementwise basics stay CuPy expressions
 inherited from ArrayBackend; activations, batchNorm(+act), softmax(+crossEntropy), Kahan reductions,
 random numbers and image ops run our kernels/*.cu (conv/pool in cuda_conv.py, optimizers in
-cuda_optim.py, CUDA graphs of training steps in cuda_graph.py). Imported only by alpha.engine.cuda_float32;
+cuda_optim.py, the element-wise math family and batched matMuls in cuda_math.py, CUDA graphs of training steps in
+cuda_graph.py). Imported only by alpha.engine.cuda_float32;
 imports cupy, numpy, alpha_py.ops and backend/."""
 import math
 
@@ -14,6 +15,7 @@ from .base import ArrayBackend, bn_unbias
 from .cuda_bf16 import CudaBf16Ops
 from .cuda_conv import CudaConvOps
 from .cuda_graph import CudaGraphOps
+from .cuda_math import CudaMathOps
 from .cuda_memory import Counters, DeviceMemory, DeviceTables, PinnedStager
 from .cuda_optim import CudaOptimOps
 from .kernel_loader import get_kernel
@@ -50,7 +52,7 @@ class _Event:
             self.event.synchronize()
 
 
-class CudaBackend(CudaBf16Ops, CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
+class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
     name = "cuda"
 
     def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, tf32=False):

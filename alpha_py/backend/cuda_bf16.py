@@ -114,7 +114,8 @@ class CudaBf16Ops:
         return gw
 
     def matmul_nd(self, a, b, t1=False, t2=False):
-        """Batched matmuls run on cupy.matmul in fp32: refused in bf16; 2D ones take the bf16 GEMM."""
+        """Batched matmuls run on the strict-fp32 batched GEMM (cuda_math.py): refused in bf16; 2D ones take the
+        bf16 GEMM."""
         if a.ndim > 2 or b.ndim > 2:
             self.refuse_bf16(f"matmul_nd (batched matmul of {tuple(a.shape)} and {tuple(b.shape)})")
         return super().matmul_nd(a, b, t1, t2)

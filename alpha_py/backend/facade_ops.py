@@ -1,6 +1,7 @@
 """Backend layer: primitives of Dragon-Alpha's facade units written once over `self.xp` (NumPy on the CPU, CuPy's
 element-wise ops on the GPU): the flat Index of a max pool (v1.2's pool2D_max_indexed) and the Bernoulli mask of
-bernouliMul. A mixin of ArrayBackend. Imports nothing from alpha_py."""
+bernouliMul (the CUDA backend overrides it: one rng_bernouli kernel, cuda_math.py). A mixin of ArrayBackend.
+Imports nothing from alpha_py."""
 
 
 class FacadeOps:

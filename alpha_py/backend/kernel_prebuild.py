@@ -50,8 +50,9 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False):
     queue order (spec_rank): every family's `extern "C"` module and template instance, except that the
     implicit-GEMM families keep the instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA
     tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma only on Hopper), gemm_bf16
-    never (bf16 mode compiles it on first use; it needs compute capability >= 8.0), and the
-    instances of the less common activations and optimizers only with rare=True (`alpha warmup`)."""
+    never (bf16 mode compiles it on first use; it needs compute capability >= 8.0), and the instances of the less
+    common activations and optimizers, of the math family, the batched GEMM and bernouliMul's mask only with
+    rare=True (`alpha warmup`)."""
     keep_mma = {"0", str(int(tf32_ks))}
     specs = []
     for fam in sorted(table):
@@ -73,6 +74,8 @@ FIRST = ("random", "image", "conv_fwd", "batchnorm", "elementwise", "pool", "red
          "conv_bwd_filter", "winograd", "conv_bwd_data")
 
 
+# Dragon-Alpha's math family, batched matMuls, bernouliMul's mask: compiled by `alpha warmup` or on first use
+RARE_FAMILIES, RARE_KERNELS = ("math", "gemm_batched"), ("rng_bernouli<",)
 COMMON_ARGS = ("ACT_IDENTITY", "ACT_RELU", "ACT_LEAKY_RELU", "OPTIM_SGD", "OPTIM_MOMENTUM", "OPTIM_ADAM", "OPTIM_ADAMW")
 
 
@@ -80,9 +83,13 @@ def spec_rank(family, instance):
     """Queue order (a stable sort): what nearly every training step runs first (the `extern "C"` modules, the
     instances of identity / relu / leakyRelu and of SGD / momentum / Adam(W), random numbers, softmax, Winograd
     filters, tensor cores), then the implicit-GEMM convolutions (backward-data without vector loads last: a first
-    layer needs none), then the other activations and optimizers. Within a rank, families go in FIRST's order."""
+    layer needs none), then the other activations and optimizers, the element-wise math family (kernels/math.cu),
+    the batched matMuls (kernels/gemm_batched.cu) and bernouliMul's mask: those only with rare=True. Within a
+    rank, families go in FIRST's order."""
     if instance is None:
         return 0
+    if family in RARE_FAMILIES or instance.startswith(RARE_KERNELS):
+        return 3
     args = instance[instance.index("<") + 1:-1].split(",")
     named = [a for a in args if a.startswith(("ACT_", "OPTIM_"))]
     if named:

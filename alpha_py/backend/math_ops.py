@@ -1,6 +1,7 @@
 """Backend layer: Dragon-Alpha's element-wise math (ops.MATH rows) and the matMul family, written once over
-`self.xp` so NumPy (CPU) and CuPy (GPU: CuPy's element-wise ops; 2D matMuls on the backend's matmul, batched ones on
-cupy.matmul — no kernels of ours yet) share it. A mixin of ArrayBackend. Imports alpha_py.ops and errors only."""
+`self.xp`: the CPU backend's (NumPy) and the reference of the CUDA backend's own kernels (cuda_math.py overrides
+math_fwd, math_bwd and matmul_nd; kernels/math.cu follows these formulas and derivative choices). A mixin of
+ArrayBackend. Imports alpha_py.ops and errors only."""
 from ..errors import ArgumentError
 from ..ops import MATH
 
