@@ -145,7 +145,7 @@ class BatchedForwardTest {
     }
 
     /** A Module training step with lazy(false): forward (1 request), loss gradient, backward, update (its errors are
-     *  raised by update()); clear_grads() and gc() ride along. LazyStepTest: 2 requests with lazy on. */
+     *  raised by update()); clear_grads() and gc() ride along. LazyStepTest: 1 request with lazy on. */
     @Test
     void trainingStepTakesFourRequests() {
         Bridge.lazy(false);

@@ -22,8 +22,8 @@ import java.util.List;
 
 /**
  * A Java Module forward's batch left open (Bridge.lazy, alpha.bridge.Batch): the loss gradient joins it and
- * the thread's next request carries it, so a training step takes 2 requests (forward + gradient + backward,
- * then update); the results are bit-equal to call by call; a data-dependent branch and a changing batch size
+ * the thread's next request carries it, and update() rides with the next request, so a training step takes
+ * 1 request (the previous step's update, clear_grads and gc, then forward + gradient + backward); the results are bit-equal to call by call; a data-dependent branch and a changing batch size
  * stay right; an error of a queued call is raised by the next request with Python's message naming the unit;
  * a request that fails after carrying the batch still binds the batch's outputs; closing the input or opening
  * a Scope before the batch is sent changes nothing.
@@ -109,7 +109,7 @@ class LazyStepTest {
     }
 
     @Test
-    void trainingStepTakesTwoRequests() {
+    void trainingStepTakesOneRequest() {
         Plain net = new Plain().init(eg);
         Optimizer opt = alpha.optim.SGD(net.param_map(), 0.1f);
         LossFunction ls = alpha.loss.softmax_crossEntropy();
@@ -128,7 +128,7 @@ class LazyStepTest {
         };
         step.run();
         step.run();
-        assertArrayEquals(new long[]{0, 1, 2}, perCall, "forward queued, backward carries it, update");
+        assertArrayEquals(new long[]{0, 1, 1}, perCall, "forward queued, backward carries it, update sent late");
         for (Parameter p : net.param_map().values()) assertNull(p.grad(), "clear_grads() ran");
     }
 

@@ -42,6 +42,16 @@ class ParityTest {
     }
 
     @Test
+    void aLaterUpdateSFailureIsRaisedByTheNextRequest() {
+        int[] calls = {0};
+        Optimizer opt = sgd(0.1f).lrSchedular(alpha.optim.lambdaLr(lr -> ++calls[0] > 1 ? -lr : lr));
+        opt.update();                                   // the first update is sent at once: fine
+        opt.update();                                   // sent with the next request (Bridge.lazy)
+        AlphaException e = assertThrows(AlphaException.class, opt::learning_rate);
+        assertTrue(e.getMessage().contains("update") && e.getMessage().contains("lambdaLr"), e.getMessage());
+    }
+
+    @Test
     void updateTakesOnlyZero() {
         Optimizer opt = sgd(0.1f);
         AlphaException e = assertThrows(AlphaException.class, () -> opt.update(3));

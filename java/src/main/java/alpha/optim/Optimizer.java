@@ -1,5 +1,6 @@
 package alpha.optim;
 
+import alpha.bridge.Bridge;
 import alpha.bridge.Handle;
 import alpha.bridge.Ref;
 import alpha.bridge.Wrap;
@@ -17,12 +18,26 @@ public class Optimizer extends Handle {
 
     private Optimizer set(String name, Object v) { Wrap.discard(py(name, v)); return this; }
 
+    private volatile boolean updated;         // the first update() was sent at once
+
     /**
-     * One step over every parameter (advances the scheduler).
+     * One step over every parameter (advances the scheduler). The first one is sent at once, so its errors (a
+     * scheduler's, a state's) are raised here. Later ones, with {@link Bridge#lazy()} on (the default), are sent
+     * with this thread's next bridge request, like clear_grads() and gc(), so a training step costs one round trip
+     * less; anything that reads a value (a loss, a parameter, a checkpoint save) is such a request, so it sees the
+     * update. An error of such an update surfaces at that next request, naming it.
      *
      * @return this object, for chaining
      */
-    public Optimizer update() { py("update"); return this; }
+    public Optimizer update() {
+        if (updated && Bridge.lazy()) {
+            backend().callLater(this, "update");
+        } else {
+            py("update");
+            updated = true;
+        }
+        return this;
+    }
 
     /**
      * Dragon-Alpha's form in the paper's Figure 2, {@code opt.update(0)}: the same as update(); other values are refused.
@@ -30,7 +45,11 @@ public class Optimizer extends Handle {
      * @param zero must be 0: the form of the paper's Figure 2
      * @return this object, for chaining
      */
-    public Optimizer update(int zero) { py("update", zero); return this; }
+    public Optimizer update(int zero) {
+        if (zero != 0) py("update", zero);          // refused by Python now, naming the value
+        else update();
+        return this;
+    }
 
     /**
      * Zero the gradients; sent with the next bridge request (Backend.callLater), no round trip of its own.
