@@ -143,13 +143,19 @@ class ImageEngine(ImageAffine, ImageGeometry, ImageMath):
         return self.pixels(data[:math.prod(dims)], *dims)
 
     def read_raw_bil_dtype12(self, src, *dims):
-        """A 12-bit band-interleaved-by-line cube (little-endian pairs, value >> 4) from a file path or bytes:
+        """A 12-bit band-interleaved-by-line cube (little-endian pairs, value >> 4) from a file path, bytes or a byte tensor:
         [IW * IC, IH] transposed to [IH, IW, IC] (v1.2's hyper-spectral reader)."""
         d = self._dims(dims, "read_raw_bil_dtype12")
         if len(d) != 3:
             raise ArgumentError(f"ImageEngine.read_raw_bil_dtype12: expected IH, IW, IC, got {d}")
         IH, IW, IC = d
-        raw = bytes(src) if isinstance(src, (bytes, bytearray)) else open(str(src), "rb").read()
+        if isinstance(src, Tensor):                      # the Java facade sends byte[] as a pixel tensor
+            raw = self.pixel(src).tobytes()
+        elif isinstance(src, (bytes, bytearray)):
+            raw = bytes(src)
+        else:
+            with open(str(src), "rb") as f:
+                raw = f.read()
         if len(raw) % 2:
             raise DataError(f"ImageEngine.read_raw_bil_dtype12: {len(raw)} bytes, an even count expected")
         v = np.frombuffer(raw, dtype="<u2")
