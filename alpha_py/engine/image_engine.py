@@ -1,6 +1,8 @@
 """Engine layer: eg.img() — Dragon-Alpha v1.2's ImageEngine over pixel (uint8) tensors [N?, H, W, C]: making and
 reading pixels, files (raw and zipped), colour adjustment and jitter, random expand/crop; the math, geometry and
 affine families come from the mixins beside it. No autograd (as in v1.2). Imports its mixins, core and errors."""
+import contextlib
+import functools
 import io
 import math
 import zipfile
@@ -299,3 +301,17 @@ class ImageEngine(ImageAffine, ImageGeometry, ImageMath):
         if len(out_dim) == 1 and (isinstance(out_dim[0], (list, tuple)) or hasattr(out_dim[0], "tolist")):
             out_dim = out_dim[0]
         return ints(list(out_dim), f"ImageEngine.{who}", "out_dim")
+
+
+def _on_device(fn):
+    """Run an image op with the engine's GPU current (a CUDA engine on device 1 allocates there), as the backend does."""
+    @functools.wraps(fn)
+    def run(self, *args, **kwargs):
+        dev = getattr(self.eg.backend, "device", None)
+        with dev if dev is not None else contextlib.nullcontext():
+            return fn(self, *args, **kwargs)
+    return run
+
+
+for _name in [n for n in dir(ImageEngine) if not n.startswith("_") and callable(getattr(ImageEngine, n))]:
+    setattr(ImageEngine, _name, _on_device(getattr(ImageEngine, _name)))
