@@ -233,3 +233,18 @@ def test_bad_input_names_the_function_shape_and_expectation(eg):
     with pytest.raises(AlphaError, match=r"ImageEngine.pixel_channel_split: X \[1,3\] has 2 dims, expected >= 3"):
         eg.img.pixel_channel_split(X)
     assert math.isfinite(float(eg.img.next_float()))
+
+
+def test_displayable_images_follow_javas_buffered_images(eg):
+    X = px(eg, [10, 20, 30, 40, 50, 60], 1, 2, 3)
+    assert eg.img.RGB(X).tolist() == [[[10, 20, 30], [40, 50, 60]]]          # what Java's RGB image shows, as RGB
+    assert eg.img.BGR(X).tolist() == [[[30, 20, 10], [60, 50, 40]]]          # X's channels read as B, G, R
+    assert [a.shape for a in eg.img.RGB(X, X)] == [(1, 2, 3), (1, 2, 3)]
+    eg.img.channel_red(2).channel_green(1).channel_blue(0)
+    assert eg.img.RGB(px(eg, [1, 2, 3, 4] * 2, 1, 2, 4), 3, 1, 0).tolist() == [[[4, 2, 1], [4, 2, 1]]]
+    assert eg.img.gray(X).tolist() == [[20, 50]]                             # the channel mean
+    assert eg.img.gray(X, (0, 0, 0), (255, 128, 0)).tolist() == [[[20, 10, 0], [50, 25, 0]]]
+    ch = eg.img.channel_graphics(px(eg, [0, 255, 255, 0], 1, 2, 2), (0, 0, 0), (255, 255, 255))
+    assert [c.tolist() for c in ch] == [[[[0, 0, 0], [255, 255, 255]]], [[[255, 255, 255], [0, 0, 0]]]]
+    with pytest.raises(ShapeError, match=r"ImageEngine.RGB: X \[2,3\] must be \[H, W, C\]"):
+        eg.img.RGB(px(eg, [1] * 6, 2, 3))

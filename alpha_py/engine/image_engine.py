@@ -165,6 +165,68 @@ class ImageEngine(ImageAffine, ImageGeometry, ImageMath):
         X = self.pixels(px, IW * IC, IH)
         return self.pixels(self.pixel(self.transpose(False, X, 0, 1)), IH, IW, IC)
 
+    # ------------------------------------------------------------------ displayable images (Java: java.awt.BufferedImage)
+    def _rgb(self, X, c, who):
+        """[H, W, 3] host bytes of an [H, W, C] pixel tensor's channels c (X's own when C == 3)."""
+        if len(X.shape) != 3:
+            raise ShapeError(f"ImageEngine.{who}: X {fmt_shape(X.shape)} must be [H, W, C]")
+        x = self.eg.backend.to_host(self._pix(X, who))
+        return x.copy() if X.shape[-1] == 3 else self.eg.backend.to_host(self.extract_3channels(False, X, *c).data)
+
+    def _many(self, args, fn, default):
+        """(X) | (X, c0, c1, c2) -> one image; (X...) | ([X...], c0, c1, c2) -> a list."""
+        if len(args) == 4 and isinstance(args[0], (list, tuple)):
+            return [fn(t, args[1:]) for t in args[0]]
+        if len(args) == 4 and isinstance(args[0], Tensor) and not isinstance(args[1], Tensor):
+            return fn(args[0], args[1:])
+        ts = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        out = [fn(t, default) for t in ts]
+        return out[0] if len(args) == 1 and isinstance(args[0], Tensor) else out
+
+    def BGR(self, *args):
+        """BGR(X[, blue, green, red]) | BGR(X...): the image Java's BGR BufferedImage shows, as an [H, W, 3] RGB host
+        array (X's channels read as B, G, R; channel_blue/green/red picked when C != 3)."""
+        return self._many(args, lambda X, c: self._rgb(X, c, "BGR")[..., ::-1].copy(),
+                          (self._blue, self._green, self._red))
+
+    def RGB(self, *args):
+        """RGB(X[, red, green, blue]) | RGB(X...): the image Java's RGB BufferedImage shows, as an [H, W, 3] host array.
+        As v1.2, the list form passes channel_blue, green, red as red, green, blue."""
+        multi = (self._blue, self._green, self._red)
+        one = (self._red, self._green, self._blue)
+        default = one if len(args) == 1 and isinstance(args[0], Tensor) else multi
+        return self._many(args, lambda X, c: self._rgb(X, c, "RGB"), default)
+
+    def _gray_bytes(self, X, who):
+        if len(X.shape) not in (2, 3):
+            raise ShapeError(f"ImageEngine.{who}: X {fmt_shape(X.shape)} must be [H, W] or [H, W, C]")
+        x = self._pix(X, who)
+        if len(X.shape) == 2:
+            return self.eg.backend.to_host(x).copy()
+        g = self._saturate(self._gray(x).astype(np.float32))        # v1.2: row_mean of the floats, dtype_to_pixel
+        return self.eg.backend.to_host(g).reshape(X.shape[:2])
+
+    @staticmethod
+    def _colored(g, black, white):
+        """v1.2's gray(pixel, IH, IW, black, white): each byte between two (r, g, b) colours, as [H, W, 3] RGB."""
+        v1 = g.astype(np.float32) / np.float32(255.0)
+        v0 = np.float32(1.0) - v1
+        cols = [np.minimum(255, (v1 * np.float32(w) + v0 * np.float32(b)).astype(np.int64)) for b, w in zip(black, white)]
+        return np.stack(cols, axis=-1).astype(np.uint8)
+
+    def gray(self, *args):
+        """gray(X) -> [H, W] host bytes (an [H, W, C] tensor's channel mean); gray(X, black, white) -> [H, W, 3] RGB
+        between two (r, g, b) colours; gray(X...) -> a list."""
+        if len(args) == 3 and isinstance(args[0], Tensor) and not isinstance(args[1], Tensor):
+            return self._colored(self._gray_bytes(args[0], "gray"), args[1], args[2])
+        ts = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        out = [self._gray_bytes(t, "gray") for t in ts]
+        return out[0] if len(args) == 1 and isinstance(args[0], Tensor) else out
+
+    def channel_graphics(self, X, black, white):
+        """One [H, W, 3] RGB host image per channel of an [H, W, C] pixel tensor, between two (r, g, b) colours."""
+        return [self._colored(c.reshape(X.shape[0], X.shape[1]), black, white) for c in self.pixel_channel_split(X)]
+
     # ------------------------------------------------------------------ colour adjustment
     def _copy(self, X, inplace):
         x = self._pix(X, "adjust")
