@@ -2,7 +2,9 @@
 _row/_field forms, divisions, colour adjustment, java.util.Random's stream, files; each against hand-computed values
 or v1.2's formulas on small arrays with odd H/W/C, v1.2's in-place meaning, and errors naming the function."""
 import math
+import re
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -248,3 +250,12 @@ def test_displayable_images_follow_javas_buffered_images(eg):
     assert [c.tolist() for c in ch] == [[[[0, 0, 0], [255, 255, 255]]], [[[255, 255, 255], [0, 0, 0]]]]
     with pytest.raises(ShapeError, match=r"ImageEngine.RGB: X \[2,3\] must be \[H, W, C\]"):
         eg.img.RGB(px(eg, [1] * 6, 2, 3))
+
+
+def test_the_docs_example_runs():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "dragon-alpha-api.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", text.split("## Image engine", 1)[1], re.S)[0]
+    scope = {}
+    exec(compile(code, "docs/dragon-alpha-api.md", "exec"), scope)
+    assert scope["Y"].shape == (2, 32, 32, 3) and scope["Y"].dataType() == "float32"
+    assert -1.0 <= scope["Y"].numpy().min() and scope["Y"].numpy().max() <= 1.0 + 1e-6     # float32(2/255) * 255
