@@ -98,14 +98,13 @@ class ImageBase:
     @staticmethod
     def _ndim_at_least(X, n, who, name="X"):
         if len(X.shape) < n:
-            raise ShapeError(f"ImageEngine.{who}: {name} {fmt_shape(X.shape)} has {len(X.shape)} dims, expected "
-                             f">= {n} ([N,] H, W, C)" if n == 3 else f"ImageEngine.{who}: {name} "
-                             f"{fmt_shape(X.shape)} has {len(X.shape)} dims, expected >= {n}")
+            what = " ([N,] H, W, C)" if n == 3 else ""
+            raise ShapeError(f"ImageEngine.{who}: {name} {fmt_shape(X.shape)} has {len(X.shape)} dims, expected >= {n}{what}")
 
     @staticmethod
     def _dims(dims, who):
         """v1.2's int... dim: ints, lists or tuples; at most one -1 (filled in by _size)."""
-        if len(dims) == 1 and isinstance(dims[0], (list, tuple)) or len(dims) == 1 and hasattr(dims[0], "tolist"):
+        if len(dims) == 1 and (isinstance(dims[0], (list, tuple)) or hasattr(dims[0], "tolist")):
             dims = tuple(dims[0].tolist() if hasattr(dims[0], "tolist") else dims[0])
         out = ints(dims, f"ImageEngine.{who}", "dims")
         if any(d <= 0 and d != -1 for d in out) or out.count(-1) > 1:
