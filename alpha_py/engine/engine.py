@@ -9,6 +9,7 @@ import numpy as np
 from ..errors import ArgumentError, NonFiniteError, ShapeError, fmt_shape
 from ..core.tensor import Result, Syncer, Tensor
 from .engine_math import EngineMath
+from .image_engine import ImageEngine
 from ..precision import check_precision
 
 
@@ -109,7 +110,18 @@ class Engine(EngineMath):
     def set_seed(self, seed):
         self._flush_auto()
         self.backend.seed(int(seed))
+        self._java_seed = int(seed)              # v1.2's image engine draws from a java.util.Random seeded here too
+        if self.__dict__.get("_img") is not None:
+            self._img.rand.set_seed(seed)
         return self
+
+    @property
+    def img(self):
+        """v1.2's image engine over pixel (uint8) tensors: eg.img.<op> or eg.img().<op> (engine/image_engine.py)."""
+        ie = self.__dict__.get("_img")
+        if ie is None:
+            ie = self._img = ImageEngine(self)
+        return ie
 
     def auto_graph(self, flag=None):
         """auto_graph() -> bool; auto_graph(True/False): capture the user's own training loop into CUDA graphs

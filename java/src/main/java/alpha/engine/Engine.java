@@ -18,6 +18,16 @@ public class Engine extends Handle {
      */
     public Engine(Ref ref) { super(ref); }
 
+    /** v1.2's image engine of this engine ({@code eg.img.pixels(...)}); {@link #img()} returns the same object. */
+    public final ImageEngine img = new ImageEngine(this);
+
+    /**
+     * v1.2's image engine: pixel (uint8) tensors and the ops on them (docs/dragon-alpha-api.md).
+     *
+     * @return the image engine ({@link #img})
+     */
+    public ImageEngine img() { return img; }
+
     private Object py(String method, Object... args) { return Wrap.wrap(backend().call(this, method, args), this); }
 
     private Tensor t(String method, Object... args) { return (Tensor) py(method, args); }
