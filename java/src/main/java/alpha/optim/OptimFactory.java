@@ -1,5 +1,6 @@
 package alpha.optim;
 
+import alpha.Alpha;
 import alpha.bridge.Bridge;
 import alpha.bridge.Ref;
 
@@ -14,7 +15,7 @@ public class OptimFactory {
         Object[] all = new Object[args.length + 1];
         all[0] = params;
         System.arraycopy(args, 0, all, 1, args.length);
-        return new Optimizer((Ref) Bridge.backend().create("optim." + name, all));
+        return new Optimizer((Ref) Alpha.AlphaParam.create("optim." + name, all));
     }
 
     /**
@@ -104,7 +105,7 @@ public class OptimFactory {
      * @param args optional hyper-parameters, the learning rate first
      * @return the scheduler
      */
-    public LrSchedular cosAnnealingLr(Object... args) { return new LrSchedular((Ref) Bridge.backend().create("optim.cosAnnealingLr", args)); }
+    public LrSchedular cosAnnealingLr(Object... args) { return new LrSchedular((Ref) Alpha.AlphaParam.create("optim.cosAnnealingLr", args)); }
 
     /**
      * The learning rate multiplied by {@code gamma} each step, down to {@code minLr}.
