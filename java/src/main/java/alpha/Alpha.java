@@ -1,6 +1,7 @@
 package alpha;
 
 import alpha.bridge.Bridge;
+import alpha.bridge.Defaults;
 import alpha.bridge.PyObject;
 import alpha.bridge.Wrap;
 import alpha.data.BufferedTensorIter;
@@ -186,6 +187,8 @@ public final class Alpha {
         private static final java.lang.reflect.Field[] FIELDS = fields();
         private static final Object[] DEFAULTS = values();
 
+        static { Defaults.source(AlphaParam::changed); }    // the facade's calls carry the changes
+
         private static java.lang.reflect.Field[] fields() {
             java.util.List<java.lang.reflect.Field> out = new java.util.ArrayList<>();
             for (java.lang.reflect.Field f : AlphaParam.class.getDeclaredFields()) {
@@ -226,38 +229,6 @@ public final class Alpha {
             for (int i = 0; i < now.length; i++)
                 if (!now[i].equals(DEFAULTS[i])) { out.add(FIELDS[i].getName()); out.add(now[i]); }
             return out.toArray();
-        }
-
-        /**
-         * How the facade sends the call {@code path(args)} (an extension, used by alpha.nn, alpha.F and
-         * alpha.optim): unchanged while every field holds v1.2's default, else as Python's
-         * {@code with_params(path, n, name1, value1, ..., args...)} carrying the n changed fields.
-         *
-         * @param path the facade path, e.g. "nn.leakyRelu"
-         * @param args the call's arguments
-         * @return {path, args} to send
-         */
-        public static Object[] request(String path, Object[] args) {
-            Object[] ch = changed();
-            if (ch.length == 0) return new Object[] {path, args};
-            Object[] all = new Object[2 + ch.length + args.length];
-            all[0] = path;
-            all[1] = ch.length / 2;
-            System.arraycopy(ch, 0, all, 2, ch.length);
-            System.arraycopy(args, 0, all, 2 + ch.length, args.length);
-            return new Object[] {"with_params", all};
-        }
-
-        /**
-         * Sends the facade call {@code path(args)} with this class's values (see {@link #request}).
-         *
-         * @param path the facade path, e.g. "nn.leakyRelu"
-         * @param args the call's arguments
-         * @return the bridge's reply
-         */
-        public static Object create(String path, Object... args) {
-            Object[] r = request(path, args);
-            return Bridge.backend().create((String) r[0], (Object[]) r[1]);
         }
     }
 

@@ -1,7 +1,7 @@
 package alpha.nn;
 
-import alpha.Alpha;
 import alpha.bridge.Bridge;
+import alpha.bridge.Defaults;
 import alpha.bridge.Wrap;
 import alpha.engine.Tensor;
 
@@ -29,7 +29,7 @@ public class Functional {
 
     /** apply() without moving the tensors last (for v1.2's split, whose Python side reads their place). */
     private Tensor[] applyAsGiven(String name, Object[] given) {
-        Object[] r = Alpha.AlphaParam.request("F." + name, given);       // Alpha.AlphaParam's values travel along
+        Object[] r = Defaults.request("F." + name, given);       // Alpha.AlphaParam's values travel along
         String path = (String) r[0];
         Object[] a = (Object[]) r[1];
         String key = Wrap.batching() ? signature(path, a) : null;
