@@ -6,6 +6,7 @@ from .engine.factory import EngineFactory, engine
 from .functional import F
 from .loss import loss
 from .nn.factory import nn
+from .params import AlphaParam
 from .text import TextOps
 
 nn.extend({name: getattr(zoo, name) for name in zoo.__all__})
@@ -17,6 +18,7 @@ class Alpha(TextOps):
     MEM_1GB = EngineFactory.MEM_1GB
     MEM_1MB = EngineFactory.MEM_1MB
     version = "alpha-v1.2"          # the Dragon-Alpha facade version this re-creates (v1.2's Alpha.version)
+    AlphaParam = AlphaParam         # v1.2's global defaults: alpha.AlphaParam.leakyRelu_neg_slope = 0.2 (params.py)
 
     def __init__(self):
         self.engine, self.nn, self.F, self.loss = engine, nn, F, loss

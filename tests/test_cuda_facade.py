@@ -87,3 +87,18 @@ def test_old_cuda_float32_and_stream_pool_overload_compute():
     for eg in (alpha.engine.old_cuda_float32(0, 1 << 28), alpha.engine.old_cuda_float32(0, 64, 1 << 28, 1 << 20, True),
                alpha.engine.cuda_float32(0, 64, alpha.engine.memp1(1 << 28), 1 << 20, True)):
         check("old_cuda_float32", "maxPool1D", nn.maxPool1D(3, 2, 1).init(eg).forward(eg.tensor(x))[0].numpy(), want)
+
+
+IGPAD = [("AvgPool2D", lambda m: m.AvgPool2D(3, 2, 1, igpad=True), (3, 17, 15, 19)),
+         ("AvgPool2D_hw", lambda m: m.AvgPool2D((3, 2), (2, 2), (1, 1), igpad=True), (2, 9, 13, 33)),
+         ("AvgPool1D", lambda m: m.AvgPool1D(4, 3, 2, igpad=True), (2, 41, 7)),
+         ("AvgUnpool2D", lambda m: m.AvgUnpool2D(3, 2, 1, ignore_padding=True), (3, 11, 13, 7)),
+         ("AvgUnpool2D_hw", lambda m: m.AvgUnpool2D((3, 2), (2, 1), (1, 1), ignore_padding=True), (1, 9, 5, 33))]
+
+
+@pytest.mark.parametrize("name,make,shape", IGPAD, ids=[n for n, _, _ in IGPAD])
+def test_ignore_padding_pool_parity(name, make, shape):
+    """The average pools with AlphaParam's ignore-padding flags set (avgpool2D_igpad, avgpool1D_igpad,
+    avgunpool2D_ignore_padding): divide by the window's elements inside the tensor."""
+    from alpha_py.nn import pool, pool_ext
+    unit_parity(f"{name}{shape}", lambda: make(pool_ext if "1D" in name or "Unpool" in name else pool), [shape])

@@ -3,6 +3,7 @@ Python (alpha, alpha.engine, alpha.nn, alpha.F, alpha.loss/optim/data/stat) and 
 facade classes, parsed from java/src/main/java). Names still missing are listed in
 tests/dragon_alpha_v12_missing.txt; the test fails for a missing name not listed there and for a listed name that
 now exists (so the list only shrinks). Checks names per scope; the overload argument lists are in the data file."""
+import math
 import re
 from pathlib import Path
 
@@ -25,12 +26,43 @@ SKIP = {"toString", "hashCode", "equals"}
 def api_names():
     names = []
     for line in API.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
+        if line.strip() and not line.startswith(("#", "AlphaParam ")):
             m = re.match(r"(\w+) (\w+)\(", line)
             assert m, f"{API.name}: cannot read line {line!r}"
             if m.group(2) not in SKIP and m.groups() not in names:
                 names.append(m.groups())
     return names
+
+
+def alpha_param_fields():
+    """[(type, name, v1.2's initializer)] of the data file's AlphaParam lines, in v1.2's order."""
+    rows = []
+    for line in API.read_text().splitlines():
+        if line.startswith("AlphaParam "):
+            m = re.fullmatch(r"AlphaParam (boolean|float) (\w+) = (.+)", line)
+            assert m, f"{API.name}: cannot read line {line!r}"
+            rows.append(m.groups())
+    return rows
+
+
+def java_value(literal):
+    """A Java initializer of the data file as a Python value (true, 0.01f, (float) Math.PI, 0)."""
+    if literal in ("true", "false"):
+        return literal == "true"
+    return math.pi if literal == "(float) Math.PI" else float(literal.rstrip("f"))
+
+
+def test_alpha_param_fields_in_python_and_java():
+    rows = alpha_param_fields()
+    assert len(rows) == 48
+    assert list(alpha.AlphaParam.defaults()) == [name for _, name, _ in rows]
+    for kind, name, literal in rows:
+        v = alpha.AlphaParam.defaults()[name]
+        assert type(v) is (bool if kind == "boolean" else float) and v == pytest.approx(java_value(literal)), name
+    java = (JAVA / "Alpha.java").read_text()
+    body = java[java.index("public static final class AlphaParam"):]
+    got = re.findall(r"public static (boolean|float) (\w+) = ([^;]+);", body)
+    assert got == rows                                   # the same fields, order and initializers as v1.2
 
 
 def python_scope(scope):

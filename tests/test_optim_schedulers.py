@@ -38,7 +38,8 @@ def test_cos_annealing_lr():
     got = lrs_after_updates(opt, 8)
     np.testing.assert_allclose(got, want)
     assert got[3] == pytest.approx(0.2) and got[7] == pytest.approx(1.0)   # min at Tmax, back at 2*Tmax
-    assert O.cosAnnealingLr().Tmax == 1000 and O.cosAnnealingLr().minLr == 0.0
+    # v1.2's defaults, from AlphaParam.cosAnnealingLr_Tmax / cosAnnealingLr_minLr
+    assert O.cosAnnealingLr().Tmax == pytest.approx(math.pi) and O.cosAnnealingLr().minLr == pytest.approx(1e-4)
 
 
 def test_lambda_lr_and_alias():

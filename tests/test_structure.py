@@ -12,7 +12,7 @@ MAX_LINES = 400
 # alpha_py's layers, bottom first. A module belongs to the entry naming the longest prefix of its dotted
 # name (below alpha_py); it may import modules of its own layer and of the layers before it.
 LAYERS = [
-    ("errors", "ops", "text", "precision"),                   # exceptions; the op vocabulary; v1.2's text helpers; precisions
+    ("errors", "ops", "text", "precision", "params"),         # exceptions; the op vocabulary; v1.2's text helpers; precisions; AlphaParam
     ("core",),                                                # Tensor, gradients, memory pools, step plans
     ("backend",),                                             # primitive tables (NumPy / CuPy + kernels)
     ("engine",),                                              # Engine and its factory

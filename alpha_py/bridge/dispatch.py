@@ -5,10 +5,12 @@ late, and encodes the result. Any exception becomes an error reply that Java rai
 bridges; imports the facade and the bridge."""
 from ..errors import AlphaError
 from ..facade import alpha
+from ..params import AlphaParam
 from . import codec, functions
 from .registry import Registry, kind_of
 
 _CALL, _NEW, _FN = codec.OP_CALL, codec.OP_NEW, codec.OP_FN
+WITH_PARAMS = "with_params"   # Java's calls made while its Alpha.AlphaParam differs from v1.2's defaults
 
 
 class Dispatcher:
@@ -50,7 +52,7 @@ class Dispatcher:
             elif op == codec.OP_FN:
                 result = functions.FUNCTIONS[name](self, *args)
             elif op == codec.OP_NEW:
-                result = self._resolve(name)(*args)
+                result = self._new(name, args)
             elif op == codec.OP_ATTR:
                 result = getattr(reg.get(hid), name)
             else:
@@ -80,7 +82,7 @@ class Dispatcher:
                     out = getattr(unit, name)(*args)
                 elif op == _NEW:
                     name = f"alpha.{name}"
-                    out = self._resolve(name[6:])(*args)
+                    out = self._new(name[6:], args)
                 elif op == _FN and not keep:
                     name = f"bridge.{name}"
                     out = functions.FUNCTIONS[name[7:]](self, *args)
@@ -100,10 +102,27 @@ class Dispatcher:
         """A facade callable by dotted path; alpha.F functions are looked up once."""
         fn = self._functions.get(path)
         if fn is None:
-            fn = _resolve(path)
+            fn = self._with_params if path == WITH_PARAMS else _resolve(path)
             if path.startswith("F.") and len(self._functions) < 1024:
                 self._functions[path] = fn
         return fn
+
+    def _new(self, path, args):
+        """A facade call from Java. Java's Alpha.AlphaParam governs it: with_params carries the fields Java has
+        changed; any other call reads v1.2's defaults even where Python's alpha.AlphaParam differs (JPype)."""
+        fn = self._resolve(path)
+        if path == WITH_PARAMS or AlphaParam.is_default():
+            return fn(*args)
+        with AlphaParam.using():
+            return fn(*args)
+
+    def _with_params(self, path, n, *rest):
+        """with_params(path, n, name1, value1, ..., name_n, value_n, args...): the facade call path(args...) made
+        under v1.2's defaults updated with the n AlphaParam fields Java's Alpha.AlphaParam has changed (this
+        thread only), so a Java program's AlphaParam reaches Python whatever Python's own values are."""
+        values = dict(zip(rest[0:2 * n:2], rest[1:2 * n:2]))
+        with AlphaParam.using(**values):
+            return self._resolve(path)(*rest[2 * n:])
 
     def _message(self, e, op, name, target):
         msg = str(e) or type(e).__name__

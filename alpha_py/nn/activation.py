@@ -1,11 +1,22 @@
 """nn layer: activation units — one class per row of alpha_py.ops.ACTIVATIONS (Relu, Relu6, LeakyRelu, Elu,
 Softplus, Gelu, Sigmoid, HardSigmoid, Tanh), made from that row over the backend's act_fwd/act_bwd primitives —
-plus softmax / log_softmax. Imports alpha_py.ops, nn.unit and errors."""
+plus softmax / log_softmax. Imports alpha_py.ops, alpha_py.params, nn.unit and errors."""
 import math
 
 from ..errors import ArgumentError, fmt_shape
 from ..ops import ACTIVATIONS
+from ..params import AlphaParam
 from .unit import Unit
+
+# (activation, parameter) -> the AlphaParam field its default is read from at construction (v1.2's defaults)
+DEFAULT_FIELDS = {("leakyRelu", "slope"): "leakyRelu_neg_slope", ("elu", "alpha"): "elu_alpha",
+                  ("elu", "negative_slope"): "elu_neg_slope"}
+
+
+def param_default(act, param):
+    """The default of an activation parameter now: its AlphaParam field where v1.2 has one, else the ops row's."""
+    field = DEFAULT_FIELDS.get((act, param.name))
+    return param.default if field is None else getattr(AlphaParam, field)
 
 
 def _check_param(who, param, v):
@@ -20,7 +31,8 @@ def _check_param(who, param, v):
 
 class Activation(Unit):
     """Elementwise activation `act` (an ops.ACTIVATIONS name): Unit(inplace=False, *params) with the row's
-    parameters, positional or by name, defaults from the row; they reach the primitives as p1, p2."""
+    parameters, positional or by name, defaults from AlphaParam (leakyRelu_neg_slope, elu_alpha, elu_neg_slope:
+    read now) or the row; they reach the primitives as p1, p2."""
 
     act = None
 
@@ -33,7 +45,8 @@ class Activation(Unit):
             raise ArgumentError(f"{who}: expected ([inplace,] {', '.join(names) or 'no parameters'}), got "
                                 f"{list(params)}{' ' + str(named) if named else ''}")
         given = dict(zip(names, params), **named)
-        values = [_check_param(who, p, given.get(p.name, p.default)) for p in spec.params]
+        values = [_check_param(who, p, given[p.name] if p.name in given else param_default(self.act, p))
+                  for p in spec.params]
         self.inplace = bool(inplace)
         p = [0.0, 0.0]
         for v, slot in zip(values, spec.slots):     # the row's slots: which of p1 / p2 each parameter is

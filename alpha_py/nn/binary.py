@@ -1,9 +1,11 @@
 """nn layer: Dragon-Alpha's binary units add/sub/mul/div/linear2 (leading `likeX1`: the output takes X1's
 shape when true, X2's when false; the other input is reshaped when it has as many elements, else
-broadcast) and the branch reducers sum/mean(alpha). Imports unit.py and errors only."""
+broadcast; default: AlphaParam.dl_likeX1, read when the unit is made) and the branch reducers sum/mean(alpha).
+Imports unit.py, alpha_py.params and errors only."""
 import math
 
 from ..errors import ArgumentError, fmt_shape
+from ..params import AlphaParam
 from .unit import Unit
 
 
@@ -20,13 +22,14 @@ def _broadcasts(src, dst):
 
 
 class _Binary(Unit):
-    """Output shape: X1's (likeX1=True, the default) or X2's. The other input must have the same
-    number of elements (it is viewed in that shape) or broadcast to it (numpy rules)."""
+    """Output shape: X1's (likeX1=True) or X2's (likeX1 None: AlphaParam.dl_likeX1, true by default). The other
+    input must have the same number of elements (it is viewed in that shape) or broadcast to it (numpy rules)."""
 
     n_inputs = 2
 
-    def __init__(self, likeX1=True):
+    def __init__(self, likeX1=None):
         super().__init__()
+        likeX1 = AlphaParam.dl_likeX1 if likeX1 is None else likeX1
         if not isinstance(likeX1, bool):
             raise ArgumentError(f"{type(self).__name__}: likeX1 must be a bool, got {likeX1!r}")
         self.likeX1 = likeX1
@@ -79,7 +82,7 @@ class _Binary(Unit):
 class Linear2(_Binary):
     """Y = alpha*X1 + beta*X2 + gamma."""
 
-    def __init__(self, likeX1=True, alpha=1.0, beta=1.0, gamma=0.0):
+    def __init__(self, likeX1=None, alpha=1.0, beta=1.0, gamma=0.0):
         super().__init__(likeX1)
         _finite(type(self).__name__, alpha=alpha, beta=beta, gamma=gamma)
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
@@ -96,14 +99,14 @@ class Linear2(_Binary):
 class Add(Linear2):
     """Y = alpha*X1 + beta*X2 (default 1, 1)."""
 
-    def __init__(self, likeX1=True, alpha=1.0, beta=1.0):
+    def __init__(self, likeX1=None, alpha=1.0, beta=1.0):
         super().__init__(likeX1, alpha, beta, 0.0)
 
 
 class Sub(Linear2):
     """Y = alpha*X1 - beta*X2 (default 1, 1)."""
 
-    def __init__(self, likeX1=True, alpha=1.0, beta=1.0):
+    def __init__(self, likeX1=None, alpha=1.0, beta=1.0):
         _finite("Sub", beta=beta)
         super().__init__(likeX1, alpha, -beta, 0.0)
 
@@ -111,7 +114,7 @@ class Sub(Linear2):
 class Mul(_Binary):
     """Y = alpha * X1 * X2 (default alpha 1)."""
 
-    def __init__(self, likeX1=True, alpha=1.0):
+    def __init__(self, likeX1=None, alpha=1.0):
         super().__init__(likeX1)
         _finite("Mul", alpha=alpha)
         self.alpha = float(alpha)
@@ -131,7 +134,7 @@ class Mul(_Binary):
 class Div(_Binary):
     """Y = (alpha1*X1 + beta1) / (alpha2*X2 + beta2) + gamma (default 1, 0, 1, 0, 0)."""
 
-    def __init__(self, likeX1=True, alpha1=1.0, beta1=0.0, alpha2=1.0, beta2=0.0, gamma=0.0):
+    def __init__(self, likeX1=None, alpha1=1.0, beta1=0.0, alpha2=1.0, beta2=0.0, gamma=0.0):
         super().__init__(likeX1)
         _finite("Div", alpha1=alpha1, beta1=beta1, alpha2=alpha2, beta2=beta2, gamma=gamma)
         self.k = tuple(float(v) for v in (alpha1, beta1, alpha2, beta2, gamma))
@@ -154,7 +157,7 @@ class Div(_Binary):
 class Quadratic2(_Binary):
     """Y = k11*X1^2 + k12*X1*X2 + k22*X2^2 + k1*X1 + k2*X2 + C."""
 
-    def __init__(self, likeX1=True, k11=0.0, k12=0.0, k22=0.0, k1=0.0, k2=0.0, C=0.0):
+    def __init__(self, likeX1=None, k11=0.0, k12=0.0, k22=0.0, k1=0.0, k2=0.0, C=0.0):
         super().__init__(likeX1)
         _finite(type(self).__name__, k11=k11, k12=k12, k22=k22, k1=k1, k2=k2, C=C)
         self.k = tuple(float(v) for v in (k11, k12, k22, k1, k2, C))
@@ -177,14 +180,14 @@ class Quadratic2(_Binary):
 class SqAdd(Quadratic2):
     """Y = alpha*X1^2 + beta*X2^2 (default 1, 1)."""
 
-    def __init__(self, likeX1=True, alpha=1.0, beta=1.0):
+    def __init__(self, likeX1=None, alpha=1.0, beta=1.0):
         super().__init__(likeX1, alpha, 0.0, beta)
 
 
 class SqSub(Quadratic2):
     """Y = alpha*X1^2 - beta*X2^2 (default 1, 1)."""
 
-    def __init__(self, likeX1=True, alpha=1.0, beta=1.0):
+    def __init__(self, likeX1=None, alpha=1.0, beta=1.0):
         _finite("SqSub", beta=beta)
         super().__init__(likeX1, alpha, 0.0, -beta)
 

@@ -1,8 +1,10 @@
 """nn layer: the `alpha.nn` factory — Dragon-Alpha constructor names and overloads mapped onto
 unit classes. The facade, above nn and zoo, adds the zoo's nets and blocks (nn.ResNet18(...)) through
-NN.extend. Imports the nn unit modules, alpha_py.ops and alpha_py.errors."""
+NN.extend. Defaults v1.2 takes from Alpha.AlphaParam are read from alpha_py.params when a unit is made.
+Imports the nn unit modules, alpha_py.ops, alpha_py.params and alpha_py.errors."""
 from ..errors import ArgumentError
 from ..ops import ACTIVATIONS, MATH
+from ..params import AlphaParam
 from . import activation as act
 from . import binary, combine, conv, math as emath, dropout, fused, linear, norm, pool, shape
 from .factory_binary import BinaryFactory
@@ -11,17 +13,27 @@ from .unit import Module, Sequence, Unit
 
 
 def _lead_bool(args, default):
-    """Dragon-Alpha overloads: an optional leading bool (biased / inplace / affine)."""
+    """Dragon-Alpha overloads: an optional leading bool (biased / inplace / affine); a str default names the
+    AlphaParam field read now (sp_math2_inplace, ...)."""
     if args and isinstance(args[0], bool):
         return args[0], args[1:]
-    return default, args
+    return (getattr(AlphaParam, default) if isinstance(default, str) else default), args
+
+
+# v1.2's inplace defaults: which AlphaParam field each nn.<name>() without an inplace flag reads
+MATH2 = "sp_math2_inplace"
+TENSOR = "sp_tensor_inplace"
+AFFINE = "sp_affine_inplace"
+MATH2_NAMES = frozenset(("relu", "relu6", "leakyRelu", "elu", "softplus", "sigmoid", "hard_sigmoid", "tanh",
+                         "max", "min", "clip", "rpl", "linear", "sadd", "ssub", "smul", "sdiv", "reluN", "exp",
+                         "log", "sqrt", "halfSin", "tan", "cot", "arcsin", "arctan"))
 
 
 def _inplace_first(cls, default=False, doc=None):
     """A factory method nn.<name>([inplace,] args...) -> cls(inplace, *args) (inplace also by keyword)."""
     def make(self, *args, **named):
-        inplace, a = _lead_bool(args, bool(named.pop("inplace", default)))
-        return cls(inplace, *a, **named)
+        inplace, a = _lead_bool(args, named.pop("inplace") if "inplace" in named else default)
+        return cls(bool(inplace), *a, **named)
     make.__doc__ = doc or f"([inplace,] args...) -> {cls.__name__}(inplace, args...)"
     return make
 
@@ -31,6 +43,12 @@ def _is_num(v):
 
 
 ACTS = act.ACTIVATION_CLASSES     # ops.ACTIVATIONS name -> unit class: nn.<name>() and every fused family
+
+
+def _inplace(unit, flag):
+    """Record the inplace flag (a str: the AlphaParam field read now) on a unit whose class takes none."""
+    unit.inplace = bool(getattr(AlphaParam, flag) if isinstance(flag, str) else flag)
+    return unit
 
 
 class NN(BinaryFactory, FacadeFactory):
@@ -119,10 +137,11 @@ class NN(BinaryFactory, FacadeFactory):
         if len(a) >= 4 and all(_is_num(v) for v in a[:3]) and any(isinstance(v, float) for v in a[:3]):
             if not bools:
                 raise ArgumentError(f"{who}: (affine, beta1, beta2, eps, dims...) needs the affine flag")
-            return cls(*a[3:], affine=bools[-1], beta1=a[0], beta2=a[1], eps=a[2])
+            return _inplace(cls(*a[3:], affine=bools[-1], beta1=a[0], beta2=a[1], eps=a[2]),
+                            bools[0] if len(bools) == 2 else AFFINE)
         if len(bools) == 2:                    # inplace, affine, dims...
-            return cls(*a, affine=bools[1])
-        return cls(*a)                         # ([inplace,] dims...)
+            return _inplace(cls(*a, affine=bools[1]), bools[0])
+        return _inplace(cls(*a), bools[0] if bools else AFFINE)   # ([inplace,] dims...): the rest from AlphaParam
 
     def layerNorm(self, *args):
         """(dims...), ([inplace,] affine, eps, dims...), (inplace, dims...)."""
@@ -131,21 +150,21 @@ class NN(BinaryFactory, FacadeFactory):
         while a and isinstance(a[0], bool):
             bools.append(a.pop(0))
         if bools and len(a) >= 2 and isinstance(a[0], float):
-            return norm.LayerNorm(*a[1:], eps=a[0], affine=bools[-1])
-        return norm.LayerNorm(*a)
+            return _inplace(norm.LayerNorm(*a[1:], eps=a[0], affine=bools[-1]), bools[0] if len(bools) == 2 else AFFINE)
+        return _inplace(norm.LayerNorm(*a), bools[0] if bools else AFFINE)
 
     def affine(self, *args):
-        _, dims = _lead_bool(args, False)
-        return norm.Affine(dims)
+        inplace, dims = _lead_bool(args, AFFINE)
+        return _inplace(norm.Affine(dims), inplace)
 
     # ------------------------------------------------------------------ activations
     # relu, relu6, leakyRelu, elu, ...: one method per ops.ACTIVATIONS row, added below the class
-    softmax = _inplace_first(act.Softmax, doc="softmax([inplace,] [features]) over the last dim.")
-    log_softmax = _inplace_first(act.LogSoftmax, doc="log_softmax([inplace,] [features]) over the last dim.")
+    softmax = _inplace_first(act.Softmax, MATH2, doc="softmax([inplace,] [features]) over the last dim.")
+    log_softmax = _inplace_first(act.LogSoftmax, MATH2, doc="log_softmax([inplace,] [features]) over the last dim.")
 
     def dropout(self, *args):
         """dropout(keep_p) / dropout(inplace, keep_p): keep_p is the KEEP probability."""
-        inplace, a = _lead_bool(args, False)
+        inplace, a = _lead_bool(args, MATH2)
         if len(a) != 1:
             raise ArgumentError(f"dropout: expected ([inplace,] keep_p), got {args}")
         return dropout.Dropout(inplace, a[0])
@@ -173,17 +192,17 @@ class NN(BinaryFactory, FacadeFactory):
         return pool.AdaptiveMaxPool2D(*args)
 
     # ------------------------------------------------------------------ shape
-    def flatten(self, inplace=False):
-        return shape.Flatten()
+    def flatten(self, inplace=TENSOR):
+        return _inplace(shape.Flatten(), inplace)
 
     flaten = flatten
 
-    view = _inplace_first(shape.View, True, "view([inplace=True,] dims...): a view of the same data.")
-    reshape = _inplace_first(shape.Reshape, False, "reshape([inplace,] dims...).")
+    view = _inplace_first(shape.View, TENSOR, "view([inplace,] dims...): a view of the same data.")
+    reshape = _inplace_first(shape.Reshape, TENSOR, "reshape([inplace,] dims...).")
 
     def transpose(self, *args):
         """transpose([inplace,] d1, d2): swap two dims."""
-        inplace, a = _lead_bool(args, False)
+        inplace, a = _lead_bool(args, TENSOR)
         if len(a) != 2:
             raise ArgumentError(f"transpose: expected ([inplace,] d1, d2), got {args}")
         return shape.Transpose(inplace, *a)
@@ -191,7 +210,7 @@ class NN(BinaryFactory, FacadeFactory):
     @staticmethod
     def _amounts(cls, args, who, suffix=()):
         """(p...) symmetric or ([p0...], [p1...]) before/after, over the trailing dims."""
-        inplace, a = _lead_bool(args, False)
+        inplace, a = _lead_bool(args, TENSOR)
         if len(a) == 2 and all(isinstance(v, (list, tuple)) for v in a):
             return cls(inplace, tuple(a[0]) + suffix, tuple(a[1]) + suffix)
         if len(a) == 1 and isinstance(a[0], (list, tuple)):
@@ -218,7 +237,7 @@ class NN(BinaryFactory, FacadeFactory):
     @staticmethod
     def _placed(cls, args, who, suffix=()):
         """(out_dims...) centred, or ([start...], [out_dims...])."""
-        inplace, a = _lead_bool(args, False)
+        inplace, a = _lead_bool(args, TENSOR)
         if len(a) == 2 and all(isinstance(v, (list, tuple)) for v in a):
             start = tuple(a[0]) + ((0,) if suffix else ())
             return cls(inplace, start, tuple(a[1]) + suffix)
@@ -323,16 +342,18 @@ class NN(BinaryFactory, FacadeFactory):
 
 for _name, _cls in ACTS.items():           # nn.relu(), nn.leakyRelu([inplace,] [slope]), ...: one per ops row
     _params = "".join(f", {p.name}={p.default}" for p in ACTIVATIONS[_name].params)
-    _make = _inplace_first(_cls, doc=f"{_name}([inplace{_params}]) -> {_cls.__name__}: {_cls.__doc__}")
+    _make = _inplace_first(_cls, MATH2 if _name in MATH2_NAMES else False,
+                           doc=f"{_name}([inplace{_params}]) -> {_cls.__name__}: {_cls.__doc__}")
     _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
     setattr(NN, _name, _make)
 
 for _name, _cls in emath.MATH_CLASSES.items():   # nn.abs(), nn.clip([inplace,] vmin, vmax), ...: one per row
     _forms = " | ".join("(" + ", ".join(f) + ")" for f in MATH[_name].forms)
-    _make = _inplace_first(_cls, doc=f"{_name}([inplace,] {_forms}) -> {_cls.__name__}: {_cls.__doc__}")
+    _make = _inplace_first(_cls, MATH2 if _name in MATH2_NAMES else False,
+                           doc=f"{_name}([inplace,] {_forms}) -> {_cls.__name__}: {_cls.__doc__}")
     _make.__name__, _make.__qualname__ = _name, f"NN.{_name}"
     setattr(NN, _name, _make)
-NN.rot180 = _inplace_first(emath.Rot180, doc="rot180([inplace]): rotate every feature map 180 degrees.")
+NN.rot180 = _inplace_first(emath.Rot180, TENSOR, doc="rot180([inplace]): rotate every feature map 180 degrees.")
 for _name, _cls in emath.MATMUL_CLASSES.items():  # nn.matMul(), nn.batchMatMul([likeX1]), ...
     def _mm(self, *args, _cls=_cls, _name=_name):
         if len(args) > 1 or (args and not isinstance(args[0], bool)):

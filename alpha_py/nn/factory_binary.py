@@ -35,7 +35,7 @@ class BinaryFactory:
 
     @staticmethod
     def _binary(cls, who, args, n_params, required=False):
-        likeX1, a = _lead_bool(args, True)
+        likeX1, a = _lead_bool(args, None)           # None: the unit reads AlphaParam.dl_likeX1
         if len(a) not in ((n_params,) if required else (0, n_params)):
             want = f"{n_params} numbers" if required else f"none or {n_params} numbers"
             raise ArgumentError(f"{who}: expected ([likeX1,] {want}), got {args}")

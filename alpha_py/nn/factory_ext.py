@@ -1,9 +1,10 @@
 """nn layer: the nn factory's v1.2 names beyond the core set — the 1D pools, avgUnpool2D, the _with_Index max
 pools, sqBatchNorm / global_sqBatchNorm, point_conv2D / point_deconv2D / point_deconv3D, bernouliMul and
 <act>_bernouliMul, linear2_<act>, the _center binary forms, print_param_stat and constant_params. A mixin of NN
-(factory.py). Imports the nn unit modules, alpha_py.ops and errors only."""
+(factory.py). Imports the nn unit modules, alpha_py.ops, alpha_py.params and errors only."""
 from ..errors import ArgumentError
 from ..ops import ACTIVATIONS
+from ..params import AlphaParam
 from . import activation as act
 from . import binary, binary_row, conv, dropout, fused, norm_sq, pool_ext
 from .unit import Unit
@@ -78,8 +79,8 @@ class FacadeFactory:
 
     # ------------------------------------------------------------------ bernouliMul
     def bernouliMul(self, *args):
-        """bernouliMul([inplace,] p, v1, v2)."""
-        inplace, a = _lead_bool(args, False)
+        """bernouliMul([inplace,] p, v1, v2); no inplace: AlphaParam.sp_math2_inplace."""
+        inplace, a = _lead_bool(args, AlphaParam.sp_math2_inplace)
         if len(a) != 3:
             raise ArgumentError(f"bernouliMul: expected ([inplace,] p, v1, v2), got {args}")
         return dropout.BernouliMul(inplace, *a)
@@ -106,7 +107,7 @@ class FacadeFactory:
                 raise ArgumentError(f"{who}: expected (linear2, activation), got {len(args)} arguments")
             first, second = args
         else:
-            likeX1, a = _lead_bool(args, True)
+            likeX1, a = _lead_bool(args, None)       # None: Linear2 reads AlphaParam.dl_likeX1
             if len(a) < 3:
                 raise ArgumentError(f"{who}: expected ([likeX1,] alpha, beta, gamma, [activation params]), got {args}")
             first, second = binary.Linear2(likeX1, *a[:3]), ACTS[act_name](False, *a[3:])

@@ -1,9 +1,11 @@
 """nn layer: Dragon-Alpha's element-wise math units (one class per alpha_py.ops.MATH row: Abs, Sin, Clip ...),
-rot180 and the matMul family (matMul, matMulT1/T2, batchMatMul, batchMatMulT1/T2). Imports unit.py, ops and errors."""
+rot180 and the matMul family (matMul, matMulT1/T2, batchMatMul, batchMatMulT1/T2). Imports unit.py, ops, params
+and errors."""
 import math
 
 from ..errors import ArgumentError, fmt_shape
 from ..ops import MATH, MATMULS
+from ..params import AlphaParam
 from .unit import Unit
 
 
@@ -70,8 +72,9 @@ class MatMul(Unit):
     n_inputs = 2
     t1 = t2 = batched = False
 
-    def __init__(self, likeX1=True):
+    def __init__(self, likeX1=None):
         super().__init__()
+        likeX1 = AlphaParam.dl_likeX1 if likeX1 is None else likeX1      # v1.2's batchMatMul*() default
         if not isinstance(likeX1, bool):
             raise ArgumentError(f"{type(self).__name__}: likeX1 must be a bool, got {likeX1!r}")
         self.likeX1 = likeX1

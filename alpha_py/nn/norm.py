@@ -1,8 +1,10 @@
 """nn layer: normalisation units — batchNorm, global_batchNorm, layerNorm, affine. Statistics are
-taken over all leading dims of the trailing feature dims given at construction."""
+taken over all leading dims of the trailing feature dims given at construction; the defaults not given are
+read from alpha_py.params.AlphaParam (v1.2's batchNorm_* / layerNorm_* fields) when the unit is made."""
 import math
 
 from ..errors import ArgumentError, fmt_shape
+from ..params import AlphaParam
 from .unit import Unit
 
 
@@ -62,10 +64,12 @@ class BatchNorm(_FeatureUnit):
     use_global = False
     second_stat = "run_var"           # the running statistic kept beside run_mean (sqBatchNorm: run_sqmean)
 
-    def __init__(self, *dims, affine=True, beta1=0.9, beta2=0.9, eps=1e-5):
+    def __init__(self, *dims, affine=None, beta1=None, beta2=None, eps=None):
         super().__init__(dims)
-        self._affine = bool(affine)
-        self.beta1(beta1).beta2(beta2).eps(eps)
+        p = AlphaParam
+        self._affine = bool(p.batchNorm_affine if affine is None else affine)
+        self.beta1(p.batchNorm_beta1 if beta1 is None else beta1).beta2(p.batchNorm_beta2 if beta2 is None else beta2)
+        self.eps(p.batchNorm_eps if eps is None else eps)
 
     # chained setters (Dragon-Alpha style)
     def affine(self, flag=None):
@@ -190,8 +194,10 @@ class GlobalBatchNorm(BatchNorm):
 class LayerNorm(_FeatureUnit):
     """Normalise each row over the trailing feature dims; affine weight=1, bias=0."""
 
-    def __init__(self, *dims, eps=1e-5, affine=True):
+    def __init__(self, *dims, eps=None, affine=None):
         super().__init__(dims)
+        eps = AlphaParam.layerNorm_eps if eps is None else eps
+        affine = AlphaParam.layerNorm_affine if affine is None else affine
         if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < math.inf:
             raise ArgumentError(f"LayerNorm: eps must be a finite number > 0, got {eps!r}")
         self._eps, self._affine = float(eps), bool(affine)

@@ -1,8 +1,18 @@
-"""nn layer: pooling units over NHWC — maxPool2D, avgPool2D (divides by the whole window, padding counting as
-zeros: v1.2's default), adaptive_avgPool2D / adaptive_maxPool2D (stride = floor(I/O), kernel = I - (O-1)*stride)."""
+"""nn layer: pooling units over NHWC — maxPool2D, avgPool2D (igpad false, v1.2's default: divides by the whole
+window, padding counting as zeros; true: by the window's non-padding elements), adaptive_avgPool2D /
+adaptive_maxPool2D (stride = floor(I/O), kernel = I - (O-1)*stride). Imports conv, unit, params and errors."""
 from ..errors import ArgumentError, fmt_shape
+from ..params import AlphaParam
 from .conv import _pair
 from .unit import Unit
+
+
+def igpad_flag(who, value, field):
+    """The unit's ignore-padding flag: `value`, or (None) the AlphaParam field read now."""
+    value = getattr(AlphaParam, field) if value is None else value
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{who}: the ignore-padding flag ({field}) must be a bool, got {value!r}")
+    return value
 
 
 class _Pool(Unit):
@@ -46,12 +56,17 @@ class MaxPool2D(_Pool):
 
 
 class AvgPool2D(_Pool):
-    """Divides every window by kh*kw, padding counting as zeros (v1.2's default, avgpool2D_igpad = false)."""
+    """igpad false: divides every window by kh*kw, padding counting as zeros; true: by the number of the window's
+    elements inside X (igpad None: AlphaParam.avgpool2D_igpad, false by default, as v1.2)."""
     mode = "avg"
+
+    def __init__(self, kernel, stride=None, padding=0, igpad=None):
+        super().__init__(kernel, stride, padding)
+        self.igpad = igpad_flag(type(self).__name__, igpad, "avgpool2D_igpad")
 
     def _fwd(self, eg, x):
         k, s, (ph, pw) = self._geometry(x.shape)
-        if not (ph or pw):
+        if self.igpad or not (ph or pw):        # the backend's average counts only the elements inside X
             return super()._fwd(eg, x)
         bk = eg.backend
         xp = bk.pad(x, [(0, 0), (ph, ph), (pw, pw), (0, 0)])
@@ -89,7 +104,12 @@ class _AdaptivePool(_Pool):
 
 
 class AdaptiveAvgPool2D(_AdaptivePool):
+    """Windows never reach past X (no padding), so igpad (AlphaParam.avgpool2D_igpad) changes nothing."""
     mode = "avg"
+
+    def __init__(self, out_h, out_w=None, igpad=None):
+        super().__init__(out_h, out_w)
+        self.igpad = igpad_flag(type(self).__name__, igpad, "avgpool2D_igpad")
 
 
 class AdaptiveMaxPool2D(_AdaptivePool):

@@ -1,8 +1,9 @@
 """nn layer: Dragon-Alpha v1.2's other pooling units — maxPool1D, avgPool1D, adaptive_maxPool1D and
 adaptive_avgPool1D over [N, W, C] (a 2D pool over [N, 1, W, C]); the max pools' _with_Index forms (a second,
 int32 output: v1.2's Index, the flat offset into X of each maximum); avgUnpool2D (the transpose of avgPool2D).
-v1.2's average pools divide by the whole window (avgpool1D_igpad = avgunpool2D_ignore_padding = false).
-Imports pool.py, unit.py and errors only."""
+The average pools divide by the whole window (padding counting as zeros) unless their ignore-padding flag is set
+(default: AlphaParam.avgpool1D_igpad / avgunpool2D_ignore_padding, false as in v1.2). Imports pool.py, unit.py
+and errors only."""
 from ..errors import ArgumentError, fmt_shape
 from . import pool
 from .unit import Unit
@@ -34,6 +35,8 @@ class _Indexed:
 class _Pool1D(pool._Pool):
     """A 1D pool over [N, W, C]: kernel (1, kernel_width) over the view [N, 1, W, C]."""
 
+    igpad = True                                # max pools: padding never wins a window
+
     def __init__(self, kernel_width, stride_width=None, padding_width=0):
         super().__init__((1, kernel_width), (1, kernel_width if stride_width is None else stride_width),
                          (0, padding_width))
@@ -50,23 +53,24 @@ class _Pool1D(pool._Pool):
         bk = eg.backend
         x4 = bk.reshape(x, (x.shape[0], 1) + tuple(x.shape[1:]))
         k, s, p = self._geometry(x4.shape)
-        if self.mode == "avg":                  # v1.2: divide by the whole window (padding counts as zeros)
-            x4, p = _zero_pad(bk, x4, 0, p[1]), (0, p[1])
+        padded = not self.igpad and p[1] > 0
+        if padded:                              # divide by the whole window: padding counts as zeros
+            x4 = _zero_pad(bk, x4, 0, p[1])
             y, aux = bk.pool_fwd("avg", x4, k, s, (0, 0))
-        else:
-            y, aux = bk.pool_fwd("max", x4, k, s, p)
+        else:                                   # max, or avg over the elements inside X (the backend's average)
+            y, aux = bk.pool_fwd(self.mode, x4, k, s, p)
         y3 = bk.reshape(y, (y.shape[0],) + tuple(y.shape[2:]))
-        return (y3,), (x.shape, (x4, y, aux, k, s, p))
+        return (y3,), (x.shape, (x4, y, aux, k, s, p), padded)
 
     def _bwd(self, eg, ctx, gys, needs):
         bk = eg.backend
-        shape, (x4, y, aux, k, s, p) = ctx
+        shape, (x4, y, aux, k, s, p), padded = ctx
         g4 = bk.reshape(gys[0], y.shape)
-        if self.mode == "avg":
+        if padded:
             gx = bk.pool_bwd("avg", g4, x4, y, aux, k, s, (0, 0))
             gx = bk.slice(gx, (slice(None), slice(None), slice(p[1], p[1] + shape[1]), slice(None)))
         else:
-            gx = bk.pool_bwd("max", g4, x4, y, aux, k, s, p)
+            gx = bk.pool_bwd(self.mode, g4, x4, y, aux, k, s, p)
         return (bk.reshape(gx, shape),)
 
 
@@ -75,7 +79,13 @@ class MaxPool1D(_Indexed, _Pool1D):
 
 
 class AvgPool1D(_Pool1D):
+    """igpad (None: AlphaParam.avgpool1D_igpad, false as v1.2): divide by the window's elements inside X, not by
+    kernel_width."""
     mode = "avg"
+
+    def __init__(self, kernel_width, stride_width=None, padding_width=0, igpad=None):
+        super().__init__(kernel_width, stride_width, padding_width)
+        self.igpad = pool.igpad_flag(type(self).__name__, igpad, "avgpool1D_igpad")
 
 
 class _AdaptivePool1D(_Pool1D):
@@ -105,7 +115,12 @@ class AdaptiveMaxPool1D(_Indexed, _AdaptivePool1D):
 
 
 class AdaptiveAvgPool1D(_AdaptivePool1D):
+    """No padding: igpad (AlphaParam.avgpool1D_igpad) changes nothing."""
     mode = "avg"
+
+    def __init__(self, out_width, igpad=None):
+        super().__init__(out_width)
+        self.igpad = pool.igpad_flag(type(self).__name__, igpad, "avgpool1D_igpad")
 
 
 class MaxPool2DIndexed(_Indexed, pool.MaxPool2D):
@@ -129,9 +144,14 @@ class AdaptiveMaxPool1DIndexed(AdaptiveMaxPool1D):
 
 
 class AvgUnpool2D(pool._Pool):
-    """The transpose of avgPool2D (v1.2's unpool2D_avg, ignore_padding=false): X [N, H, W, C] ->
-    Y [N, (H-1)*sh + kh - 2*ph, (W-1)*sw + kw - 2*pw, C], each X element spread as X/(kh*kw) over its window;
-    the backward is avgPool2D with the same geometry."""
+    """The transpose of avgPool2D (v1.2's unpool2D_avg): X [N, H, W, C] ->
+    Y [N, (H-1)*sh + kh - 2*ph, (W-1)*sw + kw - 2*pw, C], each X element spread over its window as X/(kh*kw)
+    (ignore_padding false) or X/(the window's elements inside Y) (true; None: AlphaParam.avgunpool2D_ignore_padding,
+    false as v1.2); the backward is the matching avgPool2D."""
+
+    def __init__(self, kernel, stride=None, padding=0, ignore_padding=None):
+        super().__init__(kernel, stride, padding)
+        self.ignore_padding = pool.igpad_flag(type(self).__name__, ignore_padding, "avgunpool2D_ignore_padding")
 
     def check_inputs(self, xs):
         x = xs[0]
@@ -143,6 +163,10 @@ class AvgUnpool2D(pool._Pool):
         n, h, w, c = x.shape
         k, s, p = self._geometry(x.shape)
         full = (n, (h - 1) * s[0] + k[0], (w - 1) * s[1] + k[1], c)        # before cutting the padding
+        if self.ignore_padding and (p[0] or p[1]):
+            out = (n, full[1] - 2 * p[0], full[2] - 2 * p[1], c)
+            _, count = bk.pool_fwd("avg", bk.full(out, 0.0), k, s, p)      # the backend's per-window count (or None)
+            return (bk.pool_bwd("avg", x, bk.empty(out), None, count, k, s, p),), (k, s, p, True)
         # pool_bwd reads its x argument's shape only; aux: the window size (every window is whole here)
         y = bk.pool_bwd("avg", x, bk.empty(full), x, k[0] * k[1], k, s, (0, 0))
         oh, ow = full[1] - 2 * p[0], full[2] - 2 * p[1]
@@ -151,7 +175,9 @@ class AvgUnpool2D(pool._Pool):
 
     def _bwd(self, eg, ctx, gys, needs):
         bk = eg.backend
-        k, s, p = ctx
+        k, s, p = ctx[:3]
+        if len(ctx) == 4:                       # ignore_padding: the average over each window's elements inside Y
+            return (bk.pool_fwd("avg", gys[0], k, s, p)[0],)
         g = _zero_pad(bk, gys[0], p[0], p[1])
         gx, _ = bk.pool_fwd("avg", g, k, s, (0, 0))
         return (gx,)

@@ -1,5 +1,6 @@
 """optim layer: `alpha.optim` — optimizer constructors (SGD, Momentum, SGDMN, RMSprop, Adam, AdamW,
-Adamax, RAdam, Adamod) and learning-rate schedulers. Imports the optim modules only."""
+Adamax, RAdam, Adamod) and learning-rate schedulers. Imports the optim modules and alpha_py.params only."""
+from ..params import AlphaParam
 from .optimizer import Optimizer
 from .rules import (OPTIMIZERS, SGD, SGDMN, Adam, Adamax, Adamod, AdamW, Momentum, RAdam,
                     RMSprop)
@@ -14,8 +15,11 @@ class Optim:
     SGD, Momentum, SGDMN, RMSprop = SGD, Momentum, SGDMN, RMSprop
     Adam, AdamW, Adamax, RAdam, Adamod = Adam, AdamW, Adamax, RAdam, Adamod
 
-    def cosAnnealingLr(self, Tmax=1000, minLr=0.0):
-        return CosAnnealingLr(Tmax, minLr)
+    def cosAnnealingLr(self, Tmax=None, minLr=None):
+        """cosAnnealingLr([Tmax[, minLr]]): the missing ones from AlphaParam.cosAnnealingLr_Tmax (pi) and
+        cosAnnealingLr_minLr (1e-4), read now, as v1.2."""
+        return CosAnnealingLr(AlphaParam.cosAnnealingLr_Tmax if Tmax is None else Tmax,
+                              AlphaParam.cosAnnealingLr_minLr if minLr is None else minLr)
 
     def exponentialLr(self, gamma, minLr=0.0):
         return ExponentialLr(gamma, minLr)

@@ -1,6 +1,8 @@
 """optim layer: the Optimizer base — parameters, hyper-parameters with chained setters, update() /
 clear_grads(), the scheduler hook and the checkpoint state map. All update math is ONE backend
-primitive, backend.optim_step (see backend/optim_ops.py). Imports core.tensor, backend.optim_ops."""
+primitive, backend.optim_step (see backend/optim_ops.py). Hyper-parameters not given take the class defaults,
+or the AlphaParam fields v1.2 reads for them (read when the optimizer is made). Imports core.tensor,
+backend.optim_ops, alpha_py.params."""
 import math
 from collections import OrderedDict
 from numbers import Real
@@ -8,6 +10,7 @@ from numbers import Real
 from ..backend.optim_ops import state_names
 from ..core.tensor import Tensor
 from ..errors import ArgumentError
+from ..params import AlphaParam
 from .schedulers import LrSchedular
 
 _UNIT = ("a number in [0, 1)", lambda v: 0.0 <= v < 1.0)
@@ -65,11 +68,17 @@ def _collect(params, who):
 
 class Optimizer:
     """Base of every optimizer. Subclasses set `rule` (a backend optim_step rule), `positional` (the
-    order of numeric constructor arguments after params) and `defaults`."""
+    order of numeric constructor arguments after params), `defaults` and `alpha_params` (hyper-parameter ->
+    the AlphaParam field its default is read from, as v1.2's alpha.optim overloads do)."""
 
     rule = None
     positional = ("lr", "L1", "L2")
     defaults = {"lr": 1e-2, "L1": 0.0, "L2": 0.0}
+    alpha_params = {}
+
+    def _positional_for(self, n):
+        """The names of n numeric constructor arguments (v1.2 overloads may skip some)."""
+        return self.positional
 
     learning_rate = hp_method("lr", "learning_rate() -> lr; learning_rate(v) sets lr (re-initialises an "
                                     "attached scheduler at v) and returns self.")
@@ -94,7 +103,9 @@ class Optimizer:
                                 f"{len(self.positional)} ({', '.join(self.positional)})")
         show = kw.pop("println", False)
         self._hp = dict(self.defaults)
-        for name, v in list(zip(self.positional, nums)) + list(kw.items()):
+        for name, field in self.alpha_params.items():
+            self._set_hp(name, getattr(AlphaParam, field))
+        for name, v in list(zip(self._positional_for(len(nums)), nums)) + list(kw.items()):
             if name not in self._hp:
                 raise ArgumentError(f"{who}: unknown hyper-parameter {name!r}, expected one of "
                                     f"{sorted(self._hp)}")

@@ -1,11 +1,16 @@
 """optim layer: the optimizers of alpha.optim. Each class names its backend rule, its constructor
 argument order and defaults, and states its update rule; the math itself is backend.optim_step.
 Notation: t = update count (from 1), g' = g + L1*sign(w) + L2*w (coupled decay), c1 = 1 - beta1^t,
-c2 = 1 - beta2^t. Imports optimizer.py only."""
+c2 = 1 - beta2^t. Defaults named in `alpha_params` are read from AlphaParam (v1.2's Momentum_beta, Adam_lr, ...)
+when the optimizer is made. Imports optimizer.py only."""
 from .optimizer import Optimizer, hp_method
 
 _ADAM_POS = ("lr", "beta1", "beta2", "eps", "L1", "L2")
 _ADAM_DEF = {"lr": 1e-3, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "L1": 0.0, "L2": 0.0}
+
+
+def _alpha_params(prefix):
+    return {hp: f"{prefix}_{hp}" for hp in ("lr", "beta1", "beta2", "eps")}
 
 
 class SGD(Optimizer):
@@ -23,6 +28,7 @@ class Momentum(Optimizer):
     rule = "momentum"
     positional = ("lr", "beta", "L1", "L2")
     defaults = {"lr": 1e-2, "beta": 0.9, "L1": 0.0, "L2": 0.0}
+    alpha_params = {"beta": "Momentum_beta"}
     beta = hp_method("beta")
     beta1 = hp_method("beta", "Alias of beta(): the momentum EMA coefficient.")
 
@@ -36,6 +42,7 @@ class SGDMN(Optimizer):
     rule = "sgdmn"
     positional = ("lr", "momentum", "dampen", "nesterov", "L1", "L2")
     defaults = {"lr": 1e-2, "momentum": 0.9, "dampen": 0.0, "nesterov": False, "L1": 0.0, "L2": 0.0}
+    alpha_params = {"momentum": "SGDMN_momentum", "dampen": "SGDMN_dampen", "nesterov": "nestrov"}
     momentum = hp_method("momentum")
     dampen = hp_method("dampen")
     nesterov = hp_method("nesterov", "nesterov() -> bool; nesterov(flag) sets it, returns self.")
@@ -49,6 +56,7 @@ class RMSprop(Optimizer):
     rule = "rmsprop"
     positional = ("lr", "beta", "eps", "L1", "L2")
     defaults = {"lr": 1e-2, "beta": 0.99, "eps": 1e-8, "L1": 0.0, "L2": 0.0}
+    alpha_params = {"lr": "RMSprop_lr", "beta": "RMSprop_beta", "eps": "RMSprop_eps"}
     beta = hp_method("beta")
     beta2 = hp_method("beta", "Alias of beta(): the squared-gradient EMA coefficient.")
     eps = hp_method("eps")
@@ -71,6 +79,7 @@ class Adam(_AdamFamily):
     State: exp_avg (m), exp_avg_sq (s), max_exp_avg_sq (amsgrad)."""
     rule = "adam"
     defaults = dict(_ADAM_DEF, amsgrad=False)
+    alpha_params = _alpha_params("Adam")
 
     def amsgrad(self, flag=None):
         """amsgrad() -> bool; amsgrad(flag) switches AMSGrad (allocates/frees max_exp_avg_sq)."""
@@ -86,9 +95,13 @@ class AdamW(Adam):
         m <- beta1 * m + (1 - beta1) * g;   s <- beta2 * s + (1 - beta2) * g^2   (amsgrad as Adam)
         w <- w - lr * (L1 * sign(w) + L2 * w) - lr * (m / c1) / (sqrt(s / c2) + eps)
     (decay uses w before the step). AdamW(params, lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
-    L1=0, L2=1e-2, amsgrad=False). State: exp_avg, exp_avg_sq (+max_exp_avg_sq)."""
+    L1=0, L2=1e-2, amsgrad=False); AdamW(params, lr, L2) as v1.2. State: exp_avg, exp_avg_sq (+max_exp_avg_sq)."""
     rule = "adamw"
     defaults = dict(_ADAM_DEF, L2=1e-2, amsgrad=False)
+    alpha_params = dict(_alpha_params("AdamW"), L1="AdamW_L1", L2="AdamW_L2")
+
+    def _positional_for(self, n):
+        return ("lr", "L2") if n == 2 else self.positional        # v1.2's AdamW(params, lr, L2)
 
 
 class Adamax(_AdamFamily):
@@ -98,6 +111,7 @@ class Adamax(_AdamFamily):
     Adamax(params, lr=2e-3, beta1=0.9, beta2=0.999, eps=1e-8, L1=0, L2=0). State: exp_avg, exp_inf."""
     rule = "adamax"
     defaults = dict(_ADAM_DEF, lr=2e-3)
+    alpha_params = _alpha_params("Adamax")
 
 
 class RAdam(_AdamFamily):
@@ -108,6 +122,7 @@ class RAdam(_AdamFamily):
         otherwise:  w <- w - lr * (m / c1)
     RAdam(params, lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, L1=0, L2=0). State: exp_avg, exp_avg_sq."""
     rule = "radam"
+    alpha_params = _alpha_params("RAdam")
 
 
 class Adamod(_AdamFamily):
@@ -120,6 +135,7 @@ class Adamod(_AdamFamily):
     rule = "adamod"
     positional = ("lr", "beta1", "beta2", "beta3", "eps", "L1", "L2")
     defaults = dict(_ADAM_DEF, beta3=0.999)
+    alpha_params = dict(_alpha_params("Adamod"), beta3="Adamod_beta3")
     beta3 = hp_method("beta3")
 
 

@@ -1,6 +1,7 @@
 package alpha;
 
 import alpha.bridge.Bridge;
+import alpha.bridge.Defaults;
 import alpha.bridge.PyObject;
 import alpha.bridge.Wrap;
 import alpha.data.BufferedTensorIter;
@@ -73,6 +74,162 @@ public final class Alpha {
         Wrap.register("BufferedTensorIter", BufferedTensorIter::new);
         Wrap.register("TrainStep", TrainStep::new);
         Wrap.register("Object", PyObject::new);
+    }
+
+    /**
+     * v1.2's {@code Alpha.AlphaParam}: the global defaults the facade's overloads read when they are called, e.g.
+     * {@code Alpha.AlphaParam.leakyRelu_neg_slope = 0.2f;} makes every later {@code nn.leakyRelu()} and
+     * {@code F.leakyRelu(X)} use slope 0.2. The values travel with each alpha.nn / alpha.F / alpha.optim call
+     * (only the fields that differ from v1.2's defaults), so JPype and Py4J compute the same; Python's own
+     * {@code alpha.AlphaParam} does not affect Java's calls. A bad value is refused by the call that reads it
+     * (an {@link AlphaException} naming the field).
+     */
+    public static final class AlphaParam {
+        private AlphaParam() {}
+
+        /** v1.2's default true: the inplace flag of nn.relu/leakyRelu/elu/sigmoid/tanh/softmax/max/min/clip/sadd/exp/dropout/bernouliMul... without one. */
+        public static boolean sp_math2_inplace = true;
+        /** v1.2's default true: the inplace flag of nn.view/reshape/flaten/transpose/rot180/pad/trim/expand/crop... without one. */
+        public static boolean sp_tensor_inplace = true;
+        /** v1.2's default true: the inplace flag of nn.affine/layerNorm and the batchNorm family without one. */
+        public static boolean sp_affine_inplace = true;
+        /** v1.2's default 0.01f: leakyRelu's slope when none is given (nn, F, fused forms). */
+        public static float leakyRelu_neg_slope = 0.01f;
+        /** v1.2's default 1.0f: elu's alpha when none is given. */
+        public static float elu_alpha = 1.0f;
+        /** v1.2's default 0.01f: elu's negative_slope when none is given. */
+        public static float elu_neg_slope = 0.01f;
+        /** v1.2's default true: affine of the batchNorm family built from dims. */
+        public static boolean batchNorm_affine = true;
+        /** v1.2's default 0.9f: beta1 of the batchNorm family built from dims. */
+        public static float batchNorm_beta1 = 0.9f;
+        /** v1.2's default 0.9f: beta2 of the batchNorm family built from dims. */
+        public static float batchNorm_beta2 = 0.9f;
+        /** v1.2's default 1e-5f: eps of the batchNorm family built from dims. */
+        public static float batchNorm_eps = 1e-5f;
+        /** v1.2's default true: affine of layerNorm(dims). */
+        public static boolean layerNorm_affine = true;
+        /** v1.2's default 1e-5f: eps of layerNorm(dims). */
+        public static float layerNorm_eps = 1e-5f;
+        /** v1.2's default false: avgPool2D / adaptive_avgPool2D: divide by the window's elements inside X (true) or by kh*kw. */
+        public static boolean avgpool2D_igpad = false;
+        /** v1.2's default false: avgPool1D / adaptive_avgPool1D, as avgpool2D_igpad. */
+        public static boolean avgpool1D_igpad = false;
+        /** v1.2's default false: avgUnpool2D: spread X over its window's elements inside Y (true) or over kh*kw. */
+        public static boolean avgunpool2D_ignore_padding = false;
+        /** v1.2's default true: likeX1 of add/sub/mul/div/linear2/sqadd/sqsub/quadratic2/batchMatMul* and F.add_&lt;act&gt; without one. */
+        public static boolean dl_likeX1 = true;
+        /** v1.2's default 0.9f: optim.Momentum(params, lr). */
+        public static float Momentum_beta = 0.9f;
+        /** v1.2's default 0.9f: optim.SGDMN(params, lr). */
+        public static float SGDMN_momentum = 0.9f;
+        /** v1.2's default 0.0f: optim.SGDMN(params, lr). */
+        public static float SGDMN_dampen = 0.0f;
+        /** v1.2's default 0.0f: optim.SGDMN(params, lr): 0 or 1 (Nesterov off or on). */
+        public static float nestrov = 0.0f;
+        /** v1.2's default 1e-2f: optim.RMSprop(params). */
+        public static float RMSprop_lr = 1e-2f;
+        /** v1.2's default 0.99f: optim.RMSprop(params[, lr]). */
+        public static float RMSprop_beta = 0.99f;
+        /** v1.2's default 1e-8f: optim.RMSprop(params[, lr]). */
+        public static float RMSprop_eps = 1e-8f;
+        /** v1.2's default 1e-3f: optim.Adam(params). */
+        public static float Adam_lr = 1e-3f;
+        /** v1.2's default 0.9f: optim.Adam(params[, lr]). */
+        public static float Adam_beta1 = 0.9f;
+        /** v1.2's default 0.999f: optim.Adam(params[, lr]). */
+        public static float Adam_beta2 = 0.999f;
+        /** v1.2's default 1e-8f: optim.Adam(params[, lr]). */
+        public static float Adam_eps = 1e-8f;
+        /** v1.2's default 2e-3f: optim.Adamax(params). */
+        public static float Adamax_lr = 2e-3f;
+        /** v1.2's default 0.9f: optim.Adamax(params[, lr]). */
+        public static float Adamax_beta1 = 0.9f;
+        /** v1.2's default 0.999f: optim.Adamax(params[, lr]). */
+        public static float Adamax_beta2 = 0.999f;
+        /** v1.2's default 1e-8f: optim.Adamax(params[, lr]). */
+        public static float Adamax_eps = 1e-8f;
+        /** v1.2's default 1e-3f: optim.AdamW(params). */
+        public static float AdamW_lr = 1e-3f;
+        /** v1.2's default 0.9f: optim.AdamW(params[, lr]). */
+        public static float AdamW_beta1 = 0.9f;
+        /** v1.2's default 0.999f: optim.AdamW(params[, lr]). */
+        public static float AdamW_beta2 = 0.999f;
+        /** v1.2's default 1e-8f: optim.AdamW(params[, lr]). */
+        public static float AdamW_eps = 1e-8f;
+        /** v1.2's default 0: optim.AdamW(params[, lr, L2]). */
+        public static float AdamW_L1 = 0;
+        /** v1.2's default 1e-2f: optim.AdamW(params). */
+        public static float AdamW_L2 = 1e-2f;
+        /** v1.2's default 1e-3f: optim.RAdam(params). */
+        public static float RAdam_lr = 1e-3f;
+        /** v1.2's default 0.9f: optim.RAdam(params[, lr]). */
+        public static float RAdam_beta1 = 0.9f;
+        /** v1.2's default 0.999f: optim.RAdam(params[, lr]). */
+        public static float RAdam_beta2 = 0.999f;
+        /** v1.2's default 1e-8f: optim.RAdam(params[, lr]). */
+        public static float RAdam_eps = 1e-8f;
+        /** v1.2's default 1e-3f: optim.Adamod(params). */
+        public static float Adamod_lr = 1e-3f;
+        /** v1.2's default 0.9f: optim.Adamod(params[, lr]). */
+        public static float Adamod_beta1 = 0.9f;
+        /** v1.2's default 0.999f: optim.Adamod(params[, lr]). */
+        public static float Adamod_beta2 = 0.999f;
+        /** v1.2's default 0.999f: optim.Adamod(params[, lr]). */
+        public static float Adamod_beta3 = 0.999f;
+        /** v1.2's default 1e-8f: optim.Adamod(params[, lr]). */
+        public static float Adamod_eps = 1e-8f;
+        /** v1.2's default 0.0001f: optim.cosAnnealingLr([Tmax]). */
+        public static float cosAnnealingLr_minLr = 0.0001f;
+        /** v1.2's default pi: optim.cosAnnealingLr(). */
+        public static float cosAnnealingLr_Tmax = (float) Math.PI;
+
+        private static final java.lang.reflect.Field[] FIELDS = fields();
+        private static final Object[] DEFAULTS = values();
+
+        static { Defaults.source(AlphaParam::changed); }    // the facade's calls carry the changes
+
+        private static java.lang.reflect.Field[] fields() {
+            java.util.List<java.lang.reflect.Field> out = new java.util.ArrayList<>();
+            for (java.lang.reflect.Field f : AlphaParam.class.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (java.lang.reflect.Modifier.isPublic(m) && java.lang.reflect.Modifier.isStatic(m)
+                        && !java.lang.reflect.Modifier.isFinal(m)) out.add(f);
+            }
+            return out.toArray(new java.lang.reflect.Field[0]);
+        }
+
+        private static Object[] values() {
+            Object[] v = new Object[FIELDS.length];
+            try {
+                for (int i = 0; i < v.length; i++) v[i] = FIELDS[i].get(null);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+            return v;
+        }
+
+        /** Restores v1.2's defaults (an extension of v1.2's class). */
+        public static void reset() {
+            try {
+                for (int i = 0; i < FIELDS.length; i++) FIELDS[i].set(null, DEFAULTS[i]);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /**
+         * The fields that differ from v1.2's defaults now, as name/value pairs (an extension).
+         *
+         * @return name1, value1, name2, value2, ... (empty while every field holds its default)
+         */
+        public static Object[] changed() {
+            Object[] now = values();
+            java.util.List<Object> out = new java.util.ArrayList<>();
+            for (int i = 0; i < now.length; i++)
+                if (!now[i].equals(DEFAULTS[i])) { out.add(FIELDS[i].getName()); out.add(now[i]); }
+            return out.toArray();
+        }
     }
 
     private String home;

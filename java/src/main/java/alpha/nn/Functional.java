@@ -1,6 +1,7 @@
 package alpha.nn;
 
 import alpha.bridge.Bridge;
+import alpha.bridge.Defaults;
 import alpha.bridge.Wrap;
 import alpha.engine.Tensor;
 
@@ -27,8 +28,10 @@ public class Functional {
     public Tensor[] apply(String name, Object... args) { return applyAsGiven(name, tensorsLast(args)); }
 
     /** apply() without moving the tensors last (for v1.2's split, whose Python side reads their place). */
-    private Tensor[] applyAsGiven(String name, Object[] a) {
-        String path = "F." + name;
+    private Tensor[] applyAsGiven(String name, Object[] given) {
+        Object[] r = Defaults.request("F." + name, given);       // Alpha.AlphaParam's values travel along
+        String path = (String) r[0];
+        Object[] a = (Object[]) r[1];
         String key = Wrap.batching() ? signature(path, a) : null;
         if (key != null) {
             Integer n = OUTPUTS.get(key);

@@ -1,6 +1,6 @@
 package alpha.nn;
 
-import alpha.bridge.Bridge;
+import alpha.bridge.Defaults;
 import alpha.bridge.Ref;
 import alpha.bridge.Wrap;
 
@@ -17,7 +17,7 @@ public class NN {
      * @return the unit
      */
     public Unit unit(String name, Object... args) {
-        return (Unit) Wrap.wrap(Bridge.backend().create("nn." + name, args), null);
+        return (Unit) Wrap.wrap(Defaults.create("nn." + name, args), null);
     }
 
     /**
@@ -26,7 +26,7 @@ public class NN {
      * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
      */
-    public BatchNorm batchNorm(Object... args) { return new BatchNorm((Ref) Bridge.backend().create("nn.batchNorm", args)); }
+    public BatchNorm batchNorm(Object... args) { return new BatchNorm((Ref) Defaults.create("nn.batchNorm", args)); }
 
     /**
      * Batch normalisation that uses its running statistics in training too.
@@ -34,7 +34,7 @@ public class NN {
      * @param args the constructor's arguments, in Dragon-Alpha's order (checked by the Python side)
      * @return the unit
      */
-    public BatchNorm global_batchNorm(Object... args) { return new BatchNorm((Ref) Bridge.backend().create("nn.global_batchNorm", args)); }
+    public BatchNorm global_batchNorm(Object... args) { return new BatchNorm((Ref) Defaults.create("nn.global_batchNorm", args)); }
 
     /**
      * Units applied in order: a Python Sequence when every unit is a Python unit, else a Java Sequence.

@@ -1,6 +1,7 @@
 package alpha.optim;
 
 import alpha.bridge.Bridge;
+import alpha.bridge.Defaults;
 import alpha.bridge.Ref;
 
 import java.util.function.Function;
@@ -14,7 +15,7 @@ public class OptimFactory {
         Object[] all = new Object[args.length + 1];
         all[0] = params;
         System.arraycopy(args, 0, all, 1, args.length);
-        return new Optimizer((Ref) Bridge.backend().create("optim." + name, all));
+        return new Optimizer((Ref) Defaults.create("optim." + name, all));
     }
 
     /**
@@ -104,7 +105,7 @@ public class OptimFactory {
      * @param args optional hyper-parameters, the learning rate first
      * @return the scheduler
      */
-    public LrSchedular cosAnnealingLr(Object... args) { return new LrSchedular((Ref) Bridge.backend().create("optim.cosAnnealingLr", args)); }
+    public LrSchedular cosAnnealingLr(Object... args) { return new LrSchedular((Ref) Defaults.create("optim.cosAnnealingLr", args)); }
 
     /**
      * The learning rate multiplied by {@code gamma} each step, down to {@code minLr}.
