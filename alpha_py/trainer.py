@@ -71,7 +71,7 @@ def make_optimizer(name, params, lr):
 
 def attach_scheduler(opt, name, total_steps, gamma):
     if name == "cos":
-        opt.lrSchedular(alpha.optim.cosAnnealingLr(max(total_steps, 1), 0.0))
+        opt.lrSchedular(alpha.optim.cosineLr(max(total_steps, 1), 0.0))
     elif name == "exp":
         opt.lrSchedular(alpha.optim.exponentialLr(gamma, 0.0))
     elif name != "none":

@@ -80,7 +80,7 @@ def test_cos_annealing_lr_defaults():
     for _ in range(4):
         opt.update()
         lrs.append(opt.learning_rate())
-    np.testing.assert_allclose(lrs, [0.2 + 0.8 * (1 + math.cos(math.pi * k / 4)) / 2 for k in range(1, 5)])
+    np.testing.assert_allclose(lrs, [0.2 + 0.8 * (1 + math.cos(math.pi * e / 4)) for e in range(4)])   # v1.2's form
     assert O.cosAnnealingLr(8.0).Tmax == 8.0 and O.cosAnnealingLr(8.0).minLr == 0.2
     assert O.cosAnnealingLr(8.0, 0.0).minLr == 0.0
 

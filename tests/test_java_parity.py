@@ -21,13 +21,13 @@ def test_update_zero_only(bad):
 
 
 def test_lambda_lr_dragon_alpha_mode():
-    """mode="update" is Dragon-Alpha's LambdaLr: lr_t = fn(lr_{t-1}); the default stays init_lr * fn(t)."""
+    """mode="update" (the default) is Dragon-Alpha's LambdaLr: lr_t = fn(lr_{t-1}); "factor" is init_lr * fn(t)."""
     eg = alpha.engine.cpu_float32()
     fc = nn.fullconnect(True, 2, 2).init(eg)
     opt = alpha.optim.SGD(fc.param_map(), 0.8).lrSchedular(alpha.optim.lambdaLr(lambda lr: lr * 0.5, "update"))
     opt.update().update().update()
     assert opt.learning_rate() == pytest.approx(0.1)
-    pt = alpha.optim.SGD(fc.param_map(), 0.8).lrSchedular(alpha.optim.lambdaLr(lambda t: 1.0 / (1 + t)))
+    pt = alpha.optim.SGD(fc.param_map(), 0.8).lrSchedular(alpha.optim.lambdaLr(lambda t: 1.0 / (1 + t), "factor"))
     pt.update().update()
     assert pt.learning_rate() == pytest.approx(0.8 / 3)
     with pytest.raises(ArgumentError, match="mode must be one of"):

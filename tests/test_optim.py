@@ -183,7 +183,7 @@ def test_state_map_keys_and_dragon_alpha_trailing_args():
     (lambda ps: O.Adam(ps).beta1(1.0), ["Adam", "beta1", "1.0"]),
     (lambda ps: O.AdamW(ps).beta2(-0.1), ["AdamW", "beta2", "-0.1"]),
     (lambda ps: O.RMSprop(ps).eps(0), ["RMSprop", "eps", "0"]),
-    (lambda ps: O.Adamod(ps, 1e-3, 0.9, 0.999, 1.5), ["Adamod", "beta3", "1.5"]),
+    (lambda ps: O.Adamod(ps, 1e-3, 0.9, 0.999, 1e-8, 1.5), ["Adamod", "beta3", "1.5"]),
     (lambda ps: O.Momentum(ps, 0.1, float("nan")), ["Momentum", "beta", "nan"]),
     (lambda ps: O.SGD(ps).L2(-1e-3), ["SGD", "L2", "-0.001"]),
     (lambda ps: O.Adam(ps, foo=1), ["Adam", "foo"]),

@@ -31,20 +31,35 @@ def test_exponential_lr():
     np.testing.assert_allclose(lrs_after_updates(opt, 5), [0.5, 0.25, 0.125, 0.1, 0.1])
 
 
-def test_cos_annealing_lr():
+def test_cos_annealing_lr_is_v12_s():
+    # v1.2 (CosAnnealingLr.next_learning_rate, epoch from 0): lr = minLr + (lr0 - minLr) * (1 + cos(epoch * pi / Tmax)),
+    # no halving: after the 1st update 2 * lr0 - minLr, then down to minLr after Tmax + 1 updates
     opt, _ = sgd(1.0)
     assert opt.lrSchedular(O.cosAnnealingLr(4, 0.2)) is opt
-    want = [0.2 + 0.8 * (1 + math.cos(math.pi * k / 4)) / 2 for k in range(1, 9)]
+    want = [0.2 + 0.8 * (1 + math.cos(e * math.pi / 4)) for e in range(8)]
     got = lrs_after_updates(opt, 8)
     np.testing.assert_allclose(got, want)
-    assert got[3] == pytest.approx(0.2) and got[7] == pytest.approx(1.0)   # min at Tmax, back at 2*Tmax
+    assert got[0] == pytest.approx(1.8) and got[4] == pytest.approx(0.2)
     # v1.2's defaults, from AlphaParam.cosAnnealingLr_Tmax / cosAnnealingLr_minLr
     assert O.cosAnnealingLr().Tmax == pytest.approx(math.pi) and O.cosAnnealingLr().minLr == pytest.approx(1e-4)
 
 
-def test_lambda_lr_and_alias():
+def test_cosine_lr_extension():
+    opt, _ = sgd(1.0)
+    opt.lrSchedular(O.cosineLr(4, 0.2))
+    want = [0.2 + 0.8 * (1 + math.cos(math.pi * k / 4)) / 2 for k in range(1, 9)]
+    got = lrs_after_updates(opt, 8)
+    np.testing.assert_allclose(got, want)
+    assert got[3] == pytest.approx(0.2) and got[7] == pytest.approx(1.0)   # min at Tmax, back at 2*Tmax
+    assert O.cosineLr().Tmax == 1000 and O.cosineLr().minLr == 0
+
+
+def test_lambda_lr_is_v12_s_updater_and_the_factor_extension():
+    opt, _ = sgd(0.8)
+    opt.lrSchedular(O.lambdaLr(lambda lr: lr * 0.5))          # v1.2: next lr = updater(lr)
+    np.testing.assert_allclose(lrs_after_updates(opt, 3), [0.4, 0.2, 0.1])
     opt, _ = sgd(0.5)
-    opt.lrScheduler(O.lambdaLr(lambda t: 1.0 / (1 + t)))
+    opt.lrScheduler(O.lambdaLr(lambda t: 1.0 / (1 + t), "factor"))
     np.testing.assert_allclose(lrs_after_updates(opt, 3), [0.25, 0.5 / 3, 0.125])
     assert isinstance(opt.lrSchedular(), O.LrSchedular)
 
@@ -72,7 +87,7 @@ def test_learning_rate_reinitialises_schedular():
     (lambda: O.cosAnnealingLr(0), ["cosAnnealingLr", "Tmax", "0"]),
     (lambda: O.cosAnnealingLr(10, -1.0), ["cosAnnealingLr", "minLr", "-1.0"]),
     (lambda: O.lambdaLr(3.0), ["lambdaLr", "callable"]),
-    (lambda: sgd()[0].lrSchedular(O.lambdaLr(lambda t: -1.0)).update(), ["lambdaLr", "-1.0"]),
+    (lambda: sgd()[0].lrSchedular(O.lambdaLr(lambda lr: -1.0)).update(), ["lambdaLr", "-1.0"]),
     (lambda: sgd()[0].lrSchedular("cos"), ["SGD", "lrSchedular", "str"]),
 ])
 def test_schedular_errors(make, words):

@@ -130,10 +130,10 @@ class Adamod(_AdamFamily):
         eta <- (lr * sqrt(c2) / c1) / (sqrt(s) + eps)
         n   <- beta3 * n + (1 - beta3) * eta
         w   <- w - min(eta, n) * m
-    Adamod(params, lr=1e-3, beta1=0.9, beta2=0.999, beta3=0.999, eps=1e-8, L1=0, L2=0).
-    State: exp_avg, exp_avg_sq, exp_avg_lr (n)."""
+    Adamod(params, lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, beta3=0.999, L1=0, L2=0) (v1.2's order: eps
+    before beta3). State: exp_avg, exp_avg_sq, exp_avg_lr (n)."""
     rule = "adamod"
-    positional = ("lr", "beta1", "beta2", "beta3", "eps", "L1", "L2")
+    positional = ("lr", "beta1", "beta2", "eps", "beta3", "L1", "L2")
     defaults = dict(_ADAM_DEF, beta3=0.999)
     alpha_params = dict(_alpha_params("Adamod"), beta3="Adamod_beta3")
     beta3 = hp_method("beta3")

@@ -57,13 +57,31 @@ class LrSchedular:
 
 
 class CosAnnealingLr(LrSchedular):
-    """lr_t = minLr + (init_lr - minLr) * (1 + cos(pi * t / Tmax)) / 2, t = updates so far
-    (periodic: it climbs back after Tmax, period 2*Tmax). Defaults Tmax=1000 updates, minLr=0."""
+    """Dragon-Alpha v1.2's CosAnnealingLr: after the t-th update, lr = minLr + (init_lr - minLr) * (1 + cos((t - 1) *
+    pi / Tmax)) (v1.2's next_learning_rate with its epoch counter from 0: no halving, so the second update runs at
+    2 * init_lr - minLr; periodic with period 2 * Tmax). Tmax counts updates; v1.2's defaults Tmax = pi, minLr = 1e-4
+    come from AlphaParam (optim.cosAnnealingLr). `CosineLr` is the halved form."""
+
+    def __init__(self, Tmax, minLr):
+        super().__init__()
+        self.Tmax = _number(self._who, "Tmax", Tmax, 0, True)
+        self.minLr = _number(self._who, "minLr", minLr, 0)
+
+    _who = "cosAnnealingLr"
+
+    def _next(self):
+        return self.minLr + (self.init_lr - self.minLr) * (1.0 + math.cos(math.pi * (self.t - 1) / self.Tmax))
+
+
+class CosineLr(CosAnnealingLr):
+    """lr_t = minLr + (init_lr - minLr) * (1 + cos(pi * t / Tmax)) / 2, t = updates so far: from init_lr down to minLr
+    after Tmax updates (periodic: it climbs back after Tmax, period 2*Tmax). An extension (not in v1.2): what
+    `alpha train` schedules. cosineLr(Tmax=1000, minLr=0)."""
+
+    _who = "cosineLr"
 
     def __init__(self, Tmax=1000, minLr=0.0):
-        super().__init__()
-        self.Tmax = _number("cosAnnealingLr", "Tmax", Tmax, 0, True)
-        self.minLr = _number("cosAnnealingLr", "minLr", minLr, 0)
+        super().__init__(Tmax, minLr)
 
     def _next(self):
         return self.minLr + (self.init_lr - self.minLr) * (1.0 + math.cos(math.pi * self.t / self.Tmax)) / 2.0
@@ -82,15 +100,15 @@ class ExponentialLr(LrSchedular):
 
 
 class LambdaLr(LrSchedular):
-    """mode "factor" (default, PyTorch LambdaLR): lr_t = init_lr * fn(t), t = updates so far.
-    mode "update" (Dragon-Alpha's LambdaLr(Function<Float, Float>)): lr_t = fn(lr_{t-1})."""
+    """mode "update" (default; Dragon-Alpha's LambdaLr(Function<Float, Float>)): lr_t = fn(lr_{t-1}).
+    mode "factor" (an extension, PyTorch's LambdaLR): lr_t = init_lr * fn(t), t = updates so far."""
 
     MODES = ("factor", "update")
 
-    def __init__(self, fn, mode="factor"):
+    def __init__(self, fn, mode="update"):
         super().__init__()
         if not callable(fn):
-            raise ArgumentError(f"lambdaLr: expected a callable t -> factor, got {type(fn).__name__}")
+            raise ArgumentError(f"lambdaLr: expected a callable (lr -> next lr, or t -> factor), got {type(fn).__name__}")
         if mode not in self.MODES:
             raise ArgumentError(f"lambdaLr: mode must be one of {self.MODES}, got {mode!r}")
         self.fn, self.mode = fn, mode
