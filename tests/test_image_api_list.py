@@ -37,11 +37,13 @@ def entries():
 
 
 def java_overloads():
-    """scope -> {(name, param types)} of the public methods in ImageEngine.java's three classes."""
-    text = JAVA.read_text()
+    """scope -> {(name, param types)} of the public methods of ImageEngine (ImageEngine.java and the Image*.java
+    classes it extends) and of its two nested classes."""
+    text = JAVA.read_text()                # ImageEngine's own methods come from its chain of part classes too
+    parts_text = "".join(f.read_text() for f in sorted(JAVA.parent.glob("Image*.java")) if f != JAVA)
     a = text.index("public static class ImageAffiner")
     b = text.index("public static class RandomImageAffiner")
-    parts = {"img": text[:a], "img_affiner": text[a:b], "img_random_affiner": text[b:]}
+    parts = {"img": parts_text + text[:a], "img_affiner": text[a:b], "img_random_affiner": text[b:]}
     pat = re.compile(r"public\s+(?:static\s+)?(?:final\s+)?[\w\[\]<>.]+\s+(\w+)\s*\(([^)]*)\)")
     return {s: {(m.group(1), norm(m.group(2))) for m in pat.finditer(t)} for s, t in parts.items()}
 
