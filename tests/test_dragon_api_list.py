@@ -72,8 +72,17 @@ def python_scope(scope):
 
 
 def java_methods(scope):
-    text = (JAVA / JAVA_FILES[scope]).read_text()
+    text = java_text(JAVA / JAVA_FILES[scope])
     return set(re.findall(r"public\s+(?:static\s+)?(?:final\s+)?(?:<[^>]+>\s+)?[\w<>\[\], ?.]+\s+(\w+)\s*\(", text))
+
+
+def java_text(path):
+    """A facade class's source with that of the part classes it extends in its folder (NN extends NNV12 ... NNUnits:
+    the big facade classes are split by family into such chains)."""
+    text = path.read_text()
+    m = re.search(r"public (?:abstract )?class \w+ extends (\w+)", text)
+    part = path.parent / f"{m.group(1)}.java" if m else None
+    return text + java_text(part) if part is not None and part.exists() else text
 
 
 def missing_now():

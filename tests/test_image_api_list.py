@@ -40,7 +40,7 @@ def java_overloads():
     """scope -> {(name, param types)} of the public methods of ImageEngine (ImageEngine.java and the Image*.java
     classes it extends) and of its two nested classes."""
     text = JAVA.read_text()                # ImageEngine's own methods come from its chain of part classes too
-    parts_text = "".join(f.read_text() for f in sorted(JAVA.parent.glob("Image*.java")) if f != JAVA)
+    parts_text = "".join(f.read_text() for f in sorted(JAVA.parent.glob("Image*.java")) if f != JAVA)   # its chain
     a = text.index("public static class ImageAffiner")
     b = text.index("public static class RandomImageAffiner")
     parts = {"img": parts_text + text[:a], "img_affiner": text[a:b], "img_random_affiner": text[b:]}
