@@ -1,5 +1,5 @@
 """pytest setup: the tests folder is importable (shared helpers: cases, gradcheck, cuda_parity, java_support,
-spark_local), the javac `classes` fixture, and the session's closing list of the largest CPU-vs-GPU parity errors
+spark_local), the javac `classes` and Maven `junit_cp` fixtures, and the session's closing list of the largest CPU-vs-GPU parity errors
 seen, whichever tests ran, in any order."""
 import os
 import sys
@@ -14,6 +14,13 @@ def classes(tmp_path_factory):
     """alpha-java + examples compiled with javac into a temporary directory; returns the class path."""
     from java_support import compile_classes
     return compile_classes(str(tmp_path_factory.mktemp("alpha-java-classes")))
+
+
+@pytest.fixture(scope="module")
+def junit_cp(tmp_path_factory):
+    """alpha-java's classes, test classes and test-scope jars (Maven), for JUnit runs under the bridges."""
+    from java_support import junit_classpath
+    return junit_classpath(tmp_path_factory.mktemp("junit-cp"))
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -10,6 +10,8 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JAVA = os.path.join(REPO, "java")
 NEEDS_JDK = pytest.mark.skipif(not (shutil.which("javac") and shutil.which("java")), reason="needs a JDK")
+NEEDS_MAVEN = pytest.mark.skipif(not (shutil.which("mvn") and shutil.which("java") and shutil.which("javac")),
+                                 reason="needs Maven and a JDK")
 
 
 def py4j_jar():
@@ -51,3 +53,30 @@ def run_py4j(cp, main, *args, timeout=300):
                         main, *map(str, args)], capture_output=True, text=True, timeout=timeout, cwd=REPO, env=env())
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
+
+
+def junit_classpath(out_dir):
+    """alpha-java's classes and test classes (mvn test-compile) + the test-scope jars, as one class path."""
+    cp_file = os.path.join(str(out_dir), "cp.txt")
+    r = subprocess.run(["mvn", "-q", "-B", "test-compile", "dependency:build-classpath",
+                        f"-Dmdep.outputFile={cp_file}", "-Dmdep.includeScope=test"],
+                       cwd=JAVA, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    target = os.path.join(JAVA, "target")
+    with open(cp_file) as f:
+        jars = f.read().strip()
+    return os.pathsep.join([os.path.join(target, "test-classes"), os.path.join(target, "classes"), jars])
+
+
+def run_junit(cp, bridge, *test_classes, passed=None, timeout=600):
+    """JUnit classes through alpha.JUnitMain under one bridge ("jpype" in-process, "py4j" out of process); checks
+    the bridge line and, given `passed`, that exactly that many tests passed and none failed. Returns the output."""
+    if bridge == "jpype":
+        pytest.importorskip("jpype")
+        out = run_jpype(cp, "alpha.JUnitMain", *test_classes, timeout=timeout)
+    else:
+        out = run_py4j(cp, "alpha.JUnitMain", *test_classes, timeout=timeout)
+    assert f"bridge {bridge}" in out, out[-4000:]
+    if passed is not None:
+        assert f"junit {passed} passed 0 failed" in out, out[-4000:]
+    return out

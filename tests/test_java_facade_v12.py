@@ -2,15 +2,12 @@
 both bridges (JPype in-process, Py4J out-of-process), and the same numbers from Python, so the three agree.
 Skipped without mvn/java."""
 import math
-import os
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 from alpha_py import alpha, nn, F
-from java_support import JAVA, run_jpype, run_py4j
+from java_support import NEEDS_MAVEN, run_junit
 
 
 def test_python_gives_the_junit_numbers():
@@ -37,29 +34,7 @@ def test_python_gives_the_junit_numbers():
     assert eg.matMulT2(X, X).numpy().ravel().tolist() == [14, -24, -24, 77]
 
 
-needs_java = pytest.mark.skipif(not (shutil.which("mvn") and shutil.which("java") and shutil.which("javac")),
-                                reason="needs Maven and a JDK")
-
-
-@pytest.fixture(scope="module")
-def junit_cp(tmp_path_factory):
-    cp_file = tmp_path_factory.mktemp("junit-cp") / "cp.txt"
-    r = subprocess.run(["mvn", "-q", "-B", "-o", "test-compile", "dependency:build-classpath",
-                        f"-Dmdep.outputFile={cp_file}", "-Dmdep.includeScope=test"],
-                       cwd=JAVA, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    target = os.path.join(JAVA, "target")
-    return os.pathsep.join([os.path.join(target, "test-classes"), os.path.join(target, "classes"),
-                            cp_file.read_text().strip()])
-
-
-@needs_java
+@NEEDS_MAVEN
 @pytest.mark.parametrize("bridge", ["jpype", "py4j"])
 def test_junit_facade_v12_under_both_bridges(junit_cp, bridge):
-    if bridge == "jpype":
-        pytest.importorskip("jpype")
-        out = run_jpype(junit_cp, "alpha.JUnitMain", "alpha.FacadeV12Test", timeout=600)
-    else:
-        out = run_py4j(junit_cp, "alpha.JUnitMain", "alpha.FacadeV12Test", timeout=600)
-    assert f"bridge {bridge}" in out
-    assert "junit 6 passed 0 failed" in out, out[-4000:]
+    run_junit(junit_cp, bridge, "alpha.FacadeV12Test", passed=6)

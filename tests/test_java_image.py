@@ -1,14 +1,11 @@
 """The JUnit class alpha.ImageEngineTest (v1.2's eg.img through the Java facade, hand-computed values) under both
 bridges (JPype in-process, Py4J out-of-process), and the same numbers from Python. Skipped without mvn/java."""
-import os
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 from alpha_py import alpha
-from java_support import JAVA, run_jpype, run_py4j
+from java_support import NEEDS_MAVEN, run_junit
 
 
 def test_python_gives_the_junit_numbers():
@@ -22,29 +19,7 @@ def test_python_gives_the_junit_numbers():
     assert float(im.pixel_to_dtype(False, im.pixels([10, 20, 30], 1, 1, 3)).numpy().mean()) == 20
 
 
-needs_java = pytest.mark.skipif(not (shutil.which("mvn") and shutil.which("java") and shutil.which("javac")),
-                                reason="needs Maven and a JDK")
-
-
-@pytest.fixture(scope="module")
-def junit_cp(tmp_path_factory):
-    cp_file = tmp_path_factory.mktemp("junit-cp") / "cp.txt"
-    r = subprocess.run(["mvn", "-q", "-B", "-o", "test-compile", "dependency:build-classpath",
-                        f"-Dmdep.outputFile={cp_file}", "-Dmdep.includeScope=test"],
-                       cwd=JAVA, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    target = os.path.join(JAVA, "target")
-    return os.pathsep.join([os.path.join(target, "test-classes"), os.path.join(target, "classes"),
-                            cp_file.read_text().strip()])
-
-
-@needs_java
+@NEEDS_MAVEN
 @pytest.mark.parametrize("bridge", ["jpype", "py4j"])
 def test_junit_image_engine_under_both_bridges(junit_cp, bridge):
-    if bridge == "jpype":
-        pytest.importorskip("jpype")
-        out = run_jpype(junit_cp, "alpha.JUnitMain", "alpha.ImageEngineTest", timeout=600)
-    else:
-        out = run_py4j(junit_cp, "alpha.JUnitMain", "alpha.ImageEngineTest", timeout=600)
-    assert f"bridge {bridge}" in out
-    assert "junit 4 passed 0 failed" in out, out[-4000:]
+    run_junit(junit_cp, bridge, "alpha.ImageEngineTest", passed=4)
