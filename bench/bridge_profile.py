@@ -2,7 +2,9 @@
 BridgeBench (SmallLoop, batch 16, Adam) driven from Java, each bridge request timed on the Python side
 (per request kind), against the same step in Python timed per phase — and the parts of one relu.forward
 call: a bare JPype proxy round trip (long[] in, long[] out) and the Python dispatcher's share. Prints µs
-(best of 5 runs; not asserted). Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch] [--no-lazy]"""
+(best of 5 runs; not asserted). --engine cuda: both sides on cuda_float32(0) (auto_graph on); --classes: a compiled
+class path (alpha-java + examples + py4j jar) instead of javac (the device machine has no JDK).
+Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch] [--no-lazy] [--engine cpu|cuda] [--classes CP]"""
 import argparse
 import collections
 import os
@@ -17,14 +19,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bridge_overhead import compile_java  # noqa: E402
 
 
-def java_side(steps, batch, lazy=True):
+def java_side(steps, batch, lazy=True, engine="cpu", classes=None):
     import jpype
     from alpha_py.java.launcher import start_jvm
 
-    tmp = tempfile.mkdtemp(prefix="alpha-bridge-profile-")
-    endpoint = start_jvm([compile_java(tmp)], [f"-Dalpha.bridge.batch={str(batch).lower()}",
-                                                   f"-Dalpha.bridge.lazy={str(lazy).lower()}"])
-    eg = jpype.JClass("alpha.Alpha").alpha.engine.cpu_float32()
+    cp = classes or compile_java(tempfile.mkdtemp(prefix="alpha-bridge-profile-"))
+    endpoint = start_jvm(cp.split(os.pathsep), [f"-Dalpha.bridge.batch={str(batch).lower()}",
+                                                f"-Dalpha.bridge.lazy={str(lazy).lower()}"])
+    engines = jpype.JClass("alpha.Alpha").alpha.engine
+    eg = engines.cuda_float32(0, "fp32") if engine == "cuda" else engines.cpu_float32()   # as Python's cuda_float32(0)
     loop = jpype.JClass("alpha.examples.BridgeBench$SmallLoop")(eg)
     for _ in range(20):                 # ~6000 steps: the JIT needs seconds to reach the steady state
         loop.run(300)
@@ -100,7 +103,7 @@ def call_parts(endpoint):
     return proxy, disp, direct
 
 
-def python_side(steps):
+def python_side(steps, engine="cpu"):
     from alpha_py import F, alpha, nn
 
     class SmallNet(nn.Module):
@@ -112,7 +115,7 @@ def python_side(steps):
         def __forward__(self, X):
             return self.fc3.forward(F.relu(self.fc2.forward(F.relu(self.fc1.forward(X)))))
 
-    eg = alpha.engine.cpu_float32()
+    eg = alpha.engine.cuda_float32(0) if engine == "cuda" else alpha.engine.cpu_float32()
     eg.set_seed(0)
     net = SmallNet().train().init(eg)
     opt, ls = alpha.optim.Adam(net.param_map(), 1e-3), alpha.loss.softmax_crossEntropy()
@@ -155,12 +158,14 @@ def main():
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--no-batch", dest="batch", action="store_false")
     ap.add_argument("--no-lazy", dest="lazy", action="store_false")
+    ap.add_argument("--engine", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--classes", help="class path of compiled alpha-java + examples + py4j jar (default: javac)")
     a = ap.parse_args()
-    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch, a.lazy)
+    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch, a.lazy, a.engine, a.classes)
     print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
           f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
           f"(dispatcher share {disp - direct:.2f} us)")
-    py_us, parts = python_side(a.steps)
+    py_us, parts = python_side(a.steps, a.engine)
     in_python = sum(v for v, _ in reqs.values())
     print(f"Java Module step over JPype: {plain:.1f} us ({timed_us:.1f} us with the request timer); "
           f"Python handling its requests {in_python:.1f} us; outside them (Java, JPype) {timed_us - in_python:.1f} us")
