@@ -311,3 +311,22 @@ def test_a_finished_stage_releases_in_the_background_and_the_next_task_waits_for
     threading.Timer(0.2, gate.set).start()
     worker.Trainer(spec)                                   # the next task of this worker waits first
     assert closed == [True] and tr._runner is None and worker._RELEASING == []
+
+
+def test_replicas_build_with_the_driver_s_alpha_param():
+    # a net built on an executor reads that process's AlphaParam (v1.2's defaults): the spec carries the driver's
+    # changed fields, and the replica builds under them
+    import pickle
+    from alpha_py.distributed.worker import Trainer
+    alpha.AlphaParam.leakyRelu_neg_slope = 0.2
+    try:
+        spec = JobSpec("mnist_cnn", (28, 28, 1), 10, batch=8, workers=1, seed=3)
+    finally:
+        alpha.AlphaParam.reset()
+    assert spec.alpha_params == {"leakyRelu_neg_slope": 0.2}
+    tr = Trainer(pickle.loads(pickle.dumps(spec)))          # as an executor with v1.2's defaults sees it
+    slopes = {u.p1 for u in tr.net.units() if type(u).__name__ == "LeakyRelu"}
+    assert slopes == {0.2}
+    assert alpha.AlphaParam.is_default()
+    plain = Trainer(JobSpec("mnist_cnn", (28, 28, 1), 10, batch=8, workers=1, seed=3))
+    assert {u.p1 for u in plain.net.units() if type(u).__name__ == "LeakyRelu"} == {0.01}

@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from ..errors import ArgumentError, NonFiniteError, check_nonfinite_policy, diverged
+from ..params import AlphaParam
 from ..validation import OPTIMIZERS, check_training_args
 from .state import GradBuffer, load_net_state, load_optim_state
 
@@ -28,6 +29,8 @@ class JobSpec:
         self.local_gpus = 0          # set by fit() in local mode: GPUs of this host, rank r -> r % n
         self.graph = None            # train_step's graph mode on GPUs (fit's graph=)
         self.precision = "fp32"      # the CUDA engine's precision (fit's precision=; docs/precision.md)
+        defaults = AlphaParam.defaults()  # the driver's changed AlphaParam fields: the replicas build with them
+        self.alpha_params = {k: v for k, v in AlphaParam.values().items() if v != defaults[k]}
 
     @property
     def local_batch(self):
@@ -105,8 +108,9 @@ class Trainer:
         self.eg.set_seed(spec.seed)
         if spec.engine == "cuda":
             self.eg.sync(False)        # ops queue on the stream; NCCL and the loss reads order the steps
-        self.net = build_net(spec, self.eg).train()
-        self.opt = build_optim(spec, self.net)
+        with AlphaParam.using(**getattr(spec, "alpha_params", {})):    # the defaults the driver saw
+            self.net = build_net(spec, self.eg).train()
+            self.opt = build_optim(spec, self.net)
         self.loss = alpha.loss.softmax_crossEntropy()
         self._rng0 = self.eg.backend.rng_state()     # the random state a freshly built replica trains from
         self.done_step = None          # global step this replica's state is at (None: unknown / loaded)
