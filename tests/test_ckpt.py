@@ -47,6 +47,22 @@ def logits(net):
     return out
 
 
+def test_build_model_uses_the_alpha_param_fields_of_the_save(tmp_path):
+    # a net built with a changed AlphaParam default (leakyRelu's slope) is rebuilt with it in a process whose
+    # AlphaParam holds v1.2's defaults: the checkpoint records the changed fields
+    alpha.AlphaParam.leakyRelu_neg_slope = 0.2
+    try:
+        eg, net, opt = trained()
+        path = save_checkpoint(tmp_path / "p.ckpt", net, opt, model="mnist_cnn", model_args=ARGS)
+    finally:
+        alpha.AlphaParam.reset()
+    assert read_checkpoint(path).alpha_params == {"leakyRelu_neg_slope": 0.2}
+    net2 = build_model(path, "cpu")
+    assert {u.p1 for u in net2.units() if type(u).__name__ == "LeakyRelu"} == {0.2}
+    np.testing.assert_array_equal(logits(net2), logits(net))
+    assert alpha.AlphaParam.is_default()
+
+
 def test_round_trip_layout_and_build_model(tmp_path):
     eg, net, opt = trained()
     path = save_checkpoint(tmp_path / "m.ckpt", net, opt, model="mnist_cnn", model_args=ARGS, epoch=3, step=17,

@@ -3,12 +3,13 @@
 uncompressed .npy entries), written atomically (temp file, fsync, rename):
   alpha_checkpoint.npy  uint8 UTF-8 JSON: {"format": "alpha-checkpoint", "version": 2,
                         "model": zoo name or null, "model_args": {...get_model kwargs},
-                        "epoch": int, "step": int, "meta": {...}, "net": [keys], "optim": [keys]|null}
+                        "epoch": int, "step": int, "meta": {...}, "net": [keys], "optim": [keys]|null,
+                        "alpha_params": {AlphaParam fields that differed from v1.2's defaults at save time}}
   net/<key>.npy         every parameter and buffer of the net (net.state_map() names and order)
   optim/<key>.npy       the optimizer's state_map() (moments, step, lr scheduler), when saved
 read_checkpoint also reads every older file the project wrote (the `alpha train` .ckpt zip, Spark's
 ckpt-<step>.npz, alpha.stat .npz and Dragon-Alpha text zips): see stat.legacy_checkpoints.
-Imports numpy, json, stat.state_files / stat.formats / stat.legacy_checkpoints, alpha_py.errors; the zoo
+Imports numpy, json, stat.state_files / stat.formats / stat.legacy_checkpoints, alpha_py.errors / params; the zoo
 and the engine factory only inside build_model."""
 import json
 import os
@@ -20,6 +21,7 @@ from typing import Optional
 import numpy as np
 
 from ..errors import ArgumentError, CheckpointError
+from ..params import AlphaParam
 from . import legacy_checkpoints
 from .state_files import atomic_write, check_finite_state, host_state, load_arrays, load_reader
 from .formats import READ_ERRORS, DictReader, NpzReader, TextZipReader
@@ -42,6 +44,7 @@ class Checkpoint:
     epoch: int = 0
     step: int = 0
     meta: dict = field(default_factory=dict)
+    alpha_params: dict = field(default_factory=dict)   # AlphaParam fields changed when it was saved (build_model)
 
 
 def _host(obj, what):
@@ -83,6 +86,11 @@ def check_writable(directory, who="save_checkpoint"):
     return directory
 
 
+def _changed_params():
+    defaults = AlphaParam.defaults()
+    return {k: v for k, v in AlphaParam.values().items() if v != defaults[k]}
+
+
 def save_checkpoint(path, net, opt=None, *, model, model_args, epoch=0, step=0, meta=None, keep_prev=False):
     """Write one checkpoint (layout above) atomically; returns the path.
 
@@ -102,7 +110,7 @@ def save_checkpoint(path, net, opt=None, *, model, model_args, epoch=0, step=0, 
     header = {"format": FORMAT, "version": VERSION, "model": model,
               "model_args": _json(dict(model_args or {}), "model_args"), "epoch": int(epoch),
               "step": int(step), "meta": _json(dict(meta or {}), "meta"), "net": list(net_arrays),
-              "optim": None if opt_arrays is None else list(opt_arrays)}
+              "optim": None if opt_arrays is None else list(opt_arrays), "alpha_params": _changed_params()}
     arrays = {HEADER: np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)}
     arrays.update((f"net/{k}", v) for k, v in net_arrays.items())
     arrays.update((f"optim/{k}", v) for k, v in (opt_arrays or {}).items())
@@ -142,7 +150,7 @@ def _read_v2(z, path):
         optim = {k: legacy_checkpoints.entry(z, f"optim/{k}", path) for k in header["optim"]}
     return Checkpoint(path, int(header["version"]), header.get("model"), dict(header.get("model_args") or {}),
                       net, optim, int(header.get("epoch", 0)), int(header.get("step", 0)),
-                      dict(header.get("meta") or {}))
+                      dict(header.get("meta") or {}), dict(header.get("alpha_params") or {}))
 
 
 def read_checkpoint(path):
@@ -261,7 +269,8 @@ def build_model(ckpt_or_path, engine):
         raise CheckpointError(f"build_model: checkpoint {ck.path!r} names model {ck.model!r}, which is not "
                               f"in the zoo {sorted(MODELS)}")
     try:
-        net = get_model(ck.model, **ck.model_args)
+        with AlphaParam.using(**getattr(ck, "alpha_params", {})):    # the defaults the net was built with
+            net = get_model(ck.model, **ck.model_args)
     except (ArgumentError, TypeError) as e:
         raise CheckpointError(f"build_model: checkpoint {ck.path!r}: model_args {ck.model_args} do not build "
                               f"{ck.model!r} ({e})") from None
