@@ -47,6 +47,15 @@ public class EngineFactory {
     public Engine cpu_float64() { return new Engine(ref("cpu_float64")); }
 
     /**
+     * The GPU engine on device {@code device_id} with Python's defaults (CuPy's pool, strict fp32, auto_graph on):
+     * Python's {@code alpha.engine.cuda_float32(device_id)}. An extension (v1.2's overloads name a pool).
+     *
+     * @param device_id the GPU's index
+     * @return the engine
+     */
+    public Engine cuda_float32(int device_id) { return cuda(ref("cuda_float32", device_id)); }
+
+    /**
      * The GPU engine on device {@code device_id} (CuPy's pool) in the given precision: "fp32", "tf32" or "bf16"
      * (Python's {@code alpha.engine.cuda_float32(device_id, precision=...)}; docs/precision.md).
      *
