@@ -235,3 +235,57 @@ def test_a_java_module_s_loop_is_deferred_like_a_python_net_s():
     assert modes[3:] == [DEFER] * 4, modes
     assert l1 == l0
     assert all(np.array_equal(s0[k], s1[k]) for k in s0)
+
+
+def java_batch_loop(auto, n=7, probe=None, bad_at=None, eg=None):
+    """A Java Module step as the bridge receives it: the forward's calls as one batch request (fc1.forward(x),
+    F.leakyRelu(0.1, ...), fc2.forward(...)), then the bridge's unit_backward, update, clear_grads, unit_gc.
+    eg: another engine (tests/test_user_loop_gpu.py: CUDA, its own auto_graph) instead of the CPU one."""
+    import struct
+    from alpha_py.bridge import codec, functions
+    from alpha_py.bridge.dispatch import Dispatcher
+    from alpha_py.bridge.hosted import hosted_module
+    eg = (eg or alpha.engine.cpu_float32()).set_seed(1)
+    if auto:
+        eg.auto = AutoLoop(eg, defer_without_graphs=True)
+    fc1, fc2 = nn.fullconnect(True, 6, 8), nn.fullconnect(True, 8, C)
+    net = hosted_module("JavaNet", [["fc1", fc1], ["fc2", fc2]]).train().init(eg)
+    opt, ls = alpha.optim.Adam(net.param_map(), 1e-2), alpha.loss.softmax_crossEntropy()
+    d, rng, losses = Dispatcher(), np.random.RandomState(0), []
+    h1, h2 = d.registry.put(fc1), d.registry.put(fc2)
+    slope = struct.unpack("<i", struct.pack("<f", 0.1))[0]
+    for i in range(n):
+        x = eg.tensor(rng.uniform(-1, 1, (6, 6)).astype(np.float32))
+        y = eg.tensor(np.eye(C, dtype=np.float32)[rng.randint(0, C, 6)])
+        hx = d.registry.put(x)
+        tail = (codec.INT, 3) if i == bad_at else (codec.PENDING, 1, 0)
+        frame = (codec.OP_BATCH, 0, 0, 3, codec.OP_CALL, h1, 0, 1, codec.HANDLE, hx,
+                 codec.OP_NEW, 0, 1, 2, codec.F32, slope, codec.PENDING, 0, 0, codec.OP_CALL, h2, 2, 1, *tail)
+        ok, reply = d.handle("batch", frame, ["forward", "F.leakyRelu", "forward"])
+        if i == bad_at:
+            return ok, reply
+        assert ok, reply
+        if probe is not None:
+            probe.append(eg.auto.mode)
+        yh = d.registry.get(reply[0][-2])
+        functions.unit_backward(d, net, [x], [yh], [ls.gradient(yh, y)])
+        opt.update().clear_grads()
+        functions.unit_gc(d, net, [yh], [])
+        losses.append(ls.loss(yh, y))
+    st = {k: v.numpy() for k, v in net.state_map().items()}
+    return [r.get() for r in losses], st, eg.auto
+
+
+def test_a_java_module_s_batched_forward_is_one_recorded_call():
+    # the bridge hands the recorder a Java Module forward's batch as one call: a Java step records the calls of
+    # a Python step (batch, gradient, record_forward, backward, update, clear_grads, gc), deferred, bit-identical
+    from alpha_py.engine.loop_graph import DEFER
+    modes = []
+    l1, s1, auto = java_batch_loop(True, probe=modes)
+    l0, s0, _ = java_batch_loop(False)
+    assert modes[3:] == [DEFER] * 4, modes
+    steady = max(auto.templates.values(), key=lambda t: t.seen)    # (the loss read after gc opens the next one)
+    assert [c[0] for c in steady.sig] == ["loss", "batch", "grad", "rec", "bwd", "update", "zero", "gc"]
+    assert l1 == l0 and all(np.array_equal(s0[k], s1[k]) for k in s0)
+    ok, (etype, msg) = java_batch_loop(True, bad_at=4)          # a failing call of a batch names its unit
+    assert not ok and etype == "ShapeError" and "JavaNet.fc2" in msg, msg

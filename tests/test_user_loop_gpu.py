@@ -261,3 +261,16 @@ def test_a_java_module_s_loop_is_captured_and_bit_identical():
     assert not bad, f"final state differs in {bad[:8]}"
     s = on[2]
     assert s["captures"] == 1 and s["replays"] >= 4 and s["failed"] == 0, s
+
+
+def test_a_java_module_s_batched_step_is_captured_and_bit_identical():
+    """The bridge's path: a Java Module forward's batch request is one recorded call; the step is captured."""
+    from test_user_loop import java_batch_loop
+    require_gpu()
+    l1, s1, auto = java_batch_loop(None, n=9, eg=alpha.engine.cuda_float32(0, auto_graph=True))
+    l0, s0, off = java_batch_loop(None, n=9, eg=alpha.engine.cuda_float32(0, auto_graph=False))
+    assert off is None and l1 == l0
+    bad = [k for k in s0 if not np.array_equal(s0[k], s1[k])]
+    assert not bad, f"final state differs in {bad[:8]}"
+    st = auto.stats()
+    assert st["captures"] >= 1 and st["replays"] >= 4 and st["failed"] == 0, st

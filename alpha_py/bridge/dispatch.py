@@ -7,6 +7,7 @@ from ..errors import AlphaError
 from ..facade import alpha
 from ..params import AlphaParam
 from . import codec, functions
+from .batch_replay import BatchReplay
 from .registry import Registry, kind_of
 
 _CALL, _NEW, _FN = codec.OP_CALL, codec.OP_NEW, codec.OP_FN
@@ -23,6 +24,7 @@ class Dispatcher:
         self._functions = {}      # "F.relu" -> alpha.F.relu (resolved once)
         self._where = None        # (unit, call, batched?) of a failed batch/late call, for _message
         self._carrier = None      # the request carrying the batch that runs now (WITH_BATCH), for _message
+        self._replay = BatchReplay()   # batches handed to the engine's loop recorder as one call
 
     def handle(self, name, ints, objs):
         """-> (True, reply from ReplyEncoder.encode) or (False, (error type name, message))."""
@@ -71,9 +73,13 @@ class Dispatcher:
         forward; -> one list of outputs per call, PENDING arguments are outputs of earlier calls) or,
         keep=False, the void calls Java deferred. -> (results, position after the calls)."""
         get, results, java_object, decode = self.registry.get, [], self.java_object, codec.decode_args
-        n, pos = ints[pos], pos + 1
         unit, name = None, "batch"
         try:
+            if keep:
+                done = self._replay.run(self, ints, pos, objs)
+                if done is not None:
+                    return done
+            n, pos = ints[pos], pos + 1
             for _ in range(n):
                 op, target, name, unit = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]]), None
                 args, pos = decode(ints, pos + 3, objs, get, java_object, results)
@@ -92,7 +98,8 @@ class Dispatcher:
                     t = type(out)
                     results.append(out if t is list else list(out) if t is tuple else [out])
         except Exception:
-            self._where = (unit, name, keep, self._carrier)    # names the failing call in _message
+            if self._where is None:              # (a batch run by the recorder names its failing call itself)
+                self._where = (unit, name, keep, self._carrier)    # names the failing call in _message
             raise
         finally:
             self._carrier = None

@@ -197,7 +197,7 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
                     bad = "one optimizer updated twice in an iteration"
                 opts.append(obj)
             params += [p for p in ps if id(p) not in seen and not seen.add(id(p))]
-        if not any(k == "fwd" for k, _, _, _ in self.log):
+        if not any(k in ("fwd", "rec", "batch") for k, _, _, _ in self.log):
             bad = "no forward"
         elif any(p._grad is not None for p in params):
             bad = "gradients still set at the end of the iteration (clear_grads() is not called)"
@@ -281,7 +281,7 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
             self.made[id(t)] = (i, k)
             self.pending.append((t, i, k))
             outs.append(t)
-        if kind in ("fwd", "bwd", "F"):
+        if kind in ("fwd", "bwd", "F", "batch"):
             return outs
         if kind in ("grad", "loss"):
             return outs[0]

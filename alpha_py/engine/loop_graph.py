@@ -131,7 +131,7 @@ class LoopGraphs:
 
 def _outputs(kind, out):
     """The tensors/results a call returned, as a list (None where a backward gives no gradient)."""
-    if kind in ("fwd", "bwd", "F"):
+    if kind in ("fwd", "bwd", "F", "batch"):
         return list(out)
     if kind in ("grad", "loss"):
         return [out]

@@ -1,0 +1,141 @@
+"""Bridge layer: a Java Module forward's batched calls handed to the engine's loop recorder (engine/autoloop.py) as
+one call ("batch"): the calls' structure is its signature (one kept BatchCall per structure), the tensors Java
+passed in are its inputs, and running the calls is its body. So a Java training step records the calls a Python
+step records (forward, gradient, backward, update, clear_grads, gc) instead of one per unit and F function.
+Imports core.tensor and codec."""
+from ..core.tensor import Tensor
+from . import codec
+
+MAX_KEPT = 256            # batch structures kept (one BatchCall each); beyond, the oldest are let go
+_PLAIN = (bool, int, float, str)
+
+
+class _NotRecordable(Exception):
+    """A batch this path does not take (a Java object argument, an op other than call/new): run call by call."""
+
+
+class _Ref:
+    """Output k of the batch's call i (a PENDING argument, decoded without running the calls)."""
+    __slots__ = ("i", "k")
+
+    def __init__(self, i, k):
+        self.i, self.k = i, k
+
+
+class _Out:
+    __slots__ = ("i",)
+
+    def __init__(self, i):
+        self.i = i
+
+    def __getitem__(self, k):
+        return _Ref(self.i, k)
+
+
+def _no_java_objects(obj):
+    raise _NotRecordable("a Java object argument")
+
+
+def _describe(a, ext, consts):
+    """(signature part, how to rebuild the argument): outputs of earlier calls, input tensors (by position in
+    `ext`), lists of those, plain values and other objects (kept by identity in `consts`)."""
+    if isinstance(a, _Ref):
+        return ("p", a.i, a.k), ("p", a.i, a.k)
+    if isinstance(a, Tensor):
+        ext.append(a)
+        return ("x",), ("x", len(ext) - 1)
+    if isinstance(a, list):
+        parts = [_describe(v, ext, consts) for v in a]
+        return ("l", tuple(p[0] for p in parts)), ("l", tuple(p[1] for p in parts))
+    if a is None or isinstance(a, _PLAIN):
+        return ("v", type(a).__name__, a), ("v", a)
+    consts.append(a)
+    return ("o", id(a)), ("o", len(consts) - 1)
+
+
+class BatchCall:
+    """One batch structure: its calls (op, target, name, argument recipes) and each call's output count."""
+
+    def __init__(self, plan, consts):
+        self.plan, self.consts, self.counts = plan, consts, None
+
+    def _arg(self, r, ext, results):
+        tag = r[0]
+        if tag == "p":
+            return results[r[1]][r[2]]
+        if tag == "x":
+            return ext[r[1]]
+        if tag == "l":
+            return [self._arg(v, ext, results) for v in r[1]]
+        return r[1] if tag == "v" else self.consts[r[1]]
+
+    def run(self, dispatcher, ext):
+        """The calls in order on the given input tensors -> every output, flat (self.counts per call)."""
+        results = []
+        for op, target, name, recipe in self.plan:
+            args = [self._arg(r, ext, results) for r in recipe]
+            try:
+                out = getattr(target, name)(*args) if op == codec.OP_CALL else dispatcher._new(name, args)
+            except Exception:
+                dispatcher._where = (target, name if op == codec.OP_CALL else f"alpha.{name}", True,
+                                     dispatcher._carrier)
+                raise
+            t = type(out)
+            results.append(out if t is list else list(out) if t is tuple else [out])
+        self.counts = [len(r) for r in results]
+        return [o for r in results for o in r]
+
+
+class BatchReplay:
+    """A dispatcher's kept BatchCalls; run(...) takes a batch through the recorder, or says it cannot (None)."""
+
+    def __init__(self):
+        self.kept = {}
+
+    def run(self, dispatcher, ints, pos, objs):
+        """(one output list per call, position after the calls), or None: no recorder, or a batch this path does
+        not take (the dispatcher then runs it call by call)."""
+        get = dispatcher.registry.get
+        try:
+            n, pos = ints[pos], pos + 1
+            calls, outs = [], []
+            for i in range(n):
+                op, target, name = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]])
+                if op not in (codec.OP_CALL, codec.OP_NEW):
+                    return None
+                args, pos = codec.decode_args(ints, pos + 3, objs, get, _no_java_objects, outs)
+                calls.append((op, get(target) if op == codec.OP_CALL else None, name, args))
+                outs.append(_Out(i))
+        except _NotRecordable:
+            return None
+        auto = _recorder(calls)
+        if auto is None or auto.inside:
+            return None
+        ext, consts, key, plan = [], [], [], []
+        for op, target, name, args in calls:
+            parts = [_describe(a, ext, consts) for a in args]
+            key.append((op, id(target), name, tuple(p[0] for p in parts)))
+            plan.append((op, target, name, tuple(p[1] for p in parts)))
+        key = tuple(key)
+        bc = self.kept.get(key)
+        if bc is None:
+            if len(self.kept) >= MAX_KEPT:
+                self.kept.pop(next(iter(self.kept)))
+            bc = self.kept[key] = BatchCall(plan, consts)
+        else:
+            bc.consts = consts              # the same objects (their ids are in the key); these args' own list
+        flat = auto.call("batch", bc, lambda *xs: bc.run(dispatcher, xs), tuple(ext))
+        results, i = [], 0
+        for c in bc.counts:
+            results.append(list(flat[i:i + c]))
+            i += c
+        return results, pos
+
+
+def _recorder(calls):
+    """The loop recorder of the engine the batch runs on (its first unit's), or None."""
+    for op, target, _, _ in calls:
+        eg = getattr(target, "engine", None) if op == codec.OP_CALL else None
+        if eg is not None:
+            return getattr(eg, "auto", None)
+    return None
