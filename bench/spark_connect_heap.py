@@ -1,7 +1,7 @@
 """Benchmark: the Spark Connect server's live heap across fit() runs. Starts a local[2] Connect server from the pip
 pyspark (1 GiB default driver heap), runs the given fits on one session, and reads the live heap (full GC, then
-`jmap -histo:live`'s total, 3 s after the last job) before and after each run, every --every stages and after
-75 s idle; stops the server by its pid.
+`jmap -histo:live`'s total, 3 s after the last job) before and after each run, every --every stages, after 75 s
+idle and after the session's spark.stop(); stops the server by its pid.
   python3 bench/spark_connect_heap.py --runs average:1:5 allreduce:2:5 average:2:1 [--variant plain]
 A run is MODE:EPOCHS:STEPS (STEPS: sync_every for average, checkpoint_every for allreduce; mnist5k has 62
 steps an epoch). --variant plain runs Alpha's jobs without keeping them out of the server's plan cache (the
