@@ -1,7 +1,8 @@
 """Spark Connect server memory: Alpha's jobs (connect_stages._rows) leave the server's live heap flat, even with a
 2.6 MB closure per job, because they keep their plans out of the session's plan cache; the same jobs run plainly
-pin about twice the closure per job (the cache Alpha avoids), and the session's setting is put back. Live heap
-read with `jcmd GC.run` + `GC.heap_info` on a local[2] server started here and stopped by its process id."""
+pin about twice the closure per job (the cache Alpha avoids), and the session's setting is put back (also after a
+failed job; a server refusing it gets a warning). Live heap read with `jcmd GC.run` + `GC.heap_info` on a
+local[2] server started here and stopped by its process id."""
 import os
 import re
 import shutil
@@ -101,3 +102,55 @@ def test_plain_jobs_pin_their_closures_in_the_plan_cache(server):
     per_job = _growth_per_job(spark, pid, plain)
     assert per_job > 3.0, f"plain jobs grew the heap only {per_job:.2f} MB each: the plan cache no longer holds " \
                           "closures, so docs/spark-connect.md's 'The server's memory' is out of date"
+
+
+class _Conf:
+    def __init__(self, value=None, refuse=False):
+        self.values, self.refuse, self.calls = ({} if value is None else {PLAN_CACHE: value}), refuse, []
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+    def set(self, key, value):
+        self.calls.append(("set", value))
+        if self.refuse:
+            raise RuntimeError("CANNOT_MODIFY_CONFIG: spark.connect.session.planCache.enabled")
+        self.values[key] = value
+
+    def unset(self, key):
+        self.calls.append(("unset",))
+        self.values.pop(key, None)
+
+
+class _Session:
+    def __init__(self, conf):
+        self.conf = conf
+
+
+@pytest.mark.parametrize("before, calls", [(None, [("set", "false"), ("unset",)]),
+                                           ("true", [("set", "false"), ("set", "true")]),
+                                           ("false", [])])
+def test_plan_cache_paused_puts_the_setting_back(before, calls):
+    from alpha_py.distributed.connect import plan_cache_paused
+    conf = _Conf(before)
+    with plan_cache_paused(_Session(conf)):
+        assert conf.get(PLAN_CACHE) == "false"
+    assert conf.calls == calls and conf.get(PLAN_CACHE) == before
+
+
+def test_plan_cache_paused_warns_when_the_server_refuses():
+    from alpha_py.distributed.connect import plan_cache_paused
+    ran = []
+    with pytest.warns(RuntimeWarning, match="planCache.enabled off.*CANNOT_MODIFY_CONFIG"):
+        with plan_cache_paused(_Session(_Conf("true", refuse=True))):
+            ran.append(1)
+    assert ran == [1]
+
+
+def test_plan_cache_paused_restores_after_a_failed_job():
+    from alpha_py.distributed.connect import plan_cache_paused
+    conf = _Conf("true")
+    with pytest.raises(ValueError, match="task failed"):
+        with plan_cache_paused(_Session(conf)):
+            raise ValueError("task failed")
+    assert conf.get(PLAN_CACHE) == "true"
