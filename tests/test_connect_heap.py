@@ -1,5 +1,5 @@
-"""Spark Connect server memory: Alpha's jobs (connect_stages._rows) leave the server's live heap flat, even with a
-2.6 MB closure per job, because they keep their plans out of the session's plan cache; the same jobs run plainly
+"""Spark Connect server memory: Alpha's jobs (connect_stages._rows) and a 13-round averaging fit leave the server's
+live heap flat, even with a 2.6 MB closure per job, because they keep their plans out of the session's plan cache; the same jobs run plainly
 pin about twice the closure per job (the cache Alpha avoids), and the session's setting is put back (also after a
 failed job; a server refusing it gets a warning). Live heap read with `jcmd GC.run` + `GC.heap_info` on a
 local[2] server started here and stopped by its process id."""
@@ -102,6 +102,23 @@ def test_plain_jobs_pin_their_closures_in_the_plan_cache(server):
     per_job = _growth_per_job(spark, pid, plain)
     assert per_job > 3.0, f"plain jobs grew the heap only {per_job:.2f} MB each: the plan cache no longer holds " \
                           "closures, so docs/spark-connect.md's 'The server's memory' is out of date"
+
+
+def test_averaging_fit_leaves_the_server_heap_flat(server):
+    """13 averaging rounds of mnist_cnn (each sends a 2.5 MB state in its closure): with the plan cache on they
+    grew the server 5.4 MB per round (bench/NOTES-spark.md), Alpha's rounds well under 2 MB."""
+    from alpha_py.distributed import fit
+    spark, pid = server
+    quiet = dict(batch=64, workers=2, mode="average", spark=spark, log=lambda *_: None)
+    fit("mnist5k", "mnist_cnn", epochs=1, sync_every=62, **quiet)      # warm: workers, imports, data read
+    time.sleep(3)
+    base = live_mb(pid)
+    res = fit("mnist5k", "mnist_cnn", epochs=1, sync_every=5, **quiet)
+    time.sleep(3)
+    per_round = (live_mb(pid) - base) / len(res.history)
+    print(f"live heap {base:.1f} MB, then {per_round:+.3f} MB per averaging round over {len(res.history)} rounds")
+    assert len(res.history) == 13
+    assert per_round < 2.0, f"the Connect server's live heap grew {per_round:.2f} MB per averaging round"
 
 
 class _Conf:
