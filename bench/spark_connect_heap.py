@@ -3,9 +3,11 @@ pyspark (1 GiB default driver heap), runs the given fits on one session, and rea
 `jmap -histo:live`'s total, 3 s after the last job) before and after each run, every --every stages, after 75 s
 idle and after the session's spark.stop(); stops the server by its pid.
   python3 bench/spark_connect_heap.py --runs average:1:5 allreduce:2:5 average:2:1 [--variant plain]
+  python3 bench/spark_connect_heap.py --jobs 40 --closure-mb 20 --every 10 [--variant plain]
 A run is MODE:EPOCHS:STEPS (STEPS: sync_every for average, checkpoint_every for allreduce; mnist5k has 62
-steps an epoch). --variant plain runs Alpha's jobs without keeping them out of the server's plan cache (the
-behaviour before that change), to compare on the same protocol."""
+steps an epoch). --jobs runs that many one-row-per-task jobs through Alpha's job runner (connect_stages._rows),
+each with a fresh closure of --closure-mb MB, instead of fits. --variant plain runs Alpha's jobs without keeping
+them out of the server's plan cache (the behaviour before that change), to compare on the same protocol."""
 import argparse
 import contextlib
 import os
@@ -40,12 +42,16 @@ def run_spec(text):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--runs", nargs="+", type=run_spec, required=True, metavar="MODE:EPOCHS:STEPS")
+    p.add_argument("--runs", nargs="+", type=run_spec, default=[], metavar="MODE:EPOCHS:STEPS")
+    p.add_argument("--jobs", type=int, default=0, help="plain jobs instead of fits")
+    p.add_argument("--closure-mb", type=float, default=2.6)
     p.add_argument("--variant", choices=("alpha", "plain"), default="alpha")
     p.add_argument("--every", type=int, default=0, help="also read the heap every N stages (0: per run only)")
     p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="server --conf")
     p.add_argument("--log-dir", default="/tmp/alpha-connect-heap")
     args = p.parse_args()
+    if bool(args.runs) == bool(args.jobs):
+        p.error("give either --runs or --jobs")
     from spark_daemons import connect_server, stop     # the tests' launcher: spark-submit SparkConnectServer
     from alpha_py.distributed import connect_stages, fit
     from alpha_py.distributed.connect import remote_session
@@ -55,6 +61,8 @@ def main():
     proc, url = connect_server(args.log_dir, extra_conf=dict(c.split("=", 1) for c in args.conf))
     try:
         spark = remote_session(url)
+        if args.jobs:
+            return jobs(spark, proc, args)
         fit("mnist5k", "mnist_cnn", epochs=1, batch=64, workers=2, mode="average", sync_every=62, spark=spark,
             log=lambda *a: None)                       # warm: Python workers, imports, the data read once
         start = prev = live_mb(proc.pid)
@@ -84,6 +92,41 @@ def main():
         print(f"after spark.stop(): live heap {gone:.1f} MB ({gone - start:+.1f} MB since the warm-up)", flush=True)
     finally:
         stop(proc)
+
+
+def jobs(spark, proc, args):
+    """args.jobs mapInArrow jobs over a cached 2-row frame, each closure holding a new args.closure_mb MB array."""
+    import numpy as np
+    import pyarrow as pa
+    from alpha_py.distributed import connect_stages
+    frame = spark.createDataFrame(pa.table({"rank": [0, 1]})).repartitionByRange(2, "rank").cache()
+
+    def job(i):
+        payload = np.full(int(args.closure_mb * 1e6 / 8), float(i))
+
+        def fn(batches):
+            for _ in batches:
+                pass
+            yield connect_stages._one(float(payload[0]))
+        return connect_stages._rows(frame, fn, "out binary")
+    job(0)
+    start = live_mb(proc.pid)
+    print(f"server pid {proc.pid} ({args.variant}): live heap {start:.1f} MB after one job", flush=True)
+    t0 = time.monotonic()
+    for i in range(1, args.jobs + 1):
+        try:
+            job(i)
+        except Exception as e:                         # e.g. the server's SparkContext stopped by an OOM
+            print(f"job {i} failed after {time.monotonic() - t0:.0f} s: {type(e).__name__}: "
+                  f"{str(e).splitlines()[0][:200]}", flush=True)
+            log = os.path.join(args.log_dir, "connect-server.log")
+            print(f"OutOfMemoryError lines in {log}: {open(log).read().count('OutOfMemoryError')}", flush=True)
+            break
+        if args.every and i % args.every == 0:
+            now = live_mb(proc.pid)
+            print(f"after {i} jobs: live heap {now:.1f} MB ({(now - start) / i:+.2f} MB per job, "
+                  f"{time.monotonic() - t0:.0f} s)", flush=True)
+    spark.stop()            # while the server runs: a client left open retries its release for minutes at exit
 
 
 if __name__ == "__main__":
