@@ -44,8 +44,9 @@ def stop(proc):
             proc.wait(10)
 
 
-def connect_server(log_dir, master="local[2]"):
-    """(process, "sc://127.0.0.1:port"): a Connect server whose Python workers import this checkout."""
+def connect_server(log_dir, master="local[2]", extra_conf=None):
+    """(process, "sc://127.0.0.1:port"): a Connect server whose Python workers import this checkout; extra_conf:
+    more server settings (--conf KEY=VALUE)."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
     log = os.path.join(log_dir, "connect-server.log")
@@ -54,6 +55,8 @@ def connect_server(log_dir, master="local[2]"):
            "--conf", f"spark.connect.grpc.binding.port={port}",
            "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
            "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=2"]
+    for k, v in (extra_conf or {}).items():
+        cmd += ["--conf", f"{k}={v}"]
     proc = subprocess.Popen(cmd, env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT)
     wait_port(port, proc, 120, log)
     return proc, f"sc://127.0.0.1:{port}"

@@ -1,11 +1,14 @@
 """Distributed layer: Spark Connect sessions — open one (`remote_session("sc://host:port")`) with a bounded wait
 and a clear error naming the URL, check the server's Spark version (barrier mapInArrow needs 3.5), and the
 server's view (`ServerView`: conf through spark.conf, cores, GPUs) that pre-flight reads in place of a
-SparkContext. Imports pyspark (lazily), the standard library, alpha_py.errors and preflight."""
+SparkContext, and `plan_cache_paused`, which keeps a job's plan (and the closure in it) out of the server's
+per-session plan cache. Imports pyspark (lazily), the standard library, alpha_py.errors and preflight."""
 import re
 import socket
 import threading
 import time
+import warnings
+from contextlib import contextmanager
 from urllib.parse import urlparse
 
 from ..errors import AlphaError
@@ -14,6 +17,7 @@ from .preflight import PreflightError, local_cores
 DEFAULT_PORT = 15002
 TIMEOUT_S = 10.0
 MIN_VERSION = (3, 5)           # DataFrame.mapInArrow(..., barrier=True)
+PLAN_CACHE = "spark.connect.session.planCache.enabled"     # a session SQL conf of the Connect server (Spark 4)
 
 
 class ConnectError(AlphaError, ConnectionError):
@@ -173,3 +177,33 @@ def preflight_view(spark):
     view = ServerView(spark)
     view.is_local = local_cores(view.master) is not None
     return view
+
+
+@contextmanager
+def plan_cache_paused(spark):
+    """Run a job with the server's plan cache off for this session, then put the setting back.
+
+    A Spark 4 Connect server keeps, per session, the last spark.connect.session.planCache.maxSize (32) plans it
+    resolved: both the request's proto and the resolved plan, each holding the pickled Python closure. Alpha's
+    stages carry the training state in their closures and never repeat a plan, so each cached entry pins about
+    twice the state in the server's heap (docs/spark-connect.md, "The server's memory"). With the cache off
+    the server drops the plan when the job ends. A server that refuses the setting is warned about, and the
+    job runs anyway."""
+    try:
+        before = spark.conf.get(PLAN_CACHE, None)
+        if before != "false":
+            spark.conf.set(PLAN_CACHE, "false")
+    except Exception as e:               # e.g. a managed server that forbids the setting: warn, run anyway
+        warnings.warn(f"Spark Connect: could not turn {PLAN_CACHE} off ({type(e).__name__}: "
+                      f"{str(e).splitlines()[0][:200]}); the server keeps up to 32 of Alpha's plans, each "
+                      "holding about twice the training state", RuntimeWarning, stacklevel=3)
+        yield
+        return
+    try:
+        yield
+    finally:
+        if before != "false":
+            try:
+                spark.conf.unset(PLAN_CACHE) if before is None else spark.conf.set(PLAN_CACHE, before)
+            except Exception:            # the session is gone: nothing left to restore
+                pass

@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from .checkpoint import Checkpointer
+from .connect import plan_cache_paused
 from .shards import ArrayDataset, FileDataset, FrameDataset, ShardRef, split_ranges
 
 _ITEM = "rank long, item binary"
@@ -61,7 +62,9 @@ def shard_frame(spark, ds, workers, job):
 
 
 def _rows(df, fn, schema, barrier=False):
-    return [pickle.loads(r["out"]) for r in df.mapInArrow(fn, schema, barrier=barrier).collect()]
+    """Every Alpha job over Connect: its plan (closure and state in it) is not kept in the server's plan cache."""
+    with plan_cache_paused(df.sparkSession):
+        return [pickle.loads(r["out"]) for r in df.mapInArrow(fn, schema, barrier=barrier).collect()]
 
 
 def _one(obj):
@@ -234,6 +237,15 @@ class ConnectStages:
 
     def close(self):
         self.frame.unpersist()
+
+    def release(self, timeout_s=10.0):
+        """close() on a path that is already raising: bounded (a dead server's client retries for minutes) and
+        quiet (the original error is the one to report)."""
+        from .connect import ConnectError, _bounded
+        try:
+            _bounded(self.close, timeout_s, "Spark Connect: unpersisting the shard frame")
+        except ConnectError:
+            pass
 
 
 def executor_path(directory):

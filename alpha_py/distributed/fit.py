@@ -141,6 +141,14 @@ def evaluate(sc, spec, state, dataset, workers):
     return sum(c for c, _ in parts) / max(sum(n for _, n in parts), 1)
 
 
+def _quiet(call):
+    """call(), its error ignored: cleanup on a path that is already raising."""
+    try:
+        call()
+    except Exception:                    # the original error is the one to report
+        pass
+
+
 def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim="adam", lr=1e-3,
         workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
         resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None, graph=None,
@@ -306,6 +314,9 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                         log(f"[alpha.distributed] warning: {e}; the newest finite checkpoint stays the resume point")
                 log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
                     f"{metrics['images'] / dt:.1f} images/s")
+    except BaseException:               # a failed fit, too, leaves no cached shards on the server
+        stages.release() if remote else _quiet(shard_rdd.unpersist)
+        raise
     finally:
         if server is not None:
             server.close()
