@@ -171,3 +171,19 @@ def test_plan_cache_paused_restores_after_a_failed_job():
         with plan_cache_paused(_Session(conf)):
             raise ValueError("task failed")
     assert conf.get(PLAN_CACHE) == "true"
+
+
+def test_plan_cache_paused_nests_without_rpcs():
+    # fit() opens one block for its whole run: the jobs inside it (connect_stages._rows) set nothing more
+    from alpha_py.distributed.connect import plan_cache_paused
+    conf = _Conf("true")
+    s = _Session(conf)
+    with plan_cache_paused(s):
+        for _ in range(3):
+            with plan_cache_paused(s):
+                assert conf.get(PLAN_CACHE) == "false"
+        assert conf.calls == [("set", "false")]
+    assert conf.calls == [("set", "false"), ("set", "true")] and conf.get(PLAN_CACHE) == "true"
+    with plan_cache_paused(s):                          # a later run pauses again
+        pass
+    assert len(conf.calls) == 4

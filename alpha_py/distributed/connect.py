@@ -179,6 +179,10 @@ def preflight_view(spark):
     return view
 
 
+_PAUSED = {}              # session id -> how many plan_cache_paused blocks are open on it (this client)
+_PAUSED_LOCK = threading.Lock()
+
+
 @contextmanager
 def plan_cache_paused(spark):
     """Run a job with the server's plan cache off for this session, then put the setting back.
@@ -188,7 +192,19 @@ def plan_cache_paused(spark):
     stages carry the training state in their closures and never repeat a plan, so each cached entry pins about
     twice the state in the server's heap (docs/spark-connect.md, "The server's memory"). With the cache off
     the server drops the plan when the job ends. A server that refuses the setting is warned about, and the
-    job runs anyway."""
+    job runs anyway. Blocks nest: inside an open one (fit() opens one for its whole run) a job costs no RPC."""
+    key = getattr(spark, "session_id", None) or id(spark)
+    with _PAUSED_LOCK:
+        nested = _PAUSED.get(key, 0) > 0
+        if nested:
+            _PAUSED[key] += 1
+    if nested:
+        try:
+            yield
+        finally:
+            with _PAUSED_LOCK:
+                _PAUSED[key] -= 1
+        return
     try:
         before = spark.conf.get(PLAN_CACHE, None)
         if before != "false":
@@ -199,9 +215,13 @@ def plan_cache_paused(spark):
                       "holding about twice the training state", RuntimeWarning, stacklevel=3)
         yield
         return
+    with _PAUSED_LOCK:
+        _PAUSED[key] = 1
     try:
         yield
     finally:
+        with _PAUSED_LOCK:
+            _PAUSED.pop(key, None)
         if before != "false":
             try:
                 spark.conf.unset(PLAN_CACHE) if before is None else spark.conf.set(PLAN_CACHE, before)

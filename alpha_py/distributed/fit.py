@@ -5,7 +5,7 @@ a stage fails. Imports pyspark, numpy and this package."""
 import os
 import time
 import uuid
-from functools import partial
+from functools import partial, wraps
 
 import re
 
@@ -16,7 +16,7 @@ from . import preflight
 from .allreduce import run_segment
 from .average import run_round
 from .checkpoint import Checkpointer
-from .connect import check_session, is_connect, preflight_view
+from .connect import check_session, is_connect, plan_cache_paused, preflight_view
 from .connect_stages import ConnectStages, ExecutorCheckpointer
 from .parquet import as_parquet
 from .rendezvous import RENDEZVOUS, driver_server
@@ -149,6 +149,20 @@ def _quiet(call):
         pass
 
 
+def _one_pause_over_connect(run):
+    """fit over Connect turns the server's plan cache off once for its whole run (connect.plan_cache_paused), not
+    with three RPCs around each of its jobs."""
+    @wraps(run)
+    def fit(*args, **kw):
+        spark = kw.get("spark")
+        if spark is None or not is_connect(spark):
+            return run(*args, **kw)
+        with plan_cache_paused(spark):
+            return run(*args, **kw)
+    return fit
+
+
+@_one_pause_over_connect
 def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim="adam", lr=1e-3,
         workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
         resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None, graph=None,
