@@ -97,7 +97,7 @@ class _AlphaParam:
         raise ArgumentError(f"AlphaParam: fields cannot be deleted ({name!r}); reset({name!r}) restores the default")
 
     def __dir__(self):
-        return list(FIELDS) + ["reset", "values", "defaults", "is_default", "using"]
+        return list(FIELDS) + ["reset", "values", "changed", "defaults", "is_default", "using"]
 
     def reset(self, *names):
         """Restore v1.2's defaults (all fields, or the named ones). Returns self."""
@@ -115,6 +115,10 @@ class _AlphaParam:
     def values(self):
         """name -> current value (what the next factory call reads)."""
         return {k: getattr(self, k) for k in FIELDS}
+
+    def changed(self):
+        """name -> current value of the fields that differ from v1.2's defaults (what a job or checkpoint carries)."""
+        return {k: v for k, v in self.values().items() if v != _DEFAULTS[k]}
 
     @staticmethod
     def defaults():

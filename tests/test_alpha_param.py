@@ -77,11 +77,12 @@ def test_bad_values_and_names_are_refused_naming_the_field():
 def test_reset_restores_v12s_defaults():
     P.leakyRelu_neg_slope, P.dl_likeX1, P.Adam_lr = 0.3, False, 0.5
     assert not P.is_default()
+    assert P.changed() == {"leakyRelu_neg_slope": 0.3, "dl_likeX1": False, "Adam_lr": 0.5}
     P.reset("dl_likeX1")
     assert P.dl_likeX1 is True and P.leakyRelu_neg_slope == 0.3
     with pytest.raises(ArgumentError, match="no field 'adam_lr'"):
         P.reset("adam_lr")
-    assert P.reset() is P and P.values() == V12 and P.is_default()
+    assert P.reset() is P and P.values() == V12 and P.is_default() and P.changed() == {}
 
 
 def test_using_is_per_thread_and_over_the_defaults():

@@ -121,9 +121,7 @@ class BatchReplay:
         if bc is None:
             if len(self.kept) >= MAX_KEPT:
                 self.kept.pop(next(iter(self.kept)))
-            bc = self.kept[key] = BatchCall(plan, consts)
-        else:
-            bc.consts = consts              # the same objects (their ids are in the key); these args' own list
+            bc = self.kept[key] = BatchCall(plan, consts)   # consts: held, so their ids in the key stay theirs
         flat = auto.call("batch", bc, lambda *xs: bc.run(dispatcher, xs), tuple(ext))
         results, i = [], 0
         for c in bc.counts:

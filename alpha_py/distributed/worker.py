@@ -29,8 +29,7 @@ class JobSpec:
         self.local_gpus = 0          # set by fit() in local mode: GPUs of this host, rank r -> r % n
         self.graph = None            # train_step's graph mode on GPUs (fit's graph=)
         self.precision = "fp32"      # the CUDA engine's precision (fit's precision=; docs/precision.md)
-        defaults = AlphaParam.defaults()  # the driver's changed AlphaParam fields: the replicas build with them
-        self.alpha_params = {k: v for k, v in AlphaParam.values().items() if v != defaults[k]}
+        self.alpha_params = AlphaParam.changed()   # the driver's changed fields: the replicas build with them
 
     @property
     def local_batch(self):

@@ -86,11 +86,6 @@ def check_writable(directory, who="save_checkpoint"):
     return directory
 
 
-def _changed_params():
-    defaults = AlphaParam.defaults()
-    return {k: v for k, v in AlphaParam.values().items() if v != defaults[k]}
-
-
 def save_checkpoint(path, net, opt=None, *, model, model_args, epoch=0, step=0, meta=None, keep_prev=False):
     """Write one checkpoint (layout above) atomically; returns the path.
 
@@ -110,7 +105,7 @@ def save_checkpoint(path, net, opt=None, *, model, model_args, epoch=0, step=0, 
     header = {"format": FORMAT, "version": VERSION, "model": model,
               "model_args": _json(dict(model_args or {}), "model_args"), "epoch": int(epoch),
               "step": int(step), "meta": _json(dict(meta or {}), "meta"), "net": list(net_arrays),
-              "optim": None if opt_arrays is None else list(opt_arrays), "alpha_params": _changed_params()}
+              "optim": None if opt_arrays is None else list(opt_arrays), "alpha_params": AlphaParam.changed()}
     arrays = {HEADER: np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)}
     arrays.update((f"net/{k}", v) for k, v in net_arrays.items())
     arrays.update((f"optim/{k}", v) for k, v in (opt_arrays or {}).items())
