@@ -1,6 +1,6 @@
-"""Tests: the CPU engine's Numba kernels (backend/cpu_fused.py) against the NumPy reference backend (the oracle) and
+"""Tests: the CPU engine's Numba kernels (backend/cpu_conv.py, cpu_fused.py) against the NumPy reference backend (the oracle) and
 float64 finite differences over odd shapes (N=1, odd H/W and channel counts, pads 0/1/2, strides 1/2); bit-identical
-results for 1 and 2 threads; the engine's `threads` argument."""
+BatchNorm for 1 and 2 threads, every kernel for a fixed thread count; the engine's `threads` argument."""
 import warnings
 
 import numpy as np
@@ -46,15 +46,17 @@ def test_conv_matches_numpy(dtype, xs, ws, stride, pad):
     close(f.conv_bwd_filter(x, gy, w.shape, stride, pad), r.conv_bwd_filter(x, gy, w.shape, stride, pad), dtype)
 
 
-@pytest.mark.parametrize("chunk_bytes", [1, 3000])
+@pytest.mark.parametrize("tile_bytes,min_tile", [(1, 1), (3000, 7)])
 @pytest.mark.parametrize("xs,ws,stride,pad", [((5, 7, 6, 4), (3, 3, 3, 4), (1, 1), (1, 1)),
-                                              ((3, 9, 8, 33), (5, 2, 3, 33), (2, 1), (0, 2))])
-def test_conv_in_image_chunks_matches_numpy(monkeypatch, chunk_bytes, xs, ws, stride, pad):
-    """The im2col path in chunks of images (here 1 or a few images per chunk) against the unchunked oracle."""
-    import alpha_py.backend.cpu_fused as cpu_fused
-    monkeypatch.setattr(cpu_fused, "CHUNK_BYTES", chunk_bytes)
+                                              ((3, 9, 8, 33), (5, 2, 3, 33), (2, 1), (0, 2)),
+                                              ((2, 6, 7, 9), (4, 3, 3, 9), (2, 2), (1, 1))])
+def test_conv_in_tiles_matches_numpy(monkeypatch, tile_bytes, min_tile, xs, ws, stride, pad):
+    """The pool's convolutions with tiles of 1 or a few im2col rows (many tiles per thread) against the oracle."""
+    import alpha_py.backend.cpu_conv as cpu_conv
+    monkeypatch.setattr(cpu_conv, "TILE_BYTES", tile_bytes)
+    monkeypatch.setattr(cpu_conv, "MIN_TILE", min_tile)
     f, r = pair()
-    assert len(f._chunks(xs, ws, stride, pad)[2]) > 1
+    assert f._tile(xs[0] * xs[1] * xs[2], np.prod(ws[1:]), 1) < xs[0] * xs[1] * xs[2] // 2
     rng = np.random.default_rng(5)
     x, w = rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ws).astype(np.float32)
     y = f.conv_fwd(x, w, stride, pad)
@@ -63,6 +65,30 @@ def test_conv_in_image_chunks_matches_numpy(monkeypatch, chunk_bytes, xs, ws, st
     close(f.conv_bwd_data(gy, w, x.shape, stride, pad), r.conv_bwd_data(gy, w, x.shape, stride, pad), np.float32)
     close(f.conv_bwd_filter(x, gy, w.shape, stride, pad), r.conv_bwd_filter(x, gy, w.shape, stride, pad),
           np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,k,n", [(1, 300, 200), (37, 129, 65), (700, 3, 90), (5, 4000, 9), (64, 50, 1)])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_matmul_in_pool_matches_numpy(dtype, m, k, n, ta, tb):
+    """matmul: rows split over the pool, or (few rows, long reduction) the reduction split and summed in order."""
+    f, r = pair(dtype)
+    rng = np.random.default_rng(m + k + n)
+    a = rng.standard_normal((k, m) if ta else (m, k)).astype(dtype)
+    b = rng.standard_normal((n, k) if tb else (k, n)).astype(dtype)
+    got = f.matmul(a, b, ta, tb)
+    assert got.dtype == dtype and got.shape == (m, n)
+    A, B = (a.T if ta else a).astype(np.float64), (b.T if tb else b).astype(np.float64)
+    bound = 2 * k * np.finfo(dtype).eps * (np.abs(A) @ np.abs(B))       # a dot product's forward error bound
+    assert (np.abs(got - A @ B) <= bound).all()
+    if k < 1000:        # longer reductions: the order of the partial sums shows in float32's last bits
+        close(got, r.matmul(a, b, ta, tb), dtype)
+
+
+def test_matmul_mismatched_shapes_name_them():
+    f = CpuBackend(np.float32)
+    with pytest.raises(ValueError, match="matmul"):
+        f.matmul(np.ones((300, 200), np.float32), np.ones((199, 300), np.float32))
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])

@@ -9,7 +9,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .base import ArrayBackend
-from .cpu_fused import FusedCpuOps, resolve_threads
+from .cpu_conv import FusedConvOps
+from .cpu_fused import FusedCpuOps, keep_freed_memory, resolve_threads
 
 
 def out_size(i, f, s, p):
@@ -165,8 +166,8 @@ class NumpyCpuBackend(ArrayBackend):
 
 
 @quiet_primitives
-class CpuBackend(FusedCpuOps, NumpyCpuBackend):
-    """The CPU engine's backend: Numba kernels where cpu_fused.py has them, NumPy (and BLAS GEMMs) elsewhere.
+class CpuBackend(FusedConvOps, FusedCpuOps, NumpyCpuBackend):
+    """The CPU engine's backend: Numba kernels where cpu_conv.py / cpu_fused.py have them, NumPy elsewhere.
     fused=None reads ALPHA_CPU_FUSED (0: NumPy only, for before/after measurements)."""
 
     def __init__(self, dtype=np.float32, threads=None, fused=None):
@@ -174,3 +175,5 @@ class CpuBackend(FusedCpuOps, NumpyCpuBackend):
         if fused is None:
             fused = os.environ.get("ALPHA_CPU_FUSED", "1") != "0"
         self.fused = bool(fused)
+        if self.fused:
+            keep_freed_memory()

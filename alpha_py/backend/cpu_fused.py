@@ -11,8 +11,6 @@ from .optim_ops import optim_scalars
 
 SGD_FAMILY = {"sgd": (0, None, None), "momentum": (1, "velocity", "beta"), "sgdmn": (2, "velocity", "momentum"),
               "rmsprop": (3, "exp_avg_sq", "beta")}      # rule -> (kernel code, state, its decay hyper-parameter)
-CHUNK_BYTES = 4 << 20  # im2col columns per chunk of images (bench/NOTES-cpu.md: 4 MB measured best of 0.5-4)
-TAP_MAX = 27        # FH*FW*IC up to which convolutions gather tap-major columns with NumPy slices (bench/NOTES-cpu.md)
 
 
 def host_cores():
@@ -40,13 +38,34 @@ def resolve_threads(threads, who="cpu_float32"):
     return int(threads)
 
 
+MMAP_THRESHOLD = 32 << 20     # glibc's largest: arrays up to this come from the heap, not a fresh mmap each
+TRIM_THRESHOLD = (1 << 31) - 1  # freed heap memory is kept for the next step's arrays
+_MALLOC_SET = []
+
+
+def keep_freed_memory():
+    """glibc only, once per process, unless ALPHA_CPU_MALLOC=0: malloc keeps freed arrays' pages for reuse instead of
+    returning them to the OS, so a step's arrays do not page-fault afresh every step (measured: MNIST CNN inference
+    step 7.1 -> 4.2 ms; bench/NOTES-cpu.md). The price: the process keeps its peak heap. Returns True when set."""
+    if _MALLOC_SET or os.environ.get("ALPHA_CPU_MALLOC", "1") == "0":
+        return bool(_MALLOC_SET and _MALLOC_SET[0])
+    ok = False
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+        ok = bool(libc.mallopt(-3, MMAP_THRESHOLD)) and bool(libc.mallopt(-1, TRIM_THRESHOLD))  # M_MMAP_/M_TRIM_
+    except (OSError, AttributeError):   # not glibc (macOS, musl, Windows): the allocator's own behaviour
+        pass
+    _MALLOC_SET.append(ok)
+    return ok
+
+
 def _kernels():
     """The kernel modules, imported on first use (importing numba costs ~0.3 s; compiling is per kernel).
-    OpenMP threads sleep between kernels (OMP_WAIT_POLICY=PASSIVE unless set): spinning workers fight BLAS's
-    threads for the cores between a kernel and a GEMM (measured: 2x slower steps; bench/NOTES-cpu.md)."""
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    OpenMP's default wait policy (spin a while, then sleep) stays: every GEMM of a step runs inside the same pool
+    (cpu_conv.py), and a sleeping worker takes ~0.3 ms to wake on a VM (bench/NOTES-cpu.md)."""
     try:
-        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_norm
+        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm
     except RuntimeError as e:      # no writable cache folder (read-only install, no home): a temporary one
         if "cannot cache" not in str(e):
             raise
@@ -56,10 +75,10 @@ def _kernels():
         import numba
         user = getattr(os, "getuid", lambda: 0)()
         numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{user}")
-        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_norm"):
+        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_gemm", "cpu_kernels_norm"):
             sys.modules.pop(f"{__package__}.{name}", None)
-        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_norm
-    return cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act
+        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm
+    return cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm
 
 
 class FusedCpuOps:
@@ -71,125 +90,11 @@ class FusedCpuOps:
     def _k(self):
         """The kernel modules, with Numba's pool set to this engine's thread count in the calling thread."""
         import numba
-        conv, norm, act = _kernels()
+        kernels = _kernels()
         n = min(self.threads, numba.config.NUMBA_NUM_THREADS)
         if numba.get_num_threads() != n:
             numba.set_num_threads(n)
-        return conv, norm, act
-
-    # ---------------------------------------------------------------- convolution gathers
-    def _cols(self, x, fh, fw, stride, pad):
-        if not self.fused:
-            return super()._cols(x, fh, fw, stride, pad)
-        (sh, sw), (ph, pw) = stride, pad
-        n, h, w, c = x.shape
-        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
-        if (fh, fw, sh, sw, ph, pw) == (1, 1, 1, 1, 0, 0):
-            return np.ascontiguousarray(x).reshape(n * h * w, c), (n, oh, ow)
-        cols = np.empty((n * oh * ow, fh * fw * c), dtype=x.dtype)
-        self._k()[0].im2col(np.ascontiguousarray(x), fh, fw, sh, sw, ph, pw, oh, ow, cols)
-        return cols, (n, oh, ow)
-
-    @staticmethod
-    def _cols_t(x, fh, fw, stride, pad):
-        """Tap-major columns [FH*FW*C, N*OH*OW] by FH*FW strided NumPy copies (no per-pixel loop): for windows of
-        few values (the first layer on 1-3 channel images), where im2col's rows of FH*FW*C values are slow."""
-        (sh, sw), (ph, pw) = stride, pad
-        n, h, w, c = x.shape
-        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
-        if ph or pw:
-            xp = np.zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
-            xp[:, ph:ph + h, pw:pw + w] = x
-        else:
-            xp = x
-        ct = np.empty((fh, fw, c, n, oh, ow), dtype=x.dtype)
-        for a in range(fh):
-            for b in range(fw):
-                ct[a, b] = xp[:, a:a + (oh - 1) * sh + 1:sh, b:b + (ow - 1) * sw + 1:sw].transpose(3, 0, 1, 2)
-        return ct.reshape(fh * fw * c, n * oh * ow), (n, oh, ow)
-
-    def conv_fwd(self, x, w, stride, pad):
-        oc, fh, fw, ic = w.shape
-        plan = self._chunks(x.shape, w.shape, stride, pad) if self.fused and fh * fw * ic > TAP_MAX else None
-        if plan is not None:
-            oh, ow, chunks = plan
-            y, w2t = np.empty((x.shape[0] * oh * ow, oc), dtype=self.dtype), w.reshape(oc, -1).T
-            for r0, r1, cols in self._chunk_cols(x, fh, fw, stride, pad, oh, ow, chunks):
-                np.matmul(cols, w2t, out=y[r0:r1])
-            return y.reshape(x.shape[0], oh, ow, oc)
-        if not self.fused or fh * fw * ic > TAP_MAX:
-            return super().conv_fwd(x, w, stride, pad)
-        ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
-        return (ct.T @ w.reshape(oc, -1).T).reshape(n, oh, ow, oc)
-
-    def _chunks(self, x_shape, w_shape, stride, pad):
-        """(OH, OW, [(n0, n1), ...]): image ranges whose im2col columns hold about CHUNK_BYTES (at least one
-        image), so each chunk's columns are still in cache when its GEMM reads them and no buffer is so large that
-        every step maps fresh pages for it. None for a 1x1 stride-1 convolution (no columns) or an empty batch."""
-        (sh, sw), (ph, pw) = stride, pad
-        n, h, w, c = x_shape
-        fh, fw = w_shape[1], w_shape[2]
-        if (fh, fw, sh, sw, ph, pw) == (1, 1, 1, 1, 0, 0) or n == 0:
-            return None
-        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
-        per = max(1, CHUNK_BYTES // max(1, oh * ow * fh * fw * c * self.dtype.itemsize))
-        return oh, ow, [(i, min(n, i + per)) for i in range(0, n, per)]
-
-    def _chunk_cols(self, x, fh, fw, stride, pad, oh, ow, chunks):
-        """Yields (row0, row1, columns of images n0..n1-1) over one reused buffer."""
-        (sh, sw), (ph, pw) = stride, pad
-        x = np.ascontiguousarray(x)
-        k = self._k()[0]
-        rows = (chunks[0][1] - chunks[0][0]) * oh * ow
-        buf = np.empty((rows, fh * fw * x.shape[3]), dtype=x.dtype)
-        for n0, n1 in chunks:
-            cols = buf[:(n1 - n0) * oh * ow]
-            k.im2col(x[n0:n1], fh, fw, sh, sw, ph, pw, oh, ow, cols)
-            yield n0 * oh * ow, n1 * oh * ow, cols
-
-    def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
-        if not self.fused:
-            return super().conv_bwd_filter(x, gy, w_shape, stride, pad)
-        oc, fh, fw, ic = w_shape
-        if fh * fw * ic <= TAP_MAX:
-            ct, _ = self._cols_t(x, fh, fw, stride, pad)
-            return np.ascontiguousarray((ct @ gy.reshape(-1, oc)).T).reshape(w_shape)
-        plan = self._chunks(x.shape, w_shape, stride, pad)
-        if plan is None:
-            cols, _ = self._cols(x, fh, fw, stride, pad)
-            return (gy.reshape(-1, oc).T @ cols).reshape(w_shape)
-        gy2, gw = gy.reshape(-1, oc), None
-        for r0, r1, cols in self._chunk_cols(x, fh, fw, stride, pad, *plan):
-            part = gy2[r0:r1].T @ cols
-            gw = part if gw is None else np.add(gw, part, out=gw)      # chunks summed in order
-        return gw.reshape(w_shape)
-
-    def conv_bwd_data(self, gy, w, x_shape, stride, pad):
-        if not self.fused:
-            return super().conv_bwd_data(gy, w, x_shape, stride, pad)
-        oc, fh, fw, ic = w.shape
-        n, oh, ow, _ = gy.shape
-        plan = self._chunks(x_shape, w.shape, stride, pad) if ic > 1 else None
-        if plan is not None:
-            (sh, sw), (ph, pw) = stride, pad
-            gx, gy2, w2, k = np.empty(x_shape, dtype=self.dtype), gy.reshape(-1, oc), w.reshape(oc, -1), self._k()[0]
-            chunks = plan[2]
-            buf = np.empty(((chunks[0][1] - chunks[0][0]) * oh * ow, w2.shape[1]), dtype=self.dtype)
-            for n0, n1 in chunks:
-                gcols = buf[:(n1 - n0) * oh * ow]
-                np.matmul(gy2[n0 * oh * ow:n1 * oh * ow], w2, out=gcols)
-                k.col2im(gcols, n1 - n0, x_shape[1], x_shape[2], ic, fh, fw, sh, sw, ph, pw, oh, ow, gx[n0:n1])
-            return gx
-        gcols = gy.reshape(-1, oc) @ w.reshape(oc, -1)
-        if (fh, fw) + tuple(stride) + tuple(pad) == (1, 1, 1, 1, 0, 0):
-            return gcols.reshape(x_shape)
-        if ic == 1:       # FH*FW strided adds beat the per-pixel gather when a pixel has one channel
-            g_win = gcols.reshape(n, oh, ow, fh, fw, ic)
-            return np.ascontiguousarray(self._scatter_windows(g_win, x_shape, stride, pad, self.dtype))
-        gx = np.empty(x_shape, dtype=self.dtype)
-        (sh, sw), (ph, pw) = stride, pad
-        self._k()[0].col2im(gcols, n, x_shape[1], x_shape[2], ic, fh, fw, sh, sw, ph, pw, oh, ow, gx)
-        return gx
+        return kernels
 
     # ---------------------------------------------------------------- pooling
     def pool_fwd(self, mode, x, k, stride, pad):

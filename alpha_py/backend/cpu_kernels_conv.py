@@ -1,29 +1,8 @@
-"""Backend layer: Numba kernels of the CPU engine for the convolution gathers (im2col and its adjoint, written as a
-gather per input pixel: no scatter, no atomics) and max/avg pooling forward/backward (max keeps the window index,
-not an argmax scatter). NHWC, channels innermost; parallel over (image, row). Imports numpy, numba only."""
+"""Backend layer: Numba kernels of the CPU engine for max/avg pooling forward/backward (max keeps the window index,
+not an argmax scatter; backward is a gather per input pixel: no scatter, no atomics). NHWC, channels innermost;
+parallel over (image, row). The convolutions' kernels are in cpu_kernels_gemm.py. Imports numpy, numba only."""
 import numpy as np
 from numba import njit, prange
-
-
-@njit(parallel=True, cache=True)
-def im2col(x, fh, fw, sh, sw, ph, pw, oh, ow, cols):
-    """cols[(n*OH + i)*OW + j, (a*FW + b)*C + c] = x[n, i*sh - ph + a, j*sw - pw + b, c] (0 outside)."""
-    n, h, w, c = x.shape
-    for t in prange(n * oh):
-        b_, i = t // oh, t % oh
-        for j in range(ow):
-            row = (b_ * oh + i) * ow + j
-            for a in range(fh):
-                y = i * sh - ph + a
-                for b in range(fw):
-                    xx = j * sw - pw + b
-                    base = (a * fw + b) * c
-                    if 0 <= y < h and 0 <= xx < w:
-                        for k in range(c):
-                            cols[row, base + k] = x[b_, y, xx, k]
-                    else:
-                        for k in range(c):
-                            cols[row, base + k] = 0
 
 
 @njit(cache=True)
@@ -33,25 +12,6 @@ def _range(p, pad, f, s, o):
     o0 = (lo + s - 1) // s if lo > 0 else 0
     o1 = (p + pad) // s + 1
     return o0, min(o1, o)
-
-
-@njit(parallel=True, cache=True)
-def col2im(gcols, n, h, w, c, fh, fw, sh, sw, ph, pw, oh, ow, gx):
-    """Adjoint of im2col: gx[n, y, x, c] = sum of gcols over the windows covering (y, x), in a fixed order."""
-    for t in prange(n * h):
-        b_, y = t // h, t % h
-        i0, i1 = _range(y, ph, fh, sh, oh)
-        for xx in range(w):
-            for k in range(c):
-                gx[b_, y, xx, k] = 0
-            j0, j1 = _range(xx, pw, fw, sw, ow)
-            for i in range(i0, i1):
-                a = y + ph - i * sh
-                for j in range(j0, j1):
-                    base = (a * fw + xx + pw - j * sw) * c
-                    row = (b_ * oh + i) * ow + j
-                    for k in range(c):
-                        gx[b_, y, xx, k] += gcols[row, base + k]
 
 
 @njit(parallel=True, cache=True)

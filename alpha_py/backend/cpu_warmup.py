@@ -13,10 +13,15 @@ def _calls(b):
     t = b.dtype
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 5, 5, 4)).astype(t)
-    w = rng.standard_normal((3, 3, 3, 4)).astype(t)           # FH*FW*IC = 36 > TAP_MAX: the im2col kernels
-    y = b.conv_fwd(x, w, (1, 1), (1, 1))
-    b.conv_bwd_filter(x, y, w.shape, (1, 1), (1, 1))
-    b.conv_bwd_data(y, w, x.shape, (1, 1), (1, 1))
+    w = rng.standard_normal((3, 3, 3, 4)).astype(t)           # FH*FW*IC = 36 > TAP_MAX: the tiled kernels
+    for stride in ((1, 1), (2, 2)):                            # grad-data: a flipped convolution / per image
+        y = b.conv_fwd(x, w, stride, (1, 1))
+        b.conv_bwd_filter(x, y, w.shape, stride, (1, 1))
+        b.conv_bwd_data(y, w, x.shape, stride, (1, 1))
+    big, tall = rng.standard_normal((64, 600)).astype(t), rng.standard_normal((600, 64)).astype(t)
+    b.matmul(big, tall)                   # above SMALL_GEMM: row-split GEMM with a C-order right side,
+    b.matmul(big, big, tb=True)           # ... with an F-order one,
+    b.matmul(tall, tall, ta=True)         # ... and the split reduction (weight gradients)
     for mode in ("max", "avg"):
         p, aux = b.pool_fwd(mode, x, (2, 2), (2, 2), (0, 0))
         b.pool_bwd(mode, p, x, p, aux, (2, 2), (2, 2), (0, 0))

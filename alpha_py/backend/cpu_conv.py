@@ -1,0 +1,182 @@
+"""Backend layer: FusedConvOps, the CPU engine's convolutions and matmuls as GEMMs run inside Numba's thread pool
+(cpu_kernels_gemm.py): each thread gathers a tile of im2col rows into its own L2-sized buffer and multiplies it with
+a single-threaded BLAS call, so one pool owns the cores for the whole step (no second BLAS pool spinning beside it)."""
+import contextlib
+
+import numpy as np
+
+TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns (bench/NOTES-cpu.md)
+MIN_TILE = 64           # ... but at least this many rows (BLAS packs the weights once per call)
+TAP_MAX = 27            # FH*FW*IC up to which the forward gathers tap-major columns with NumPy slices
+SMALL_GEMM = 1 << 15    # M*N*K below which a matmul runs as one NumPy call
+
+
+class _OneBlasThread:
+    """Context manager: every BLAS library loaded in the process runs single-threaded inside it (the Numba threads
+    each call BLAS on their own slice), and gets its previous thread count back after."""
+
+    def __init__(self):
+        from threadpoolctl import ThreadpoolController
+        self.libs = [c for c in ThreadpoolController().lib_controllers if c.user_api == "blas"]
+        self.prev = []
+
+    def __enter__(self):
+        self.prev = [c.get_num_threads() for c in self.libs]
+        for c, n in zip(self.libs, self.prev):
+            if n != 1:
+                c.set_num_threads(1)
+        return self
+
+    def __exit__(self, *exc):
+        for c, n in zip(self.libs, self.prev):
+            if n != 1:
+                c.set_num_threads(n)
+        return False
+
+
+_ONE_BLAS = []
+
+
+def _one_blas():
+    if not _ONE_BLAS:
+        import scipy.linalg.cython_blas  # noqa: F401  (the BLAS Numba's np.dot calls: loaded before it is listed)
+        _ONE_BLAS.append(_OneBlasThread())
+    return _ONE_BLAS[0]
+
+
+class FusedConvOps:
+    """Overrides of ArrayBackend's conv_fwd / conv_bwd_data / conv_bwd_filter / matmul (float32 and float64)."""
+
+    @contextlib.contextmanager
+    def _gemm(self):
+        """(kernel module, parts) with BLAS single-threaded for the block: parts = this engine's Numba threads."""
+        import numba
+        k = self._k()[3]
+        with _one_blas():
+            yield k, numba.get_num_threads()
+
+    def _tile(self, rows, k, parts):
+        t = max(MIN_TILE, TILE_BYTES // max(1, k * self.dtype.itemsize))
+        return max(1, min(t, -(-rows // parts)))
+
+    @staticmethod
+    def _geometry(x_shape, fh, fw, stride, pad):
+        (sh, sw), (ph, pw) = stride, pad
+        n, h, w, c = x_shape
+        return n, (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
+
+    @staticmethod
+    def _pointwise(fh, fw, stride, pad):
+        return (fh, fw) + tuple(stride) + tuple(pad) == (1, 1, 1, 1, 0, 0)
+
+    @staticmethod
+    def _cols_t(x, fh, fw, stride, pad):
+        """Tap-major columns [FH*FW*C, N*OH*OW] by FH*FW strided NumPy copies (no per-pixel loop): for windows of
+        few values (the first layer on 1-3 channel images), where a gather of FH*FW*C values per row is slow."""
+        (sh, sw), (ph, pw) = stride, pad
+        n, h, w, c = x.shape
+        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
+        if ph or pw:
+            xp = np.zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
+            xp[:, ph:ph + h, pw:pw + w] = x
+        else:
+            xp = x
+        ct = np.empty((fh, fw, c, n, oh, ow), dtype=x.dtype)
+        for a in range(fh):
+            for b in range(fw):
+                ct[a, b] = xp[:, a:a + (oh - 1) * sh + 1:sh, b:b + (ow - 1) * sw + 1:sw].transpose(3, 0, 1, 2)
+        return ct.reshape(fh * fw * c, n * oh * ow), (n, oh, ow)
+
+    def _conv_tiles(self, x, w2t, fh, fw, stride, pad):
+        """[N*OH*OW, OC] = im2col(x) @ w2t, tile by tile in the pool."""
+        (sh, sw), (ph, pw) = stride, pad
+        n, oh, ow = self._geometry(x.shape, fh, fw, stride, pad)
+        y2 = np.empty((n * oh * ow, w2t.shape[1]), dtype=self.dtype)
+        if y2.size == 0:
+            return y2, (n, oh, ow)
+        x = np.ascontiguousarray(x)
+        with self._gemm() as (k, parts):
+            if self._pointwise(fh, fw, stride, pad):
+                k.gemm_rows(x.reshape(-1, x.shape[3]), w2t, parts, y2)
+            else:
+                tile = self._tile(y2.shape[0], w2t.shape[0], parts)
+                k.conv_fwd(x, w2t, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2)
+        return y2, (n, oh, ow)
+
+    def conv_fwd(self, x, w, stride, pad):
+        if not self.fused:
+            return super().conv_fwd(x, w, stride, pad)
+        oc, fh, fw, ic = w.shape
+        if fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad):
+            ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
+            return self.matmul(ct, w.reshape(oc, -1), ta=True, tb=True).reshape(n, oh, ow, oc)
+        y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w.reshape(oc, -1).T), fh, fw, stride, pad)
+        return y2.reshape(n, oh, ow, oc)
+
+    def conv_bwd_data(self, gy, w, x_shape, stride, pad):
+        if not self.fused:
+            return super().conv_bwd_data(gy, w, x_shape, stride, pad)
+        oc, fh, fw, ic = w.shape
+        (sh, sw), (ph, pw) = stride, pad
+        gy = np.ascontiguousarray(gy)
+        if self._pointwise(fh, fw, stride, pad):
+            return self.matmul(gy.reshape(-1, oc), w.reshape(oc, ic)).reshape(x_shape)
+        if (sh, sw) == (1, 1) and ph < fh and pw < fw:
+            # stride 1: grad-data is the forward convolution of gy with the flipped, transposed filter
+            wt = np.ascontiguousarray(w[:, ::-1, ::-1, :].transpose(1, 2, 0, 3)).reshape(fh * fw * oc, ic)
+            y2, _ = self._conv_tiles(gy, wt, fh, fw, (1, 1), (fh - 1 - ph, fw - 1 - pw))
+            return y2.reshape(x_shape)
+        if ic == 1:       # FH*FW strided adds beat the per-pixel gather when a pixel has one channel
+            g_win = self.matmul(gy.reshape(-1, oc), w.reshape(oc, -1)).reshape(*gy.shape[:3], fh, fw, ic)
+            return np.ascontiguousarray(self._scatter_windows(g_win, x_shape, stride, pad, self.dtype))
+        gx = np.empty(x_shape, dtype=self.dtype)
+        if gx.size == 0 or gy.size == 0:
+            gx[...] = 0
+            return gx
+        n, oh, ow, _ = gy.shape
+        with self._gemm() as (k, parts):
+            k.conv_bwd_data_images(gy.reshape(-1, oc), np.ascontiguousarray(w.reshape(oc, -1)), fh, fw, sh, sw,
+                                   ph, pw, oh, ow, parts, gx)
+        return gx
+
+    def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        if not self.fused:
+            return super().conv_bwd_filter(x, gy, w_shape, stride, pad)
+        oc, fh, fw, ic = w_shape
+        gy2 = np.ascontiguousarray(gy).reshape(-1, oc)
+        if fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad):
+            ct, _ = self._cols_t(x, fh, fw, stride, pad)
+            return self.matmul(gy2, ct, ta=True, tb=True).reshape(w_shape)
+        x = np.ascontiguousarray(x)
+        if self._pointwise(fh, fw, stride, pad):
+            return self.matmul(gy2, x.reshape(-1, ic), ta=True).reshape(w_shape)
+        n, oh, ow = self._geometry(x.shape, fh, fw, stride, pad)
+        (sh, sw), (ph, pw) = stride, pad
+        out = np.empty((oc, fh * fw * ic), dtype=self.dtype)
+        if gy2.shape[0] == 0:
+            out[...] = 0
+            return out.reshape(w_shape)
+        with self._gemm() as (k, parts):
+            acc = np.empty((parts, oc, fh * fw * ic), dtype=self.dtype)
+            tile = self._tile(gy2.shape[0], fh * fw * ic, parts)
+            k.conv_bwd_filter(x, gy2, fh, fw, sh, sw, ph, pw, oh, ow, tile, acc, out)
+        return out.reshape(w_shape)
+
+    def matmul(self, a, b, ta=False, tb=False):
+        """(a.T if ta else a) @ (b.T if tb else b) for 2-D float arrays of the engine's dtype: rows split over the
+        pool (ta: the shared rows, summed part by part in order); anything else, or a tiny product: NumPy."""
+        if (not self.fused or a.ndim != 2 or b.ndim != 2 or a.dtype != self.dtype or b.dtype != self.dtype):
+            return super().matmul(a, b, ta, tb)
+        A, B = (a.T if ta else a), (b.T if tb else b)
+        if A.shape[1] != B.shape[0] or A.shape[0] * A.shape[1] * B.shape[1] < SMALL_GEMM:
+            return super().matmul(a, b, ta, tb)            # NumPy's own error for mismatched shapes
+        out = np.empty((A.shape[0], B.shape[1]), dtype=self.dtype)
+        with self._gemm() as (k, parts):
+            if ta and a.flags.c_contiguous and a.shape[0] >= 2 * A.shape[0]:
+                # a reduction longer than the output (weight gradients): split it, sum the parts in order
+                acc = np.empty((parts,) + out.shape, dtype=self.dtype)
+                k.atb_rows(a, np.ascontiguousarray(B), acc, out)
+            else:
+                k.gemm_rows(np.ascontiguousarray(A), B if B.flags.c_contiguous or B.flags.f_contiguous
+                            else np.ascontiguousarray(B), parts, out)
+        return out

@@ -1,0 +1,132 @@
+"""Backend layer: Numba kernels of the CPU engine that run their GEMMs inside Numba's own thread pool (one pool for
+the whole step; each BLAS call single-threaded, on a slice of rows): row-split GEMMs, A^T@B over row ranges, and the
+convolutions as tile-wise im2col + GEMM (the tile's columns stay in L2). Imports numpy, numba (np.dot needs scipy)."""
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def _span(n, parts, p):
+    """Rows lo..hi-1 of part p when n rows are cut into `parts` contiguous ranges (the first n % parts one longer)."""
+    q, r = n // parts, n % parts
+    lo = p * q + min(p, r)
+    return lo, lo + q + (1 if p < r else 0)
+
+
+@njit(cache=True)
+def _gather(x, r0, r1, fh, fw, sh, sw, ph, pw, oh, ow, buf):
+    """buf[r - r0, (a*FW + b)*C + c] = x[n, i*sh - ph + a, j*sw - pw + b, c] for output rows r0..r1-1 (row =
+    (n*OH + i)*OW + j), 0 outside the image."""
+    _, h, w, c = x.shape
+    for row in range(r0, r1):
+        img, rem = row // (oh * ow), row % (oh * ow)
+        i, j = rem // ow, rem % ow
+        rr = row - r0
+        for a in range(fh):
+            y = i * sh - ph + a
+            for b in range(fw):
+                xx = j * sw - pw + b
+                base = (a * fw + b) * c
+                if 0 <= y < h and 0 <= xx < w:
+                    for k in range(c):
+                        buf[rr, base + k] = x[img, y, xx, k]
+                else:
+                    for k in range(c):
+                        buf[rr, base + k] = 0
+
+
+@njit(parallel=True, cache=True)
+def gemm_rows(a, b, parts, out):
+    """out = a @ b with a's rows cut into `parts` ranges, one single-threaded BLAS call per range."""
+    for p in prange(parts):
+        lo, hi = _span(a.shape[0], parts, p)
+        if hi > lo:
+            np.dot(a[lo:hi], b, out[lo:hi])
+
+
+@njit(cache=True)
+def _sum_parts(acc, out):
+    """out = acc[0] + acc[1] + ... in that order (deterministic for a fixed part count)."""
+    out[:] = acc[0]
+    for p in range(1, acc.shape[0]):
+        out += acc[p]
+
+
+@njit(parallel=True, cache=True)
+def atb_rows(a, b, acc, out):
+    """out = a.T @ b with the shared rows (the reduction) cut into acc.shape[0] ranges, one single-threaded BLAS
+    call per range into acc[p]; the parts are then summed in order."""
+    parts = acc.shape[0]
+    for p in prange(parts):
+        lo, hi = _span(a.shape[0], parts, p)
+        if hi > lo:
+            np.dot(a[lo:hi].T, b[lo:hi], acc[p])
+        else:
+            acc[p][:] = 0
+    _sum_parts(acc, out)
+
+
+@njit(parallel=True, cache=True)
+def conv_fwd(x, w2t, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2):
+    """y2[N*OH*OW, OC] = im2col(x) @ w2t ([FH*FW*C, OC]), gathered and multiplied `tile` rows at a time."""
+    rows = x.shape[0] * oh * ow
+    for p in prange(parts):
+        lo, hi = _span(rows, parts, p)
+        buf = np.empty((tile, w2t.shape[0]), dtype=x.dtype)
+        for r0 in range(lo, hi, tile):
+            r1 = min(hi, r0 + tile)
+            _gather(x, r0, r1, fh, fw, sh, sw, ph, pw, oh, ow, buf)
+            np.dot(buf[:r1 - r0], w2t, y2[r0:r1])
+
+
+@njit(parallel=True, cache=True)
+def conv_bwd_filter(x, gy2, fh, fw, sh, sw, ph, pw, oh, ow, tile, acc, out):
+    """out[OC, FH*FW*C] = gy2.T @ im2col(x): each part's rows in tiles of `tile`, summed into acc[p], parts summed
+    in order."""
+    rows = x.shape[0] * oh * ow
+    parts = acc.shape[0]
+    for p in prange(parts):
+        lo, hi = _span(rows, parts, p)
+        buf = np.empty((tile, acc.shape[2]), dtype=x.dtype)
+        tmp = np.empty_like(acc[p])
+        acc[p][:] = 0
+        for r0 in range(lo, hi, tile):
+            r1 = min(hi, r0 + tile)
+            _gather(x, r0, r1, fh, fw, sh, sw, ph, pw, oh, ow, buf)
+            np.dot(gy2[r0:r1].T, buf[:r1 - r0], tmp)
+            acc[p] += tmp
+    _sum_parts(acc, out)
+
+
+@njit(cache=True)
+def _col2im_image(gcols, fh, fw, sh, sw, ph, pw, oh, ow, gx):
+    """gx[y, x, c] (one image) = sum of the columns gcols[(i*OW + j), (a*FW + b)*C + c] whose window covers (y, x)."""
+    h, w, c = gx.shape
+    gx[:] = 0
+    for i in range(oh):
+        for j in range(ow):
+            row = i * ow + j
+            for a in range(fh):
+                y = i * sh - ph + a
+                if y < 0 or y >= h:
+                    continue
+                for b in range(fw):
+                    xx = j * sw - pw + b
+                    if xx < 0 or xx >= w:
+                        continue
+                    base = (a * fw + b) * c
+                    for k in range(c):
+                        gx[y, xx, k] += gcols[row, base + k]
+
+
+@njit(parallel=True, cache=True)
+def conv_bwd_data_images(gy2, w2, fh, fw, sh, sw, ph, pw, oh, ow, parts, gx):
+    """gx = col2im(gy2 @ w2) image by image (the image's columns stay in cache): for strided convolutions, whose
+    grad-data is not a stride-1 convolution of gy."""
+    n = gx.shape[0]
+    for p in prange(parts):
+        lo, hi = _span(n, parts, p)
+        buf = np.empty((oh * ow, w2.shape[1]), dtype=gx.dtype)
+        for img in range(lo, hi):
+            np.dot(gy2[img * oh * ow:(img + 1) * oh * ow], w2, buf)
+            _col2im_image(buf, fh, fw, sh, sw, ph, pw, oh, ow, gx[img])
