@@ -6,7 +6,7 @@ import contextlib
 import numpy as np
 
 TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns (bench/NOTES-cpu.md)
-MIN_TILE = 64           # ... but at least this many rows (BLAS packs the weights once per call)
+MIN_TILE = 512          # ... but at least this many rows (BLAS packs the weights once per call)
 TAP_MAX = 27            # FH*FW*IC up to which the forward gathers tap-major columns with NumPy slices
 SMALL_GEMM = 1 << 15    # M*N*K below which a matmul runs as one NumPy call
 
@@ -87,20 +87,20 @@ class FusedConvOps:
                 ct[a, b] = xp[:, a:a + (oh - 1) * sh + 1:sh, b:b + (ow - 1) * sw + 1:sw].transpose(3, 0, 1, 2)
         return ct.reshape(fh * fw * c, n * oh * ow), (n, oh, ow)
 
-    def _conv_tiles(self, x, w2t, fh, fw, stride, pad):
-        """[N*OH*OW, OC] = im2col(x) @ w2t, tile by tile in the pool."""
+    def _conv_tiles(self, x, w2, fh, fw, stride, pad):
+        """[N*OH*OW, OC] = im2col(x) @ w2.T (w2: [OC, FH*FW*C], C- or F-order), tile by tile in the pool."""
         (sh, sw), (ph, pw) = stride, pad
         n, oh, ow = self._geometry(x.shape, fh, fw, stride, pad)
-        y2 = np.empty((n * oh * ow, w2t.shape[1]), dtype=self.dtype)
+        y2 = np.empty((n * oh * ow, w2.shape[0]), dtype=self.dtype)
         if y2.size == 0:
             return y2, (n, oh, ow)
         x = np.ascontiguousarray(x)
         with self._gemm() as (k, parts):
             if self._pointwise(fh, fw, stride, pad):
-                k.gemm_rows(x.reshape(-1, x.shape[3]), w2t, parts, y2)
+                k.gemm_rows(x.reshape(-1, x.shape[3]), w2.T, parts, y2)
             else:
-                tile = self._tile(y2.shape[0], w2t.shape[0], parts)
-                k.conv_fwd(x, w2t, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2)
+                tile = self._tile(y2.shape[0], w2.shape[1], parts)
+                k.conv_fwd(x, w2, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2)
         return y2, (n, oh, ow)
 
     def conv_fwd(self, x, w, stride, pad):
@@ -110,7 +110,7 @@ class FusedConvOps:
         if fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad):
             ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
             return self.matmul(ct, w.reshape(oc, -1), ta=True, tb=True).reshape(n, oh, ow, oc)
-        y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w.reshape(oc, -1).T), fh, fw, stride, pad)
+        y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w).reshape(oc, -1), fh, fw, stride, pad)
         return y2.reshape(n, oh, ow, oc)
 
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
@@ -123,8 +123,9 @@ class FusedConvOps:
             return self.matmul(gy.reshape(-1, oc), w.reshape(oc, ic)).reshape(x_shape)
         if (sh, sw) == (1, 1) and ph < fh and pw < fw:
             # stride 1: grad-data is the forward convolution of gy with the flipped, transposed filter
+            # ([FH*FW*OC, IC] copied with IC innermost, the cheap order; passed as its F-order transpose)
             wt = np.ascontiguousarray(w[:, ::-1, ::-1, :].transpose(1, 2, 0, 3)).reshape(fh * fw * oc, ic)
-            y2, _ = self._conv_tiles(gy, wt, fh, fw, (1, 1), (fh - 1 - ph, fw - 1 - pw))
+            y2, _ = self._conv_tiles(gy, wt.T, fh, fw, (1, 1), (fh - 1 - ph, fw - 1 - pw))
             return y2.reshape(x_shape)
         if ic == 1:       # FH*FW strided adds beat the per-pixel gather when a pixel has one channel
             g_win = self.matmul(gy.reshape(-1, oc), w.reshape(oc, -1)).reshape(*gy.shape[:3], fh, fw, ic)

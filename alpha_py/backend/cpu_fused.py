@@ -9,6 +9,7 @@ import numpy as np
 from ..errors import ArgumentError
 from .optim_ops import optim_scalars
 
+PARALLEL_MIN = 1 << 15  # elements below which an element-wise op stays one NumPy call
 SGD_FAMILY = {"sgd": (0, None, None), "momentum": (1, "velocity", "beta"), "sgdmn": (2, "velocity", "momentum"),
               "rmsprop": (3, "exp_avg_sq", "beta")}      # rule -> (kernel code, state, its decay hyper-parameter)
 
@@ -231,6 +232,16 @@ class FusedCpuOps:
         out = np.empty(x.shape, dtype=self.dtype)
         self._k()[1].act_bwd_flat(np.ascontiguousarray(gy).reshape(-1), np.ascontiguousarray(x).reshape(-1),
                                   *pw, out.reshape(-1))
+        return out
+
+    def add(self, a, b):
+        """a + b in the pool for same-shape C-order arrays of the engine's dtype (gradient accumulation)."""
+        if (not self.fused or not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.shape != b.shape
+                or a.dtype != self.dtype or b.dtype != self.dtype or a.size < PARALLEL_MIN
+                or not (a.flags.c_contiguous and b.flags.c_contiguous)):
+            return super().add(a, b)
+        out = np.empty(a.shape, dtype=self.dtype)
+        self._k()[1].add_act_flat(a.reshape(-1), b.reshape(-1), *self._piecewise(None, 0.0), out.reshape(-1))
         return out
 
     def add_act(self, name, a, b, p1=0.0, p2=0.0):

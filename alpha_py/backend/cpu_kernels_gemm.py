@@ -67,16 +67,17 @@ def atb_rows(a, b, acc, out):
 
 
 @njit(parallel=True, cache=True)
-def conv_fwd(x, w2t, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2):
-    """y2[N*OH*OW, OC] = im2col(x) @ w2t ([FH*FW*C, OC]), gathered and multiplied `tile` rows at a time."""
+def conv_fwd(x, w2, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2):
+    """y2[N*OH*OW, OC] = im2col(x) @ w2.T (w2: [OC, FH*FW*C], BLAS reads it transposed), gathered and multiplied
+    `tile` rows at a time."""
     rows = x.shape[0] * oh * ow
     for p in prange(parts):
         lo, hi = _span(rows, parts, p)
-        buf = np.empty((tile, w2t.shape[0]), dtype=x.dtype)
+        buf = np.empty((tile, w2.shape[1]), dtype=x.dtype)
         for r0 in range(lo, hi, tile):
             r1 = min(hi, r0 + tile)
             _gather(x, r0, r1, fh, fw, sh, sw, ph, pw, oh, ow, buf)
-            np.dot(buf[:r1 - r0], w2t, y2[r0:r1])
+            np.dot(buf[:r1 - r0], w2.T, y2[r0:r1])
 
 
 @njit(parallel=True, cache=True)
