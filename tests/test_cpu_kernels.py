@@ -68,6 +68,37 @@ def test_conv_in_tiles_matches_numpy(monkeypatch, tile_bytes, min_tile, xs, ws, 
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("xs,oc,pad", [((1, 5, 7, 3), 5, (1, 1)), ((2, 9, 6, 33), 17, (0, 0)), ((3, 4, 5, 2), 3, (2, 1)),
+                                       ((2, 1, 3, 6), 4, (1, 2)), ((1, 13, 11, 70), 9, (1, 1))])
+def test_winograd_and_narrow_match_numpy(monkeypatch, dtype, xs, oc, pad):
+    """3x3 stride-1 convolutions by Winograd F(2x2, 3x3) (odd sizes: clipped edge tiles; pads 0-2; more tiles than
+    one block) and grad-data's direct kernel for few input channels, against the oracle and the GEMM path."""
+    import alpha_py.backend.cpu_conv as cpu_conv
+    f, r = pair(dtype)
+    rng = np.random.default_rng(sum(xs) + oc)
+    x, w = rng.standard_normal(xs).astype(dtype), rng.standard_normal((oc, 3, 3, xs[3])).astype(dtype)
+    y = f.conv_fwd(x, w, (1, 1), pad)
+    gy = rng.standard_normal(y.shape).astype(dtype)
+    gx = f.conv_bwd_data(gy, w, x.shape, (1, 1), pad)
+    close(y, r.conv_fwd(x, w, (1, 1), pad), dtype)
+    close(gx, r.conv_bwd_data(gy, w, x.shape, (1, 1), pad), dtype)
+    monkeypatch.setattr(cpu_conv, "WINOGRAD", False)
+    monkeypatch.setattr(cpu_conv, "NARROW_MAX", 0)
+    close(y, f.conv_fwd(x, w, (1, 1), pad), dtype)
+    close(gx, f.conv_bwd_data(gy, w, x.shape, (1, 1), pad), dtype)
+
+
+def test_winograd_large_filter_read_transposed(monkeypatch):
+    """Above WINO_TRANSPOSE_MAX the forward reads the transformed filter [16, OC, C] transposed: same result."""
+    import alpha_py.backend.cpu_conv as cpu_conv
+    f, r = pair()
+    rng = np.random.default_rng(3)
+    x, w = rng.standard_normal((2, 6, 5, 7)).astype(np.float32), rng.standard_normal((6, 3, 3, 7)).astype(np.float32)
+    monkeypatch.setattr(cpu_conv, "WINO_TRANSPOSE_MAX", 1)
+    close(f.conv_fwd(x, w, (1, 1), (1, 1)), r.conv_fwd(x, w, (1, 1), (1, 1)), np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("m,k,n", [(1, 300, 200), (37, 129, 65), (700, 3, 90), (5, 4000, 9), (64, 50, 1)])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_matmul_in_pool_matches_numpy(dtype, m, k, n, ta, tb):
@@ -232,11 +263,12 @@ def test_deterministic_across_thread_counts():
     (lambda: nn.conv3D(True, 3, 5, 3, 2, 2), (1, 7, 5, 3)),
     (lambda: nn.conv3D(False, 2, 3, 3, 2, 3, 1, 1, 0), (2, 5, 6, 2)),
     (lambda: nn.conv3D(True, 1, 4, 3, 1, 1), (2, 5, 4, 1)),
+    (lambda: nn.conv3D(True, 3, 4, 3, 1, 1), (2, 5, 4, 3)),
     (lambda: nn.maxPool2D(3, 2, 1), (1, 7, 5, 3)),
     (lambda: nn.avgPool2D(3, 2, 1), (2, 5, 7, 3)),
     (lambda: nn.batchNorm_leakyRelu(nn.batchNorm(5), nn.leakyRelu(0.1)), (1, 3, 5, 5)),
     (lambda: nn.batchNorm_relu6(nn.batchNorm(3), nn.relu6()), (2, 3, 3, 3)),
-], ids=["conv_s2p2", "conv_rect", "conv_ic1", "maxpool", "avgpool", "bn_leaky", "bn_relu6"])
+], ids=["conv_s2p2", "conv_rect", "conv_ic1", "conv_winograd", "maxpool", "avgpool", "bn_leaky", "bn_relu6"])
 def test_fused_kernels_gradcheck_float64(make, shape):
     """cpu_float64 runs the same kernels (compiled for float64) against central finite differences."""
     assert alpha.engine.cpu_float64().backend.fused

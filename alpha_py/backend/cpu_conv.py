@@ -9,6 +9,9 @@ TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns
 MIN_TILE = 512          # ... but at least this many rows (BLAS packs the weights once per call)
 TAP_MAX = 27            # FH*FW*IC up to which the forward gathers tap-major columns with NumPy slices
 SMALL_GEMM = 1 << 15    # M*N*K below which a matmul runs as one NumPy call
+WINOGRAD = True         # 3x3 stride-1 forward and grad-data as Winograd F(2x2, 3x3) (cpu_kernels_wino.py)
+NARROW_MAX = 4          # input channels up to which stride-1 grad-data is the direct kernel, not GEMMs
+WINO_TRANSPOSE_MAX = 1 << 20  # transformed-filter values up to which the forward copies it to [16, C, OC]
 
 
 class _OneBlasThread:
@@ -103,10 +106,36 @@ class FusedConvOps:
                 k.conv_fwd(x, w2, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2)
         return y2, (n, oh, ow)
 
+    def _winograd(self, x, w, pad, flip):
+        """The 3x3 stride-1 convolution of x with w [OC, 3, 3, C] (flip: grad-data's, of gy with the flipped,
+        transposed w; pad is then 2 - the forward's) by Winograd F(2x2, 3x3)."""
+        n, h, wd, c = x.shape
+        oc = w.shape[3] if flip else w.shape[0]
+        (ph, pw) = pad
+        y = np.empty((n, h + 2 * ph - 2, wd + 2 * pw - 2, oc), dtype=self.dtype)
+        if y.size == 0:
+            return y
+        u = np.empty((16,) + (w.shape[0], w.shape[3]), dtype=self.dtype)     # [16, OC, C] of w's layout
+        with self._gemm() as (k, parts):
+            kw = self._k()[4]
+            kw.wino_filter(np.ascontiguousarray(w), flip, u)
+            tiles = n * ((y.shape[1] + 1) // 2) * ((y.shape[2] + 1) // 2)
+            tb = max(1, min(128 if c + oc <= 128 else 256, -(-tiles // parts)))
+            trans = not flip and u.size > WINO_TRANSPOSE_MAX
+            if not flip and not trans:      # [16, C, OC]: BLAS is faster on it than on the transposed view
+                u = np.ascontiguousarray(u.transpose(0, 2, 1))
+            kw.wino_fwd(np.ascontiguousarray(x), u, trans, ph, pw, tb, parts, y)
+        return y
+
+    def _use_winograd(self, fh, fw, stride, pad):
+        return WINOGRAD and (fh, fw) + tuple(stride) == (3, 3, 1, 1) and max(pad) <= 2
+
     def conv_fwd(self, x, w, stride, pad):
         if not self.fused:
             return super().conv_fwd(x, w, stride, pad)
         oc, fh, fw, ic = w.shape
+        if self._use_winograd(fh, fw, stride, pad) and ic > 1:
+            return self._winograd(x, w, pad, False)
         if fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad):
             ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
             return self.matmul(ct, w.reshape(oc, -1), ta=True, tb=True).reshape(n, oh, ow, oc)
@@ -121,6 +150,15 @@ class FusedConvOps:
         gy = np.ascontiguousarray(gy)
         if self._pointwise(fh, fw, stride, pad):
             return self.matmul(gy.reshape(-1, oc), w.reshape(oc, ic)).reshape(x_shape)
+        if (sh, sw) == (1, 1) and ph < fh and pw < fw and ic <= NARROW_MAX:
+            # few input channels (a first layer): grad-data's flipped convolution computed directly
+            gx = np.empty(x_shape, dtype=self.dtype)
+            wf = np.ascontiguousarray(w[:, ::-1, ::-1, :].transpose(3, 1, 2, 0))
+            with self._gemm() as (k, parts):
+                k.conv_fwd_narrow(gy, wf, fh - 1 - ph, fw - 1 - pw, self.dtype.type(0), gx)
+            return gx
+        if self._use_winograd(fh, fw, stride, pad):
+            return self._winograd(gy, w, (2 - ph, 2 - pw), True)
         if (sh, sw) == (1, 1) and ph < fh and pw < fw:
             # stride 1: grad-data is the forward convolution of gy with the flipped, transposed filter
             # ([FH*FW*OC, IC] copied with IC innermost, the cheap order; passed as its F-order transpose)

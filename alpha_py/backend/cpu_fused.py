@@ -66,7 +66,7 @@ def _kernels():
     OpenMP's default wait policy (spin a while, then sleep) stays: every GEMM of a step runs inside the same pool
     (cpu_conv.py), and a sleeping worker takes ~0.3 ms to wake on a VM (bench/NOTES-cpu.md)."""
     try:
-        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm
+        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino
     except RuntimeError as e:      # no writable cache folder (read-only install, no home): a temporary one
         if "cannot cache" not in str(e):
             raise
@@ -76,10 +76,10 @@ def _kernels():
         import numba
         user = getattr(os, "getuid", lambda: 0)()
         numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{user}")
-        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_gemm", "cpu_kernels_norm"):
+        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_gemm", "cpu_kernels_norm", "cpu_kernels_wino"):
             sys.modules.pop(f"{__package__}.{name}", None)
-        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm
-    return cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm
+        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino
+    return cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm, cpu_kernels_wino
 
 
 class FusedCpuOps:

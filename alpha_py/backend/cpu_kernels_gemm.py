@@ -131,3 +131,29 @@ def conv_bwd_data_images(gy2, w2, fh, fw, sh, sw, ph, pw, oh, ow, parts, gx):
         for img in range(lo, hi):
             np.dot(gy2[img * oh * ow:(img + 1) * oh * ow], w2, buf)
             _col2im_image(buf, fh, fw, sh, sw, ph, pw, oh, ow, gx[img])
+
+
+@njit(parallel=True, cache=True, fastmath={"reassoc", "contract"})
+def conv_fwd_narrow(x, wf, ph, pw, zero, y):
+    """y[n, i, j, c] = sum over (a, b, k) of x[n, i - ph + a, j - pw + b, k] * wf[c, a, b, k] (stride 1), directly:
+    for few output channels (a first layer's grad-data), where a GEMM with N = 1-3 columns is slow. The sum's order
+    is fixed at compile time (reassociated only to vectorise over k)."""
+    n, h, w, ci = x.shape
+    co, fh, fw, _ = wf.shape
+    _, oh, ow, _ = y.shape
+    for t in prange(n * oh):
+        img, i = t // oh, t % oh
+        for j in range(ow):
+            for c in range(co):
+                acc = zero
+                for a in range(fh):
+                    yy = i - ph + a
+                    if yy < 0 or yy >= h:
+                        continue
+                    for b in range(fw):
+                        xx = j - pw + b
+                        if xx < 0 or xx >= w:
+                            continue
+                        for k in range(ci):
+                            acc += x[img, yy, xx, k] * wf[c, a, b, k]
+                y[img, i, j, c] = acc

@@ -14,10 +14,16 @@ def _calls(b):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 5, 5, 4)).astype(t)
     w = rng.standard_normal((3, 3, 3, 4)).astype(t)           # FH*FW*IC = 36 > TAP_MAX: the tiled kernels
-    for stride in ((1, 1), (2, 2)):                            # grad-data: a flipped convolution / per image
+    for stride in ((1, 1), (2, 2)):                            # 3x3: Winograd / tiles and per-image grad-data
         y = b.conv_fwd(x, w, stride, (1, 1))
         b.conv_bwd_filter(x, y, w.shape, stride, (1, 1))
         b.conv_bwd_data(y, w, x.shape, stride, (1, 1))
+    x5, w5 = rng.standard_normal((1, 5, 5, 6)).astype(t), rng.standard_normal((2, 5, 5, 6)).astype(t)
+    b.conv_bwd_data(b.conv_fwd(x5, w5, (1, 1), (2, 2)), w5, x5.shape, (1, 1), (2, 2))   # 5x5: tiles, F-order filter
+    x1, w1 = x[..., :1], w[..., :1]
+    b.conv_bwd_data(b.conv_fwd(x1, w1, (1, 1), (1, 1)), w1, x1.shape, (1, 1), (1, 1))   # 1 channel: direct kernel
+    xw, ww = rng.standard_normal((1, 2, 2, 256)).astype(t), rng.standard_normal((256, 3, 3, 256)).astype(t)
+    b.conv_fwd(xw, ww, (1, 1), (1, 1))                      # Winograd with the large filter read transposed
     big, tall = rng.standard_normal((64, 600)).astype(t), rng.standard_normal((600, 64)).astype(t)
     b.matmul(big, tall)                   # above SMALL_GEMM: row-split GEMM with a C-order right side,
     b.matmul(big, big, tb=True)           # ... with an F-order one,

@@ -1,0 +1,110 @@
+"""Backend layer: Numba kernels of the CPU engine's Winograd F(2x2, 3x3) convolution (stride 1): per thread, blocks
+of 2x2 output tiles: input transform B^T d B into the thread's buffer, 16 single-threaded BLAS GEMMs with the
+transformed filter G g G^T, output transform A^T m A. 2.25x fewer multiplies than im2col + GEMM. Imports numpy,
+numba (np.dot needs scipy)."""
+import numpy as np
+from numba import njit, prange
+
+from .cpu_kernels_gemm import _span
+
+
+@njit(cache=True)
+def _tile_in(x, img, y0, x0, win, v, col):
+    """v[e, col, :] = (B^T d B)[e // 4, e % 4] of the 4x4 window of x[img] at (y0, x0) (0 outside the image)."""
+    _, h, w, c = x.shape
+    for a in range(4):
+        yy = y0 + a
+        for b in range(4):
+            xx = x0 + b
+            if 0 <= yy < h and 0 <= xx < w:
+                for k in range(c):
+                    win[a * 4 + b, k] = x[img, yy, xx, k]
+            else:
+                for k in range(c):
+                    win[a * 4 + b, k] = 0
+    for b in range(4):                          # columns: rows of B^T d (channels innermost: SIMD)
+        for k in range(c):
+            d0, d1, d2, d3 = win[b, k], win[4 + b, k], win[8 + b, k], win[12 + b, k]
+            win[b, k], win[4 + b, k], win[8 + b, k], win[12 + b, k] = d0 - d2, d1 + d2, d2 - d1, d1 - d3
+    for a in range(4):                          # then (B^T d) B along each row
+        for k in range(c):
+            t0, t1, t2, t3 = win[a * 4, k], win[a * 4 + 1, k], win[a * 4 + 2, k], win[a * 4 + 3, k]
+            v[a * 4, col, k] = t0 - t2
+            v[a * 4 + 1, col, k] = t1 + t2
+            v[a * 4 + 2, col, k] = t2 - t1
+            v[a * 4 + 3, col, k] = t1 - t3
+
+
+@njit(cache=True)
+def _tile_out(m, col, y, img, i0, j0):
+    """y[img, i0:i0+2, j0:j0+2, :] = A^T m A of tile col (clipped at the output's edge)."""
+    _, oh, ow, oc = y.shape
+    for o in range(oc):
+        s00 = m[0, col, o] + m[4, col, o] + m[8, col, o]
+        s01 = m[1, col, o] + m[5, col, o] + m[9, col, o]
+        s02 = m[2, col, o] + m[6, col, o] + m[10, col, o]
+        s03 = m[3, col, o] + m[7, col, o] + m[11, col, o]
+        s10 = m[4, col, o] - m[8, col, o] - m[12, col, o]
+        s11 = m[5, col, o] - m[9, col, o] - m[13, col, o]
+        s12 = m[6, col, o] - m[10, col, o] - m[14, col, o]
+        s13 = m[7, col, o] - m[11, col, o] - m[15, col, o]
+        y[img, i0, j0, o] = s00 + s01 + s02
+        if j0 + 1 < ow:
+            y[img, i0, j0 + 1, o] = s01 - s02 - s03
+        if i0 + 1 < oh:
+            y[img, i0 + 1, j0, o] = s10 + s11 + s12
+            if j0 + 1 < ow:
+                y[img, i0 + 1, j0 + 1, o] = s11 - s12 - s13
+
+
+@njit(parallel=True, cache=True)
+def wino_fwd(x, u, trans, ph, pw, tb, parts, y):
+    """y[N, OH, OW, OC] = the 3x3 stride-1 convolution of x (padding ph, pw) with the transformed filter u
+    ([16, C, OC]; trans: [16, OC, C], read transposed by BLAS); `tb` tiles per block."""
+    n, _, _, c = x.shape
+    _, oh, ow, oc = y.shape
+    th, tw = (oh + 1) // 2, (ow + 1) // 2
+    tiles = n * th * tw
+    for p in prange(parts):
+        lo, hi = _span(tiles, parts, p)
+        win = np.empty((16, c), dtype=x.dtype)
+        v = np.empty((16, tb, c), dtype=x.dtype)
+        m = np.empty((16, tb, oc), dtype=x.dtype)
+        for t0 in range(lo, hi, tb):
+            t1 = min(hi, t0 + tb)
+            for t in range(t0, t1):
+                img, r = t // (th * tw), t % (th * tw)
+                _tile_in(x, img, 2 * (r // tw) - ph, 2 * (r % tw) - pw, win, v, t - t0)
+            for e in range(16):
+                if trans:
+                    np.dot(v[e][:t1 - t0], u[e].T, m[e][:t1 - t0])
+                else:
+                    np.dot(v[e][:t1 - t0], u[e], m[e][:t1 - t0])
+            for t in range(t0, t1):
+                img, r = t // (th * tw), t % (th * tw)
+                _tile_out(m, t - t0, y, img, 2 * (r // tw), 2 * (r % tw))
+
+
+@njit(parallel=True, cache=True)
+def wino_filter(w, flip, u):
+    """u[e, o, k] = (G g G^T)[e // 4, e % 4] for each 3x3 filter g = w[o, :, :, k] of w [OC, 3, 3, C] (flip: g =
+    w[o, ::-1, ::-1, k], grad-data's filter): u [16, OC, C]. Reads and writes run along k (C-order both)."""
+    oc, _, _, c = w.shape
+    for o in prange(oc):
+        t = np.empty((4, 3, c), dtype=w.dtype)
+        for j in range(3):              # G g over the filter's rows: g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2
+            jj = 2 - j if flip else j
+            r0, r2 = (2, 0) if flip else (0, 2)
+            for k in range(c):
+                g0, g1, g2 = w[o, r0, jj, k], w[o, 1, jj, k], w[o, r2, jj, k]
+                t[0, j, k] = g0
+                t[1, j, k] = (g0 + g1 + g2) * 0.5
+                t[2, j, k] = (g0 - g1 + g2) * 0.5
+                t[3, j, k] = g2
+        for a in range(4):              # (G g) G^T: the same along each row
+            for k in range(c):
+                t0, t1, t2 = t[a, 0, k], t[a, 1, k], t[a, 2, k]
+                u[a * 4, o, k] = t0
+                u[a * 4 + 1, o, k] = (t0 + t1 + t2) * 0.5
+                u[a * 4 + 2, o, k] = (t0 - t1 + t2) * 0.5
+                u[a * 4 + 3, o, k] = t2
