@@ -138,7 +138,11 @@ class FusedConvOps:
             return self._winograd(x, w, pad, False)
         if fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad):
             ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
-            return self.matmul(ct, w.reshape(oc, -1), ta=True, tb=True).reshape(n, oh, ow, oc)
+            y = np.empty((n, oh, ow, oc), dtype=self.dtype)
+            if y.size:
+                with self._gemm() as (k, parts):
+                    k.gemm_rows_t(ct, w.reshape(oc, -1).T, parts, y.reshape(-1, oc))
+            return y
         y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w).reshape(oc, -1), fh, fw, stride, pad)
         return y2.reshape(n, oh, ow, oc)
 

@@ -44,6 +44,16 @@ def gemm_rows(a, b, parts, out):
             np.dot(a[lo:hi], b, out[lo:hi])
 
 
+@njit(parallel=True, cache=True)
+def gemm_rows_t(at, b, parts, out):
+    """out = at.T @ b for a C-order at [K, M] (tap-major columns): each thread copies its columns of at into a
+    row-major block (in parallel, no serial transpose) and makes one single-threaded BLAS call."""
+    for p in prange(parts):
+        lo, hi = _span(at.shape[1], parts, p)
+        if hi > lo:
+            np.dot(np.ascontiguousarray(at[:, lo:hi].T), b, out[lo:hi])
+
+
 @njit(cache=True)
 def _sum_parts(acc, out):
     """out = acc[0] + acc[1] + ... in that order (deterministic for a fixed part count)."""

@@ -36,25 +36,23 @@ def _tile_in(x, img, y0, x0, win, v, col):
 
 
 @njit(cache=True)
-def _tile_out(m, col, y, img, i0, j0):
-    """y[img, i0:i0+2, j0:j0+2, :] = A^T m A of tile col (clipped at the output's edge)."""
+def _tile_out(m, col, y, img, i0, j0, s):
+    """y[img, i0:i0+2, j0:j0+2, :] = A^T m A of tile col (clipped at the output's edge); s [8, OC] scratch holds
+    the rows of A^T m (two stages, each a plain loop over the channels: SIMD, no per-channel branch)."""
     _, oh, ow, oc = y.shape
-    for o in range(oc):
-        s00 = m[0, col, o] + m[4, col, o] + m[8, col, o]
-        s01 = m[1, col, o] + m[5, col, o] + m[9, col, o]
-        s02 = m[2, col, o] + m[6, col, o] + m[10, col, o]
-        s03 = m[3, col, o] + m[7, col, o] + m[11, col, o]
-        s10 = m[4, col, o] - m[8, col, o] - m[12, col, o]
-        s11 = m[5, col, o] - m[9, col, o] - m[13, col, o]
-        s12 = m[6, col, o] - m[10, col, o] - m[14, col, o]
-        s13 = m[7, col, o] - m[11, col, o] - m[15, col, o]
-        y[img, i0, j0, o] = s00 + s01 + s02
+    for b in range(4):
+        for o in range(oc):
+            m1, m2 = m[4 + b, col, o], m[8 + b, col, o]
+            s[b, o] = m[b, col, o] + m1 + m2
+            s[4 + b, o] = m1 - m2 - m[12 + b, col, o]
+    for u in range(2):
+        if i0 + u >= oh:
+            break
+        for o in range(oc):
+            y[img, i0 + u, j0, o] = s[4 * u, o] + s[4 * u + 1, o] + s[4 * u + 2, o]
         if j0 + 1 < ow:
-            y[img, i0, j0 + 1, o] = s01 - s02 - s03
-        if i0 + 1 < oh:
-            y[img, i0 + 1, j0, o] = s10 + s11 + s12
-            if j0 + 1 < ow:
-                y[img, i0 + 1, j0 + 1, o] = s11 - s12 - s13
+            for o in range(oc):
+                y[img, i0 + u, j0 + 1, o] = s[4 * u + 1, o] - s[4 * u + 2, o] - s[4 * u + 3, o]
 
 
 @njit(parallel=True, cache=True)
@@ -70,6 +68,7 @@ def wino_fwd(x, u, trans, ph, pw, tb, parts, y):
         win = np.empty((16, c), dtype=x.dtype)
         v = np.empty((16, tb, c), dtype=x.dtype)
         m = np.empty((16, tb, oc), dtype=x.dtype)
+        s = np.empty((8, oc), dtype=x.dtype)
         for t0 in range(lo, hi, tb):
             t1 = min(hi, t0 + tb)
             for t in range(t0, t1):
@@ -82,7 +81,7 @@ def wino_fwd(x, u, trans, ph, pw, tb, parts, y):
                     np.dot(v[e][:t1 - t0], u[e], m[e][:t1 - t0])
             for t in range(t0, t1):
                 img, r = t // (th * tw), t % (th * tw)
-                _tile_out(m, t - t0, y, img, 2 * (r // tw), 2 * (r % tw))
+                _tile_out(m, t - t0, y, img, 2 * (r // tw), 2 * (r % tw), s)
 
 
 @njit(parallel=True, cache=True)
