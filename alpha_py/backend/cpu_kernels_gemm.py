@@ -55,11 +55,21 @@ def gemm_rows_t(at, b, parts, out):
 
 
 @njit(cache=True)
+def _add_into(a, b):
+    """a += b for same-shape 2-D C-order arrays (a plain loop: no array expression for parfors to analyse)."""
+    fa, fb = a.reshape(-1), b.reshape(-1)
+    for i in range(fa.size):
+        fa[i] += fb[i]
+
+
+@njit(cache=True)
 def _sum_parts(acc, out):
     """out = acc[0] + acc[1] + ... in that order (deterministic for a fixed part count)."""
-    out[:] = acc[0]
+    fo, f0 = out.reshape(-1), acc[0].reshape(-1)
+    for i in range(fo.size):
+        fo[i] = f0[i]
     for p in range(1, acc.shape[0]):
-        out += acc[p]
+        _add_into(out, acc[p])
 
 
 @njit(parallel=True, cache=True)
@@ -72,7 +82,7 @@ def atb_rows(a, b, acc, out):
         if hi > lo:
             np.dot(a[lo:hi].T, b[lo:hi], acc[p])
         else:
-            acc[p][:] = 0
+            acc[p].reshape(-1).fill(0)
     _sum_parts(acc, out)
 
 
@@ -99,13 +109,13 @@ def conv_bwd_filter(x, gy2, fh, fw, sh, sw, ph, pw, oh, ow, tile, acc, out):
     for p in prange(parts):
         lo, hi = _span(rows, parts, p)
         buf = np.empty((tile, acc.shape[2]), dtype=x.dtype)
-        tmp = np.empty_like(acc[p])
-        acc[p][:] = 0
+        tmp = np.empty((acc.shape[1], acc.shape[2]), dtype=x.dtype)
+        acc[p].reshape(-1).fill(0)
         for r0 in range(lo, hi, tile):
             r1 = min(hi, r0 + tile)
             _gather(x, r0, r1, fh, fw, sh, sw, ph, pw, oh, ow, buf)
             np.dot(gy2[r0:r1].T, buf[:r1 - r0], tmp)
-            acc[p] += tmp
+            _add_into(acc[p], tmp)
     _sum_parts(acc, out)
 
 
