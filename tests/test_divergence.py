@@ -194,7 +194,7 @@ def test_anomaly_mode_names_unit_pass_tensor_and_step():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(NonFiniteError, match=r"anomaly: Conv3D 'Net\.block2\.conv1' forward: output 0 "
-                                                 r"\[8,8,8,4\] holds .*Inf at step 2"):
+                                                 r"\[8,8,8,4\] holds .*(Inf|NaN) at step 2"):  # Winograd: Inf - Inf
             step(*batch(eg, 1))
     net = Net(bad_backward=True).train().init(eg)
     step = alpha.train_step(net, alpha.loss.softmax_crossEntropy(), alpha.optim.SGD(net.params(), 0.1))

@@ -20,7 +20,7 @@ def _calls(b):
         b.conv_bwd_data(y, w, x.shape, stride, (1, 1))
     x5, w5 = rng.standard_normal((1, 5, 5, 6)).astype(t), rng.standard_normal((2, 5, 5, 6)).astype(t)
     b.conv_bwd_data(b.conv_fwd(x5, w5, (1, 1), (2, 2)), w5, x5.shape, (1, 1), (2, 2))   # 5x5: tiles, F-order filter
-    x1, w1 = x[..., :1], w[..., :1]
+    x1, w1 = np.ascontiguousarray(x[..., :1]), np.ascontiguousarray(w[..., :1])
     b.conv_bwd_data(b.conv_fwd(x1, w1, (1, 1), (1, 1)), w1, x1.shape, (1, 1), (1, 1))   # 1 channel: direct kernel
     xw, ww = rng.standard_normal((1, 2, 2, 256)).astype(t), rng.standard_normal((256, 3, 3, 256)).astype(t)
     b.conv_fwd(xw, ww, (1, 1), (1, 1))                      # Winograd with the large filter read transposed
