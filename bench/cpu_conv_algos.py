@@ -1,0 +1,53 @@
+"""Benchmark: the CPU engine's 3x3 stride-1 convolutions, im2col tiles vs Winograd F(2x2, 3x3), forward and
+grad-data, on the MNIST CNN's conv2 and ResNet18-CIFAR's layer shapes (backend calls, best of --reps).
+Usage: python3 bench/cpu_conv_algos.py [--threads 2] [--reps 10]"""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import alpha_py.backend.cpu_conv as cpu_conv  # noqa: E402
+from alpha_py.backend.cpu import CpuBackend  # noqa: E402
+
+SHAPES = [(64, 14, 32, 64), (32, 32, 64, 64), (32, 16, 128, 128), (32, 8, 256, 256), (32, 4, 512, 512)]
+
+
+def best(f, reps):
+    f()
+    b = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter()
+        f()
+        b = min(b, time.perf_counter() - t)
+    return b * 1e3
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--reps", type=int, default=10)
+    a = p.parse_args()
+    be = CpuBackend(np.float32, a.threads)
+    rng = np.random.default_rng(0)
+    print(f"{'N, H, C -> OC':<20} {'im2col fwd':>11} {'grad-data':>10} {'Winograd fwd':>13} {'grad-data':>10}"
+          f" {'max rel diff':>13}")
+    for n, h, c, oc in SHAPES:
+        x = rng.standard_normal((n, h, h, c), dtype=np.float32)
+        w = rng.standard_normal((oc, 3, 3, c), dtype=np.float32)
+        gy = rng.standard_normal((n, h, h, oc), dtype=np.float32)
+        row, ys = [], []
+        for wino in (False, True):
+            cpu_conv.WINOGRAD = wino
+            ys.append(be.conv_fwd(x, w, (1, 1), (1, 1)))
+            row += [best(lambda: be.conv_fwd(x, w, (1, 1), (1, 1)), a.reps),
+                    best(lambda: be.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)), a.reps)]
+        diff = np.abs(ys[0] - ys[1]).max() / np.abs(ys[0]).max()
+        print(f"{f'{n}, {h}, {c} -> {oc}':<20} {row[0]:>11.2f} {row[1]:>10.2f} {row[2]:>13.2f} {row[3]:>10.2f}"
+              f" {diff:>13.1e}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
