@@ -22,6 +22,20 @@ POOL = [((2, 2), (2, 2), (0, 0)), ((3, 3), (2, 2), (1, 1)), ((3, 2), (1, 2), (1,
 ACTS = [("relu", 0.0), ("leakyRelu", 0.1), ("relu6", 0.0)]
 
 
+@pytest.fixture(autouse=True)
+def every_thread_gets_a_part(monkeypatch):
+    """Small test shapes still cut into one part per thread (the multi-part sums are what is tested)."""
+    import alpha_py.backend.cpu_conv as cpu_conv
+    for name in ("ROWS_PER_PART", "TILES_PER_PART", "MATMUL_ROWS_PER_PART"):
+        monkeypatch.setattr(cpu_conv, name, 1)
+
+
+def test_parts_capped_by_work():
+    from alpha_py.backend.cpu_conv import FusedConvOps
+    assert FusedConvOps._cap(16, 512, 256) == 2 and FusedConvOps._cap(2, 50000, 256) == 2
+    assert FusedConvOps._cap(16, 100, 256) == 1 and FusedConvOps._cap(1, 10 ** 6, 256) == 1
+
+
 def pair(dtype=np.float32, threads=None):
     return CpuBackend(dtype, threads), NumpyCpuBackend(dtype)
 

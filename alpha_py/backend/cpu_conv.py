@@ -9,6 +9,9 @@ TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns
 MIN_TILE = 512          # ... but at least this many rows (BLAS packs the weights once per call)
 TAP_MAX = 27            # FH*FW*IC up to which the forward gathers tap-major columns with NumPy slices
 SMALL_GEMM = 1 << 15    # M*N*K below which a matmul runs as one NumPy call
+ROWS_PER_PART = 256     # GEMM rows (im2col rows, a reduction's rows) a thread gets at least
+TILES_PER_PART = 64     # Winograd tiles a thread gets at least
+MATMUL_ROWS_PER_PART = 32  # output rows of a row-split matmul a thread gets at least
 WINOGRAD = True         # 3x3 stride-1 forward and grad-data as Winograd F(2x2, 3x3) (cpu_kernels_wino.py)
 NARROW_MAX = 4          # input channels up to which stride-1 grad-data is the direct kernel, not GEMMs
 WINO_TRANSPOSE_MAX = 1 << 20  # transformed-filter values up to which the forward copies it to [16, C, OC]
@@ -58,6 +61,12 @@ class FusedConvOps:
         with _one_blas():
             yield k, numba.get_num_threads()
 
+    @staticmethod
+    def _cap(parts, work, per):
+        """Parts for `work` rows/tiles: no more than the threads, and each part at least `per` of them (a thread
+        with a few rows makes BLAS calls too small to pay for packing the weights; measured on 16 cores)."""
+        return max(1, min(parts, work // per))
+
     def _tile(self, rows, k, parts):
         t = max(MIN_TILE, TILE_BYTES // max(1, k * self.dtype.itemsize))
         return max(1, min(t, -(-rows // parts)))
@@ -99,6 +108,7 @@ class FusedConvOps:
             return y2, (n, oh, ow)
         x = np.ascontiguousarray(x)
         with self._gemm() as (k, parts):
+            parts = self._cap(parts, y2.shape[0], ROWS_PER_PART)
             if self._pointwise(fh, fw, stride, pad):
                 k.gemm_rows(x.reshape(-1, x.shape[3]), w2.T, parts, y2)
             else:
@@ -120,6 +130,7 @@ class FusedConvOps:
             kw = self._k()[4]
             kw.wino_filter(np.ascontiguousarray(w), flip, u)
             tiles = n * ((y.shape[1] + 1) // 2) * ((y.shape[2] + 1) // 2)
+            parts = self._cap(parts, tiles, TILES_PER_PART)
             tb = max(1, min(128 if c + oc <= 128 else 256, -(-tiles // parts)))
             trans = not flip and u.size > WINO_TRANSPOSE_MAX
             if not flip and not trans:      # [16, C, OC]: BLAS is faster on it than on the transposed view
@@ -141,6 +152,7 @@ class FusedConvOps:
             y = np.empty((n, oh, ow, oc), dtype=self.dtype)
             if y.size:
                 with self._gemm() as (k, parts):
+                    parts = self._cap(parts, ct.shape[1], ROWS_PER_PART)
                     k.gemm_rows_t(ct, w.reshape(oc, -1).T, parts, y.reshape(-1, oc))
             return y
         y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w).reshape(oc, -1), fh, fw, stride, pad)
@@ -200,6 +212,7 @@ class FusedConvOps:
             out[...] = 0
             return out.reshape(w_shape)
         with self._gemm() as (k, parts):
+            parts = self._cap(parts, gy2.shape[0], ROWS_PER_PART)
             acc = np.empty((parts, oc, fh * fw * ic), dtype=self.dtype)
             tile = self._tile(gy2.shape[0], fh * fw * ic, parts)
             k.conv_bwd_filter(x, gy2, fh, fw, sh, sw, ph, pw, oh, ow, tile, acc, out)
@@ -217,9 +230,11 @@ class FusedConvOps:
         with self._gemm() as (k, parts):
             if ta and a.flags.c_contiguous and a.shape[0] >= 2 * A.shape[0]:
                 # a reduction longer than the output (weight gradients): split it, sum the parts in order
+                parts = self._cap(parts, a.shape[0], ROWS_PER_PART)
                 acc = np.empty((parts,) + out.shape, dtype=self.dtype)
                 k.atb_rows(a, np.ascontiguousarray(B), acc, out)
             else:
+                parts = self._cap(parts, A.shape[0], MATMUL_ROWS_PER_PART)
                 k.gemm_rows(np.ascontiguousarray(A), B if B.flags.c_contiguous or B.flags.f_contiguous
                             else np.ascontiguousarray(B), parts, out)
         return out
