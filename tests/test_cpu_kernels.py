@@ -24,10 +24,13 @@ ACTS = [("relu", 0.0), ("leakyRelu", 0.1), ("relu6", 0.0)]
 
 @pytest.fixture(autouse=True)
 def every_thread_gets_a_part(monkeypatch):
-    """Small test shapes still cut into one part per thread (the multi-part sums are what is tested)."""
+    """Small test shapes still cut into one part per thread (the multi-part sums are what is tested) and take the
+    Winograd grad-filter in several blocks."""
     import alpha_py.backend.cpu_conv as cpu_conv
-    for name in ("ROWS_PER_PART", "TILES_PER_PART", "MATMUL_ROWS_PER_PART"):
+    for name in ("ROWS_PER_PART", "TILES_PER_PART", "MATMUL_ROWS_PER_PART", "WINO_FILTER_MIN_TILES",
+                 "WINO_FILTER_MIN_CHANNELS"):
         monkeypatch.setattr(cpu_conv, name, 1)
+    monkeypatch.setattr(cpu_conv, "WINO_FILTER_BLOCK", 3)      # several blocks per part
 
 
 def test_parts_capped_by_work():
@@ -85,8 +88,8 @@ def test_conv_in_tiles_matches_numpy(monkeypatch, tile_bytes, min_tile, xs, ws, 
 @pytest.mark.parametrize("xs,oc,pad", [((1, 5, 7, 3), 5, (1, 1)), ((2, 9, 6, 33), 17, (0, 0)), ((3, 4, 5, 2), 3, (2, 1)),
                                        ((2, 1, 3, 6), 4, (1, 2)), ((1, 13, 11, 70), 9, (1, 1))])
 def test_winograd_and_narrow_match_numpy(monkeypatch, dtype, xs, oc, pad):
-    """3x3 stride-1 convolutions by Winograd F(2x2, 3x3) (odd sizes: clipped edge tiles; pads 0-2; more tiles than
-    one block) and grad-data's direct kernel for few input channels, against the oracle and the GEMM path."""
+    """3x3 stride-1 convolutions by Winograd F(2x2, 3x3), forward, grad-data and grad-filter (odd sizes: clipped edge
+    tiles; pads 0-2; more tiles than one block) and grad-data's direct kernel for few input channels, against the oracle and the GEMM path."""
     import alpha_py.backend.cpu_conv as cpu_conv
     f, r = pair(dtype)
     rng = np.random.default_rng(sum(xs) + oc)
@@ -94,12 +97,15 @@ def test_winograd_and_narrow_match_numpy(monkeypatch, dtype, xs, oc, pad):
     y = f.conv_fwd(x, w, (1, 1), pad)
     gy = rng.standard_normal(y.shape).astype(dtype)
     gx = f.conv_bwd_data(gy, w, x.shape, (1, 1), pad)
+    gw = f.conv_bwd_filter(x, gy, w.shape, (1, 1), pad)
     close(y, r.conv_fwd(x, w, (1, 1), pad), dtype)
     close(gx, r.conv_bwd_data(gy, w, x.shape, (1, 1), pad), dtype)
+    close(gw, r.conv_bwd_filter(x, gy, w.shape, (1, 1), pad), dtype)
     monkeypatch.setattr(cpu_conv, "WINOGRAD", False)
     monkeypatch.setattr(cpu_conv, "NARROW_MAX", 0)
     close(y, f.conv_fwd(x, w, (1, 1), pad), dtype)
     close(gx, f.conv_bwd_data(gy, w, x.shape, (1, 1), pad), dtype)
+    close(gw, f.conv_bwd_filter(x, gy, w.shape, (1, 1), pad), dtype)
 
 
 def test_winograd_large_filter_read_transposed(monkeypatch):

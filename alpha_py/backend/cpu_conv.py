@@ -11,6 +11,9 @@ TAP_MAX = 27            # FH*FW*IC up to which the forward gathers tap-major col
 SMALL_GEMM = 1 << 15    # M*N*K below which a matmul runs as one NumPy call
 ROWS_PER_PART = 256     # GEMM rows (im2col rows, a reduction's rows) a thread gets at least
 TILES_PER_PART = 64     # Winograd tiles a thread gets at least
+WINO_FILTER_BLOCK = 512  # tiles per block of the Winograd grad-filter (its GEMMs' reduction)
+WINO_FILTER_MIN_TILES = 512  # fewer 2x2 tiles (ResNet18-CIFAR's 4x4 layer4: 128): grad-filter by im2col tiles
+WINO_FILTER_MIN_CHANNELS = 128  # ... and fewer OC + C (MNIST's conv2: 96): the transforms outweigh the GEMMs saved
 MATMUL_ROWS_PER_PART = 32  # output rows of a row-split matmul a thread gets at least
 WINOGRAD = True         # 3x3 stride-1 forward and grad-data as Winograd F(2x2, 3x3) (cpu_kernels_wino.py)
 NARROW_MAX = 4          # input channels up to which stride-1 grad-data is the direct kernel, not GEMMs
@@ -138,6 +141,21 @@ class FusedConvOps:
             kw.wino_fwd(np.ascontiguousarray(x), u, trans, ph, pw, tb, parts, y)
         return y
 
+    def _winograd_filter(self, x, gy, w_shape, pad):
+        """The 3x3 stride-1 grad-filter by Winograd F(2x2, 3x3): per-thread sums of 16 GEMMs over tile blocks,
+        summed in order and transformed back to [OC, 3, 3, C]."""
+        oc, _, _, c = w_shape
+        tiles = gy.shape[0] * ((gy.shape[1] + 1) // 2) * ((gy.shape[2] + 1) // 2)
+        gw = np.empty(w_shape, dtype=self.dtype)
+        with self._gemm() as (k, parts):
+            kw = self._k()[4]
+            parts = self._cap(parts, tiles, TILES_PER_PART)
+            acc = np.empty((parts, 16, oc, c), dtype=self.dtype)
+            tb = max(1, min(WINO_FILTER_BLOCK, -(-tiles // parts)))
+            kw.wino_bwd_filter(x, gy, pad[0], pad[1], tb, acc)
+            kw.wino_filter_grad(acc, gw)
+        return gw
+
     def _use_winograd(self, fh, fw, stride, pad):
         return WINOGRAD and (fh, fw) + tuple(stride) == (3, 3, 1, 1) and max(pad) <= 2
 
@@ -205,6 +223,10 @@ class FusedConvOps:
         x = np.ascontiguousarray(x)
         if self._pointwise(fh, fw, stride, pad):
             return self.matmul(gy2, x.reshape(-1, ic), ta=True).reshape(w_shape)
+        tiles = gy.shape[0] * ((gy.shape[1] + 1) // 2) * ((gy.shape[2] + 1) // 2)
+        if (self._use_winograd(fh, fw, stride, pad) and tiles >= WINO_FILTER_MIN_TILES
+                and oc + ic >= WINO_FILTER_MIN_CHANNELS):
+            return self._winograd_filter(x, np.ascontiguousarray(gy), w_shape, pad)
         n, oh, ow = self._geometry(x.shape, fh, fw, stride, pad)
         (sh, sw), (ph, pw) = stride, pad
         out = np.empty((oc, fh * fw * ic), dtype=self.dtype)

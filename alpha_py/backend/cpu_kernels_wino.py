@@ -1,11 +1,11 @@
 """Backend layer: Numba kernels of the CPU engine's Winograd F(2x2, 3x3) convolution (stride 1): per thread, blocks
 of 2x2 output tiles: input transform B^T d B into the thread's buffer, 16 single-threaded BLAS GEMMs with the
-transformed filter G g G^T, output transform A^T m A. 2.25x fewer multiplies than im2col + GEMM. Imports numpy,
-numba (np.dot needs scipy)."""
+transformed filter G g G^T, output transform A^T m A; the grad-filter pairs the input transform with A g A^T of the
+output gradient and ends with G^T dU G. 2.25x fewer multiplies than im2col + GEMM. Imports numpy, numba."""
 import numpy as np
 from numba import njit, prange
 
-from .cpu_kernels_gemm import _span
+from .cpu_kernels_gemm import _add_into, _span
 
 
 @njit(cache=True)
@@ -107,3 +107,87 @@ def wino_filter(w, flip, u):
                 u[a * 4 + 1, o, k] = (t0 + t1 + t2) * 0.5
                 u[a * 4 + 2, o, k] = (t0 - t1 + t2) * 0.5
                 u[a * 4 + 3, o, k] = t2
+
+
+@njit(cache=True)
+def _grad_in(gy, img, i0, j0, gs, gm, col):
+    """gm[e, col, :] = (A g A^T)[e // 4, e % 4] of the 2x2 output-gradient tile of gy[img] at (i0, j0) (0 past the
+    output's edge); gs [8, OC] scratch: the tile, then the rows of A g (g0, g0 + g1, g0 - g1, -g1)."""
+    _, oh, ow, oc = gy.shape
+    for u in range(2):
+        for v in range(2):
+            if i0 + u < oh and j0 + v < ow:
+                for o in range(oc):
+                    gs[2 * u + v, o] = gy[img, i0 + u, j0 + v, o]
+            else:
+                for o in range(oc):
+                    gs[2 * u + v, o] = 0
+    for v in range(2):
+        for o in range(oc):
+            g0, g1 = gs[v, o], gs[2 + v, o]
+            gs[4 + v, o] = g0 + g1
+            gs[6 + v, o] = g0 - g1
+    for a in range(4):                            # then the same along each row: r0, r0 + r1, r0 - r1, -r1
+        sa, sign = (0, 1.0) if a == 0 else ((4, 1.0) if a == 1 else ((6, 1.0) if a == 2 else (2, -1.0)))
+        for o in range(oc):
+            r0, r1 = gs[sa, o] * sign, gs[sa + 1, o] * sign
+            gm[4 * a, col, o] = r0
+            gm[4 * a + 1, col, o] = r0 + r1
+            gm[4 * a + 2, col, o] = r0 - r1
+            gm[4 * a + 3, col, o] = -r1
+
+
+@njit(parallel=True, cache=True)
+def wino_bwd_filter(x, gy, ph, pw, tb, acc):
+    """acc[p, e] (each [OC, C]) = part p's sum over its 2x2 tiles of (A g A^T)_e^T (B^T d B)_e: the Winograd
+    F(2x2, 3x3) grad-filter before its final transform (wino_filter_grad); `tb` tiles per block."""
+    n, _, _, c = x.shape
+    _, oh, ow, oc = gy.shape
+    th, tw = (oh + 1) // 2, (ow + 1) // 2
+    tiles = n * th * tw
+    parts = acc.shape[0]
+    for p in prange(parts):
+        lo, hi = _span(tiles, parts, p)
+        win = np.empty((16, c), dtype=x.dtype)
+        v = np.empty((16, tb, c), dtype=x.dtype)
+        gm = np.empty((16, tb, oc), dtype=x.dtype)
+        gs = np.empty((8, oc), dtype=x.dtype)
+        tmp = np.empty((oc, c), dtype=x.dtype)
+        acc[p].reshape(-1).fill(0)
+        for t0 in range(lo, hi, tb):
+            t1 = min(hi, t0 + tb)
+            for t in range(t0, t1):
+                img, r = t // (th * tw), t % (th * tw)
+                _tile_in(x, img, 2 * (r // tw) - ph, 2 * (r % tw) - pw, win, v, t - t0)
+                _grad_in(gy, img, 2 * (r // tw), 2 * (r % tw), gs, gm, t - t0)
+            for e in range(16):
+                np.dot(gm[e][:t1 - t0].T, v[e][:t1 - t0], tmp)
+                _add_into(acc[p, e], tmp)
+
+
+@njit(parallel=True, cache=True)
+def wino_filter_grad(acc, gw):
+    """gw[o, i, j, c] = (G^T dU G)[i, j] with dU = acc[0] + acc[1] + ... (in that order) per (o, c): the 3x3
+    filter gradient from the parts of wino_bwd_filter."""
+    parts, _, oc, c = acc.shape
+    for o in prange(oc):
+        du = np.empty((16, c), dtype=gw.dtype)
+        t = np.empty((3, 4, c), dtype=gw.dtype)
+        for e in range(16):
+            for k in range(c):
+                du[e, k] = acc[0, e, o, k]
+            for p in range(1, parts):
+                for k in range(c):
+                    du[e, k] += acc[p, e, o, k]
+        for b in range(4):                        # G^T X: rows X0 + X1/2 + X2/2, X1/2 - X2/2, X1/2 + X2/2 + X3
+            for k in range(c):
+                x0, x1, x2, x3 = du[b, k], du[4 + b, k], du[8 + b, k], du[12 + b, k]
+                t[0, b, k] = x0 + (x1 + x2) * 0.5
+                t[1, b, k] = (x1 - x2) * 0.5
+                t[2, b, k] = (x1 + x2) * 0.5 + x3
+        for i in range(3):                        # ... then X G along each row
+            for k in range(c):
+                x0, x1, x2, x3 = t[i, 0, k], t[i, 1, k], t[i, 2, k], t[i, 3, k]
+                gw[o, i, 0, k] = x0 + (x1 + x2) * 0.5
+                gw[o, i, 1, k] = (x1 - x2) * 0.5
+                gw[o, i, 2, k] = (x1 + x2) * 0.5 + x3

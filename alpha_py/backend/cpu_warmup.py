@@ -24,6 +24,8 @@ def _calls(b):
     b.conv_bwd_data(b.conv_fwd(x1, w1, (1, 1), (1, 1)), w1, x1.shape, (1, 1), (1, 1))   # 1 channel: direct kernel
     xw, ww = rng.standard_normal((1, 2, 2, 256)).astype(t), rng.standard_normal((256, 3, 3, 256)).astype(t)
     b.conv_fwd(xw, ww, (1, 1), (1, 1))                      # Winograd with the large filter read transposed
+    xg, wg = rng.standard_normal((2, 32, 32, 64)).astype(t), rng.standard_normal((64, 3, 3, 64)).astype(t)
+    b.conv_bwd_filter(xg, xg, wg.shape, (1, 1), (1, 1))     # Winograd grad-filter (512 tiles, 128 channels)
     big, tall = rng.standard_normal((64, 600)).astype(t), rng.standard_normal((600, 64)).astype(t)
     b.matmul(big, tall)                   # above SMALL_GEMM: row-split GEMM with a C-order right side,
     b.matmul(big, big, tb=True)           # ... with an F-order one,
