@@ -11,18 +11,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import alpha_py.backend.cpu_conv as cpu_conv  # noqa: E402
 from alpha_py.backend.cpu import CpuBackend  # noqa: E402
+from cpu_kernels import best_ms  # noqa: E402  (bench/, this script's folder)
 
 SHAPES = [(64, 14, 32, 64), (32, 32, 64, 64), (32, 16, 128, 128), (32, 8, 256, 256), (32, 4, 512, 512)]
-
-
-def best(f, reps):
-    f()
-    b = float("inf")
-    for _ in range(reps):
-        t = time.perf_counter()
-        f()
-        b = min(b, time.perf_counter() - t)
-    return b * 1e3
 
 
 def main():
@@ -42,8 +33,8 @@ def main():
         for wino in (False, True):
             cpu_conv.WINOGRAD = wino
             ys.append(be.conv_fwd(x, w, (1, 1), (1, 1)))
-            row += [best(lambda: be.conv_fwd(x, w, (1, 1), (1, 1)), a.reps),
-                    best(lambda: be.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)), a.reps)]
+            row += [best_ms(lambda: be.conv_fwd(x, w, (1, 1), (1, 1)), a.reps),
+                    best_ms(lambda: be.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)), a.reps)]
         diff = np.abs(ys[0] - ys[1]).max() / np.abs(ys[0]).max()
         print(f"{f'{n}, {h}, {c} -> {oc}':<20} {row[0]:>11.2f} {row[1]:>10.2f} {row[2]:>13.2f} {row[3]:>10.2f}"
               f" {diff:>13.1e}", flush=True)

@@ -9,6 +9,13 @@ from .cpu_kernels_gemm import _add_into, _span
 
 
 @njit(cache=True)
+def _grid(y):
+    """(tile rows, tile columns, tiles) of the 2x2 output tiles of y [N, OH, OW, OC]."""
+    th, tw = (y.shape[1] + 1) // 2, (y.shape[2] + 1) // 2
+    return th, tw, y.shape[0] * th * tw
+
+
+@njit(cache=True)
 def _tile_in(x, img, y0, x0, win, v, col):
     """v[e, col, :] = (B^T d B)[e // 4, e % 4] of the 4x4 window of x[img] at (y0, x0) (0 outside the image)."""
     _, h, w, c = x.shape
@@ -59,10 +66,8 @@ def _tile_out(m, col, y, img, i0, j0, s):
 def wino_fwd(x, u, trans, ph, pw, tb, parts, y):
     """y[N, OH, OW, OC] = the 3x3 stride-1 convolution of x (padding ph, pw) with the transformed filter u
     ([16, C, OC]; trans: [16, OC, C], read transposed by BLAS); `tb` tiles per block."""
-    n, _, _, c = x.shape
-    _, oh, ow, oc = y.shape
-    th, tw = (oh + 1) // 2, (ow + 1) // 2
-    tiles = n * th * tw
+    c, oc = x.shape[3], y.shape[3]
+    th, tw, tiles = _grid(y)
     for p in prange(parts):
         lo, hi = _span(tiles, parts, p)
         win = np.empty((16, c), dtype=x.dtype)
@@ -141,11 +146,8 @@ def _grad_in(gy, img, i0, j0, gs, gm, col):
 def wino_bwd_filter(x, gy, ph, pw, tb, acc):
     """acc[p, e] (each [OC, C]) = part p's sum over its 2x2 tiles of (A g A^T)_e^T (B^T d B)_e: the Winograd
     F(2x2, 3x3) grad-filter before its final transform (wino_filter_grad); `tb` tiles per block."""
-    n, _, _, c = x.shape
-    _, oh, ow, oc = gy.shape
-    th, tw = (oh + 1) // 2, (ow + 1) // 2
-    tiles = n * th * tw
-    parts = acc.shape[0]
+    c, oc, parts = x.shape[3], gy.shape[3], acc.shape[0]
+    th, tw, tiles = _grid(gy)
     for p in prange(parts):
         lo, hi = _span(tiles, parts, p)
         win = np.empty((16, c), dtype=x.dtype)
