@@ -136,6 +136,42 @@ def test_matmul_in_pool_matches_numpy(dtype, m, k, n, ta, tb):
         close(got, r.matmul(a, b, ta, tb), dtype)
 
 
+def test_blas_threads_restored_after_concurrent_engines():
+    """Convolutions from two Python threads at once give the oracle's results and leave the process's BLAS thread
+    counts as they were (the single-thread scope is counted: the last thread out restores them)."""
+    import threading
+
+    from threadpoolctl import threadpool_info
+    from alpha_py.backend.cpu_conv import _one_blas
+    f, r = pair()
+    rng = np.random.default_rng(9)
+    x, w = rng.standard_normal((2, 9, 9, 8)).astype(np.float32), rng.standard_normal((6, 3, 3, 8)).astype(np.float32)
+    want = r.conv_fwd(x, w, (2, 2), (1, 1))
+    f.conv_fwd(x, w, (2, 2), (1, 1))
+    before = {(d["filepath"], d["num_threads"]) for d in threadpool_info() if d["user_api"] == "blas"}
+    errors = []
+
+    def work():
+        try:
+            for _ in range(30):
+                close(f.conv_fwd(x, w, (2, 2), (1, 1)), want, np.float32)
+        except Exception as e:          # noqa: BLE001  (reported by the assert below)
+            errors.append(e)
+    import sys
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)              # switch threads often: enter/exit of the two interleave
+    try:
+        threads = [threading.Thread(target=work) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors and _one_blas().inside == 0
+    assert {(d["filepath"], d["num_threads"]) for d in threadpool_info() if d["user_api"] == "blas"} == before
+
+
 def test_matmul_mismatched_shapes_name_them():
     f = CpuBackend(np.float32)
     with pytest.raises(ValueError, match="matmul"):

@@ -22,24 +22,33 @@ WINO_TRANSPOSE_MAX = 1 << 20  # transformed-filter values up to which the forwar
 
 class _OneBlasThread:
     """Context manager: every BLAS library loaded in the process runs single-threaded inside it (the Numba threads
-    each call BLAS on their own slice), and gets its previous thread count back after."""
+    each call BLAS on their own slice), and gets its previous thread count back when the last of the threads inside
+    leaves (counted under a lock: engines used from several threads at once restore the counts once, at the end)."""
 
     def __init__(self):
+        import threading
+
         from threadpoolctl import ThreadpoolController
         self.libs = [c for c in ThreadpoolController().lib_controllers if c.user_api == "blas"]
-        self.prev = []
+        self.prev, self.inside, self.lock = [], 0, threading.Lock()
 
     def __enter__(self):
-        self.prev = [c.get_num_threads() for c in self.libs]
-        for c, n in zip(self.libs, self.prev):
-            if n != 1:
-                c.set_num_threads(1)
+        with self.lock:
+            if self.inside == 0:
+                self.prev = [c.get_num_threads() for c in self.libs]
+                for c, n in zip(self.libs, self.prev):
+                    if n != 1:
+                        c.set_num_threads(1)
+            self.inside += 1
         return self
 
     def __exit__(self, *exc):
-        for c, n in zip(self.libs, self.prev):
-            if n != 1:
-                c.set_num_threads(n)
+        with self.lock:
+            self.inside -= 1
+            if self.inside == 0:
+                for c, n in zip(self.libs, self.prev):
+                    if n != 1:
+                        c.set_num_threads(n)
         return False
 
 
