@@ -1,6 +1,6 @@
 """Backend layer: FusedConvOps, the CPU engine's convolutions and matmuls as GEMMs run inside Numba's thread pool
-(cpu_kernels_gemm.py): each thread gathers a tile of im2col rows into its own L2-sized buffer and multiplies it with
-a single-threaded BLAS call, so one pool owns the cores for the whole step (no second BLAS pool spinning beside it)."""
+(cpu_kernels_gemm.py: each thread gathers a tile of im2col rows into its own L2-sized buffer and calls BLAS
+single-threaded, so one pool owns the cores for the whole step) and Winograd F(2x2, 3x3) for 3x3 stride 1."""
 import contextlib
 
 import numpy as np
@@ -15,7 +15,7 @@ WINO_FILTER_BLOCK = 512  # tiles per block of the Winograd grad-filter (its GEMM
 WINO_FILTER_MIN_TILES = 512  # fewer 2x2 tiles (ResNet18-CIFAR's 4x4 layer4: 128): grad-filter by im2col tiles
 WINO_FILTER_MIN_CHANNELS = 128  # ... and fewer OC + C (MNIST's conv2: 96): the transforms outweigh the GEMMs saved
 MATMUL_ROWS_PER_PART = 32  # output rows of a row-split matmul a thread gets at least
-WINOGRAD = True         # 3x3 stride-1 forward and grad-data as Winograd F(2x2, 3x3) (cpu_kernels_wino.py)
+WINOGRAD = True         # 3x3 stride 1 by Winograd F(2x2, 3x3) (cpu_kernels_wino.py); False: im2col tiles
 NARROW_MAX = 4          # input channels up to which stride-1 grad-data is the direct kernel, not GEMMs
 WINO_TRANSPOSE_MAX = 1 << 20  # transformed-filter values up to which the forward copies it to [16, C, OC]
 
