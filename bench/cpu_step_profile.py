@@ -6,13 +6,12 @@ import os
 import sys
 import time
 
-import numpy as np
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from alpha_py.backend.cpu import CpuBackend  # noqa: E402
 from cpu_train import alpha_steps  # noqa: E402
+from cpu_vs_torch import data  # noqa: E402
 
 PRIMITIVES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter", "matmul", "bn_act_fwd", "bn_act_bwd", "pool_fwd",
               "pool_bwd", "act_fwd", "act_bwd", "add_act", "add", "optim_step")
@@ -44,10 +43,8 @@ def main():
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--steps", type=int, default=None, help="steps per round (default 20 mnist_cnn, 2 resnet18)")
     a = p.parse_args()
-    size, c, batch = (28, 1, 64) if a.model == "mnist_cnn" else (32, 3, 32)
-    steps = a.steps or (20 if a.model == "mnist_cnn" else 2)
-    rng = np.random.default_rng(0)
-    images, labels = rng.integers(0, 256, (batch, size, size, c), dtype=np.uint8), rng.integers(0, 10, batch)
+    batch, steps = (64, a.steps or 20) if a.model == "mnist_cnn" else (32, a.steps or 2)
+    images, labels = data(a.model, batch)
     opts = {"width": 32, "hidden": 128} if a.model == "mnist_cnn" else {}
     net, train, infer = alpha_steps(a.model, images, labels, a.threads, **opts)
     step = train if a.mode == "train" else infer

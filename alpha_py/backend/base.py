@@ -8,6 +8,11 @@ from .math_ops import MathOps
 from .optim_ops import OptimOps
 
 
+def out_size(i, f, s, p):
+    """Output length of a window of size f, stride s, padding p (each side) over an input of length i."""
+    return (i + 2 * p - f) // s + 1
+
+
 def bn_unbias(n):
     """v1.2's K = n/(n-1) that turns a biased batch variance over n values into the unbiased one (1 for n = 1,
     where v1.2 would divide by zero)."""

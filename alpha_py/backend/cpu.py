@@ -8,13 +8,9 @@ import os
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .base import ArrayBackend
+from .base import ArrayBackend, out_size  # noqa: F401  (out_size: importers of cpu.out_size)
 from .cpu_conv import FusedConvOps
 from .cpu_fused import FusedCpuOps, keep_freed_memory, resolve_threads
-
-
-def out_size(i, f, s, p):
-    return (i + 2 * p - f) // s + 1
 
 
 def _quiet(fn):

@@ -5,6 +5,8 @@ import contextlib
 
 import numpy as np
 
+from .base import out_size
+
 TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns (bench/NOTES-cpu.md)
 MIN_TILE = 512          # ... but at least this many rows (BLAS packs the weights once per call)
 TAP_MAX = 27            # FH*FW*IC up to which the forward gathers tap-major columns with NumPy slices
@@ -79,15 +81,23 @@ class FusedConvOps:
         with a few rows makes BLAS calls too small to pay for packing the weights; measured on 16 cores)."""
         return max(1, min(parts, work // per))
 
+    @staticmethod
+    def _block(limit, work, parts):
+        """Rows (tiles) a thread takes at a time: `limit`, but no more than its share of `work`."""
+        return max(1, min(limit, -(-work // parts)))
+
     def _tile(self, rows, k, parts):
-        t = max(MIN_TILE, TILE_BYTES // max(1, k * self.dtype.itemsize))
-        return max(1, min(t, -(-rows // parts)))
+        return self._block(max(MIN_TILE, TILE_BYTES // max(1, k * self.dtype.itemsize)), rows, parts)
 
     @staticmethod
     def _geometry(x_shape, fh, fw, stride, pad):
         (sh, sw), (ph, pw) = stride, pad
-        n, h, w, c = x_shape
-        return n, (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
+        return x_shape[0], out_size(x_shape[1], fh, sh, ph), out_size(x_shape[2], fw, sw, pw)
+
+    @staticmethod
+    def _wino_tiles(y_shape):
+        """2x2 output tiles of a [N, OH, OW, C] output."""
+        return y_shape[0] * ((y_shape[1] + 1) // 2) * ((y_shape[2] + 1) // 2)
 
     @staticmethod
     def _pointwise(fh, fw, stride, pad):
@@ -99,7 +109,7 @@ class FusedConvOps:
         few values (the first layer on 1-3 channel images), where a gather of FH*FW*C values per row is slow."""
         (sh, sw), (ph, pw) = stride, pad
         n, h, w, c = x.shape
-        oh, ow = (h + 2 * ph - fh) // sh + 1, (w + 2 * pw - fw) // sw + 1
+        _, oh, ow = FusedConvOps._geometry(x.shape, fh, fw, stride, pad)
         if ph or pw:
             xp = np.zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
             xp[:, ph:ph + h, pw:pw + w] = x
@@ -141,26 +151,25 @@ class FusedConvOps:
         with self._gemm() as (k, parts):
             kw = self._k()[4]
             kw.wino_filter(np.ascontiguousarray(w), flip, u)
-            tiles = n * ((y.shape[1] + 1) // 2) * ((y.shape[2] + 1) // 2)
+            tiles = self._wino_tiles(y.shape)
             parts = self._cap(parts, tiles, TILES_PER_PART)
-            tb = max(1, min(128 if c + oc <= 128 else 256, -(-tiles // parts)))
+            tb = self._block(128 if c + oc <= 128 else 256, tiles, parts)
             trans = not flip and u.size > WINO_TRANSPOSE_MAX
             if not flip and not trans:      # [16, C, OC]: BLAS is faster on it than on the transposed view
                 u = np.ascontiguousarray(u.transpose(0, 2, 1))
             kw.wino_fwd(np.ascontiguousarray(x), u, trans, ph, pw, tb, parts, y)
         return y
 
-    def _winograd_filter(self, x, gy, w_shape, pad):
-        """The 3x3 stride-1 grad-filter by Winograd F(2x2, 3x3): per-thread sums of 16 GEMMs over tile blocks,
-        summed in order and transformed back to [OC, 3, 3, C]."""
+    def _winograd_filter(self, x, gy, w_shape, pad, tiles):
+        """The 3x3 stride-1 grad-filter by Winograd F(2x2, 3x3) over gy's `tiles` 2x2 tiles: per-thread sums of 16
+        GEMMs over tile blocks, summed in order and transformed back to [OC, 3, 3, C]."""
         oc, _, _, c = w_shape
-        tiles = gy.shape[0] * ((gy.shape[1] + 1) // 2) * ((gy.shape[2] + 1) // 2)
         gw = np.empty(w_shape, dtype=self.dtype)
         with self._gemm() as (k, parts):
             kw = self._k()[4]
             parts = self._cap(parts, tiles, TILES_PER_PART)
             acc = np.empty((parts, 16, oc, c), dtype=self.dtype)
-            tb = max(1, min(WINO_FILTER_BLOCK, -(-tiles // parts)))
+            tb = self._block(WINO_FILTER_BLOCK, tiles, parts)
             kw.wino_bwd_filter(x, gy, pad[0], pad[1], tb, acc)
             kw.wino_filter_grad(acc, gw)
         return gw
@@ -193,16 +202,16 @@ class FusedConvOps:
         gy = np.ascontiguousarray(gy)
         if self._pointwise(fh, fw, stride, pad):
             return self.matmul(gy.reshape(-1, oc), w.reshape(oc, ic)).reshape(x_shape)
-        if (sh, sw) == (1, 1) and ph < fh and pw < fw and ic <= NARROW_MAX:
-            # few input channels (a first layer): grad-data's flipped convolution computed directly
+        flipped = (sh, sw) == (1, 1) and ph < fh and pw < fw    # grad-data = a convolution with the flipped filter
+        if flipped and ic <= NARROW_MAX:
+            # few input channels (a first layer): that convolution computed directly (no BLAS)
             gx = np.empty(x_shape, dtype=self.dtype)
             wf = np.ascontiguousarray(w[:, ::-1, ::-1, :].transpose(3, 1, 2, 0))
-            with self._gemm() as (k, parts):
-                k.conv_fwd_narrow(gy, wf, fh - 1 - ph, fw - 1 - pw, self.dtype.type(0), gx)
+            self._k()[3].conv_fwd_narrow(gy, wf, fh - 1 - ph, fw - 1 - pw, self.dtype.type(0), gx)
             return gx
         if self._use_winograd(fh, fw, stride, pad):
             return self._winograd(gy, w, (2 - ph, 2 - pw), True)
-        if (sh, sw) == (1, 1) and ph < fh and pw < fw:
+        if flipped:
             # stride 1: grad-data is the forward convolution of gy with the flipped, transposed filter
             # ([FH*FW*OC, IC] copied with IC innermost, the cheap order; passed as its F-order transpose)
             wt = np.ascontiguousarray(w[:, ::-1, ::-1, :].transpose(1, 2, 0, 3)).reshape(fh * fw * oc, ic)
@@ -232,10 +241,10 @@ class FusedConvOps:
         x = np.ascontiguousarray(x)
         if self._pointwise(fh, fw, stride, pad):
             return self.matmul(gy2, x.reshape(-1, ic), ta=True).reshape(w_shape)
-        tiles = gy.shape[0] * ((gy.shape[1] + 1) // 2) * ((gy.shape[2] + 1) // 2)
+        tiles = self._wino_tiles(gy.shape)
         if (self._use_winograd(fh, fw, stride, pad) and tiles >= WINO_FILTER_MIN_TILES
                 and oc + ic >= WINO_FILTER_MIN_CHANNELS):
-            return self._winograd_filter(x, np.ascontiguousarray(gy), w_shape, pad)
+            return self._winograd_filter(x, np.ascontiguousarray(gy), w_shape, pad, tiles)
         n, oh, ow = self._geometry(x.shape, fh, fw, stride, pad)
         (sh, sw), (ph, pw) = stride, pad
         out = np.empty((oc, fh * fw * ic), dtype=self.dtype)
