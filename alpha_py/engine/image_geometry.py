@@ -125,17 +125,21 @@ class ImageGeometry(ImageBase):
         start, out = self._start_out("expand2D", args)
         return self.expand(inplace, X, None if start is None else start + [0], out + [-1])
 
+    def _window_args(self, who, X, args):
+        """expand's / crop's checked arguments: (start_point or FROM_CENTER, X's dims, out_dim with entries <= 0
+        replaced by X's, index of H in the dims)."""
+        start, out = self._start_out(who, args)
+        self._hwc(X, who)
+        self._checked(who, "start_point", start)
+        if len(out) > 3:
+            raise ArgumentError(f"ImageEngine.{who}: out_dim {out} has {len(out)} entries, at most 3 ([H, W, C])")
+        xd = list(X.shape)
+        return start, xd, _head_positive(out, xd), len(xd) - 3
+
     def expand(self, inplace, X, *args):
         """expand(inplace, X, out_dim...) centred | (inplace, X, start_point[], out_dim[]): X placed in zeros of
         out_dim (aligned to [H, W, C]; entries <= 0 keep X's size; grown when X does not fit)."""
-        start, out = self._start_out("expand", args)
-        self._hwc(X, "expand")
-        self._checked("expand", "start_point", start)
-        if len(out) > 3:
-            raise ArgumentError(f"ImageEngine.expand: out_dim {out} has {len(out)} entries, at most 3 ([H, W, C])")
-        xd = list(X.shape)
-        ydim = _head_positive(out, xd)
-        m = len(xd) - 3
+        start, xd, ydim, m = self._window_args("expand", X, args)
         p0 = ([max(0, (ydim[m + i] - xd[m + i]) >> 1) for i in range(3)] if start is FROM_CENTER else _head(start, 3))
         for i in range(3):
             ydim[m + i] = max(ydim[m + i], xd[m + i] + p0[i])
@@ -148,14 +152,7 @@ class ImageGeometry(ImageBase):
     def crop(self, inplace, X, *args):
         """crop(inplace, X, out_dim...) centred | (inplace, X, start_point[], out_dim[]): the out_dim window from
         start_point (aligned to [H, W, C]; entries <= 0 keep X's size; shrunk to what X holds)."""
-        start, out = self._start_out("crop", args)
-        self._hwc(X, "crop")
-        self._checked("crop", "start_point", start)
-        if len(out) > 3:
-            raise ArgumentError(f"ImageEngine.crop: out_dim {out} has {len(out)} entries, at most 3 ([H, W, C])")
-        xd = list(X.shape)
-        ydim = _head_positive(out, xd)
-        m = len(xd) - 3
+        start, xd, ydim, m = self._window_args("crop", X, args)
         t0 = ([max(0, (xd[m + i] - ydim[m + i]) >> 1) for i in range(3)] if start is FROM_CENTER else _head(start, 3))
         for i in range(3):
             ydim[m + i] = min(ydim[m + i], xd[m + i] - t0[i])
