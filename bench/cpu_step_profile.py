@@ -13,8 +13,8 @@ from alpha_py.backend.cpu import CpuBackend  # noqa: E402
 from cpu_train import alpha_steps  # noqa: E402
 from cpu_vs_torch import data  # noqa: E402
 
-PRIMITIVES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter", "matmul", "bn_act_fwd", "bn_act_bwd", "pool_fwd",
-              "pool_bwd", "act_fwd", "act_bwd", "add_act", "add", "optim_step")
+PRIMITIVES = ("conv_fwd", "conv_eval", "conv_bwd_data", "conv_bwd_filter", "matmul", "bn_act_fwd", "bn_act_bwd",
+              "pool_fwd", "pool_bwd", "act_fwd", "act_bwd", "add_act", "add", "optim_step")
 
 
 def instrument(totals):

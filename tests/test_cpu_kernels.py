@@ -119,7 +119,7 @@ def test_winograd_large_filter_read_transposed(monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("m,k,n", [(1, 300, 200), (37, 129, 65), (700, 3, 90), (5, 4000, 9), (64, 50, 1)])
+@pytest.mark.parametrize("m,k,n", [(1, 300, 200), (37, 129, 65), (700, 3, 90), (5, 4000, 9), (3, 2500, 7), (64, 9, 1)])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_matmul_in_pool_matches_numpy(dtype, m, k, n, ta, tb):
     """matmul: rows split over the pool, or (few rows, long reduction) the reduction split and summed in order."""

@@ -10,6 +10,7 @@ from .base import out_size
 TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns (bench/NOTES-cpu.md)
 MIN_TILE = 512          # ... but at least this many rows (BLAS packs the weights once per call)
 TAP_MAX = 27            # FH*FW*IC up to which the forward gathers tap-major columns with NumPy slices
+ROW_BLOCK = 1024        # ... and multiplies them about this many output rows per BLAS call (the block stays in L2)
 SMALL_GEMM = 1 << 15    # M*N*K below which a matmul runs as one NumPy call
 ROWS_PER_PART = 256     # GEMM rows (im2col rows, a reduction's rows) a thread gets at least
 TILES_PER_PART = 64     # Winograd tiles a thread gets at least
@@ -17,6 +18,7 @@ WINO_FILTER_BLOCK = 512  # tiles per block of the Winograd grad-filter (its GEMM
 WINO_FILTER_MIN_TILES = 512  # fewer 2x2 tiles (ResNet18-CIFAR's 4x4 layer4: 128): grad-filter by im2col tiles
 WINO_FILTER_MIN_CHANNELS = 128  # ... and fewer OC + C (MNIST's conv2: 96): the transforms outweigh the GEMMs saved
 MATMUL_ROWS_PER_PART = 32  # output rows of a row-split matmul a thread gets at least
+KSPLIT_MIN = 1024       # fewer rows than 2 such parts per thread, and a reduction this long: split the reduction
 WINOGRAD = True         # 3x3 stride 1 by Winograd F(2x2, 3x3) (cpu_kernels_wino.py); False: im2col tiles
 NARROW_MAX = 4          # input channels up to which stride-1 grad-data is the direct kernel, not GEMMs
 WINO_TRANSPOSE_MAX = 1 << 20  # transformed-filter values up to which the forward copies it to [16, C, OC]
@@ -121,8 +123,33 @@ class FusedConvOps:
                 ct[a, b] = xp[:, a:a + (oh - 1) * sh + 1:sh, b:b + (ow - 1) * sw + 1:sw].transpose(3, 0, 1, 2)
         return ct.reshape(fh * fw * c, n * oh * ow), (n, oh, ow)
 
-    def _conv_tiles(self, x, w2, fh, fw, stride, pad):
-        """[N*OH*OW, OC] = im2col(x) @ w2.T (w2: [OC, FH*FW*C], C- or F-order), tile by tile in the pool."""
+    def _no_ep(self):
+        """Epilogue arguments of the conv kernels that apply none (cpu_kernels_norm.epilogue, mode 0)."""
+        t = self.dtype.type
+        return np.zeros((5, 1), dtype=self.dtype), 0, t(0), t(0), t(0), t(1)
+
+    def _tap_major(self, fh, fw, ic, stride, pad):
+        return fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad)
+
+    def _conv_rows(self, x, w, stride, pad, ep=None, pool=False):
+        """The forward of a first layer (few values per window) from tap-major columns, blocks of whole output rows
+        per BLAS call, through the epilogue `ep`; pool: the 2x2 max of each row pair, [N, OH//2, OW//2, OC]."""
+        oc, fh, fw, _ = w.shape
+        ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
+        unit = 2 if pool else 1
+        y = np.empty((n, oh // 2, ow // 2, oc) if pool else (n, oh, ow, oc), dtype=self.dtype)
+        if y.size:
+            rows = unit * ow
+            with self._gemm() as (k, parts):
+                parts = self._cap(parts, ct.shape[1], ROWS_PER_PART)
+                per_block = self._block(max(1, ROW_BLOCK // rows), n * (oh // unit), parts)
+                k.conv_rows_t(ct, np.ascontiguousarray(w.reshape(oc, -1).T), n, oh, ow, unit, per_block, parts,
+                              *(ep or self._no_ep()), y)
+        return y
+
+    def _conv_tiles(self, x, w2, fh, fw, stride, pad, ep=None):
+        """[N*OH*OW, OC] = im2col(x) @ w2.T (w2: [OC, FH*FW*C], C- or F-order), tile by tile in the pool, through
+        the epilogue `ep` (None: none)."""
         (sh, sw), (ph, pw) = stride, pad
         n, oh, ow = self._geometry(x.shape, fh, fw, stride, pad)
         y2 = np.empty((n * oh * ow, w2.shape[0]), dtype=self.dtype)
@@ -135,29 +162,32 @@ class FusedConvOps:
                 k.gemm_rows(x.reshape(-1, x.shape[3]), w2.T, parts, y2)
             else:
                 tile = self._tile(y2.shape[0], w2.shape[1], parts)
-                k.conv_fwd(x, w2, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2)
+                k.conv_fwd(x, w2, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, *(ep or self._no_ep()), y2)
         return y2, (n, oh, ow)
 
-    def _winograd(self, x, w, pad, flip):
+    def _winograd(self, x, w, pad, flip, ep=None, pool=False):
         """The 3x3 stride-1 convolution of x with w [OC, 3, 3, C] (flip: grad-data's, of gy with the flipped,
-        transposed w; pad is then 2 - the forward's) by Winograd F(2x2, 3x3)."""
+        transposed w; pad is then 2 - the forward's) by Winograd F(2x2, 3x3), through the epilogue `ep` (None:
+        none); pool: the 2x2 max of each output tile, [N, OH//2, OW//2, OC]."""
         n, h, wd, c = x.shape
         oc = w.shape[3] if flip else w.shape[0]
         (ph, pw) = pad
-        y = np.empty((n, h + 2 * ph - 2, wd + 2 * pw - 2, oc), dtype=self.dtype)
+        oh, ow = h + 2 * ph - 2, wd + 2 * pw - 2
+        y = np.empty((n, oh // 2, ow // 2, oc) if pool else (n, oh, ow, oc), dtype=self.dtype)
         if y.size == 0:
             return y
         u = np.empty((16,) + (w.shape[0], w.shape[3]), dtype=self.dtype)     # [16, OC, C] of w's layout
         with self._gemm() as (k, parts):
             kw = self._k()[4]
             kw.wino_filter(np.ascontiguousarray(w), flip, u)
-            tiles = self._wino_tiles(y.shape)
+            tiles = self._wino_tiles((n, oh, ow))
             parts = self._cap(parts, tiles, TILES_PER_PART)
             tb = self._block(128 if c + oc <= 128 else 256, tiles, parts)
             trans = not flip and u.size > WINO_TRANSPOSE_MAX
             if not flip and not trans:      # [16, C, OC]: BLAS is faster on it than on the transposed view
                 u = np.ascontiguousarray(u.transpose(0, 2, 1))
-            kw.wino_fwd(np.ascontiguousarray(x), u, trans, ph, pw, tb, parts, y)
+            kw.wino_fwd(np.ascontiguousarray(x), u, trans, ph, pw, tb, parts, oh, ow, *(ep or self._no_ep()), pool,
+                        y)
         return y
 
     def _winograd_filter(self, x, gy, w_shape, pad, tiles):
@@ -183,16 +213,50 @@ class FusedConvOps:
         oc, fh, fw, ic = w.shape
         if self._use_winograd(fh, fw, stride, pad) and ic > 1:
             return self._winograd(x, w, pad, False)
-        if fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad):
-            ct, (n, oh, ow) = self._cols_t(x, fh, fw, stride, pad)
-            y = np.empty((n, oh, ow, oc), dtype=self.dtype)
-            if y.size:
-                with self._gemm() as (k, parts):
-                    parts = self._cap(parts, ct.shape[1], ROWS_PER_PART)
-                    k.gemm_rows_t(ct, w.reshape(oc, -1).T, parts, y.reshape(-1, oc))
-            return y
+        if self._tap_major(fh, fw, ic, stride, pad):
+            return self._conv_rows(x, w, stride, pad)
         y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w).reshape(oc, -1), fh, fw, stride, pad)
         return y2.reshape(n, oh, ow, oc)
+
+    @property
+    def eval_chains(self):
+        """True: conv_eval below runs conv -> BN(+act) (-> 2x2 max pool) in one pass (nn/eval_chain.py uses it)."""
+        return self.fused
+
+    def conv_eval(self, x, w, stride, pad, bias=None, bn=None, pool=False):
+        """Eval-mode chain conv(x, w) (+ bias) -> batchNorm(+act) -> 2x2 stride-2 max pool in one pass where a kernel
+        has the epilogue (Winograd, first-layer and im2col-tile forwards), else primitive by primitive; the same
+        values, bit for bit, as conv_fwd, add, bn_act_fwd and pool_fwd one after the other. bn: None or (gamma,
+        beta, eps, run_mean, run_var, act name or None, p1, p2); an act that is not piecewise linear, a 1x1
+        convolution or no bn: primitive by primitive."""
+        oc, fh, fw, ic = w.shape
+        pw_act = None if bn is None else self._piecewise(bn[5], bn[6])
+        if not self.fused or pw_act is None or self._pointwise(fh, fw, stride, pad):
+            return self._eval_unfused(x, w, stride, pad, bias, bn, pool)
+        gamma, beta, eps, mean, var = bn[:5]
+        mean, _, inv = self._bn_stats(None, eps, mean, var)
+        b0 = np.zeros(oc, self.dtype) if bias is None else bias
+        ep = (np.stack([b0, mean, inv, *self._affine(gamma, beta, oc)]).astype(self.dtype, copy=False),
+              1 if bias is None else 2) + pw_act
+        if self._use_winograd(fh, fw, stride, pad) and ic > 1:
+            return self._winograd(x, w, pad, False, ep, pool)
+        if self._tap_major(fh, fw, ic, stride, pad):
+            return self._conv_rows(x, w, stride, pad, ep, pool)
+        y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w).reshape(oc, -1), fh, fw, stride, pad, ep)
+        y = y2.reshape(n, oh, ow, oc)
+        return self.pool_fwd("max", y, (2, 2), (2, 2), (0, 0))[0] if pool else y
+
+    def _eval_unfused(self, x, w, stride, pad, bias, bn, pool):
+        y = self.conv_fwd(x, w, stride, pad)
+        if bias is not None:
+            y = self.add(y, bias)
+        if bn is not None:
+            gamma, beta, eps, mean, var, act, p1, p2 = bn
+            y2 = y.reshape(-1, y.shape[-1])
+            y2 = (self.bn_fwd(y2, gamma, beta, eps, mean, var) if act is None else
+                  self.bn_act_fwd(act, y2, gamma, beta, eps, mean, var, p1, p2))[0]
+            y = y2.reshape(y.shape)
+        return self.pool_fwd("max", y, (2, 2), (2, 2), (0, 0))[0] if pool else y
 
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
         if not self.fused:
@@ -273,6 +337,11 @@ class FusedConvOps:
                 parts = self._cap(parts, a.shape[0], ROWS_PER_PART)
                 acc = np.empty((parts,) + out.shape, dtype=self.dtype)
                 k.atb_rows(a, np.ascontiguousarray(B), acc, out)
+            elif (not ta and a.flags.c_contiguous and b.flags.c_contiguous and not tb and parts > 1
+                  and A.shape[0] < 2 * MATMUL_ROWS_PER_PART * parts and A.shape[1] >= KSPLIT_MIN):
+                parts = self._cap(parts, A.shape[1], KSPLIT_MIN // 2)
+                acc = np.empty((parts,) + out.shape, dtype=self.dtype)
+                k.gemm_ksplit(a, b, acc, out)
             else:
                 parts = self._cap(parts, A.shape[0], MATMUL_ROWS_PER_PART)
                 k.gemm_rows(np.ascontiguousarray(A), B if B.flags.c_contiguous or B.flags.f_contiguous

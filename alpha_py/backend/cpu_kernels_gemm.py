@@ -4,6 +4,8 @@ convolutions as tile-wise im2col + GEMM (the tile's columns stay in L2). Imports
 import numpy as np
 from numba import njit, prange
 
+from .cpu_kernels_norm import epilogue, max4
+
 
 @njit(cache=True)
 def _span(n, parts, p):
@@ -44,16 +46,6 @@ def gemm_rows(a, b, parts, out):
             np.dot(a[lo:hi], b, out[lo:hi])
 
 
-@njit(parallel=True, cache=True)
-def gemm_rows_t(at, b, parts, out):
-    """out = at.T @ b for a C-order at [K, M] (tap-major columns): each thread copies its columns of at into a
-    row-major block (in parallel, no serial transpose) and makes one single-threaded BLAS call."""
-    for p in prange(parts):
-        lo, hi = _span(at.shape[1], parts, p)
-        if hi > lo:
-            np.dot(np.ascontiguousarray(at[:, lo:hi].T), b, out[lo:hi])
-
-
 @njit(cache=True)
 def _add_into(a, b):
     """a += b for same-shape 2-D C-order arrays (a plain loop: no array expression for parfors to analyse)."""
@@ -87,17 +79,35 @@ def atb_rows(a, b, acc, out):
 
 
 @njit(parallel=True, cache=True)
-def conv_fwd(x, w2, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, y2):
+def gemm_ksplit(a, b, acc, out):
+    """out = a @ b with the reduction (a's columns, b's rows) cut into acc.shape[0] ranges: for few rows and a long
+    reduction (a classifier's first layer), where a row split would have each thread pack all of b; each range's
+    columns of a copied to a C-order block, one single-threaded BLAS call into acc[p]; the parts summed in order."""
+    parts = acc.shape[0]
+    for p in prange(parts):
+        lo, hi = _span(a.shape[1], parts, p)
+        if hi > lo:
+            np.dot(np.ascontiguousarray(a[:, lo:hi]), b[lo:hi], acc[p])
+        else:
+            acc[p].reshape(-1).fill(0)
+    _sum_parts(acc, out)
+
+
+@njit(parallel=True, cache=True)
+def conv_fwd(x, w2, fh, fw, sh, sw, ph, pw, oh, ow, tile, parts, ep, mode, lo, hi, neg, one, y2):
     """y2[N*OH*OW, OC] = im2col(x) @ w2.T (w2: [OC, FH*FW*C], BLAS reads it transposed), gathered and multiplied
-    `tile` rows at a time."""
+    `tile` rows at a time, each tile's rows through the epilogue (cpu_kernels_norm.epilogue; mode 0: none) while
+    in cache."""
     rows = x.shape[0] * oh * ow
     for p in prange(parts):
-        lo, hi = _span(rows, parts, p)
+        r_lo, r_hi = _span(rows, parts, p)
         buf = np.empty((tile, w2.shape[1]), dtype=x.dtype)
-        for r0 in range(lo, hi, tile):
-            r1 = min(hi, r0 + tile)
+        for r0 in range(r_lo, r_hi, tile):
+            r1 = min(r_hi, r0 + tile)
             _gather(x, r0, r1, fh, fw, sh, sw, ph, pw, oh, ow, buf)
             np.dot(buf[:r1 - r0], w2.T, y2[r0:r1])
+            if mode:
+                epilogue(y2[r0:r1], ep, mode, lo, hi, neg, one)
 
 
 @njit(parallel=True, cache=True)
@@ -177,3 +187,42 @@ def conv_fwd_narrow(x, wf, ph, pw, zero, y):
                         for k in range(ci):
                             acc += x[img, yy, xx, k] * wf[c, a, b, k]
                 y[img, i, j, c] = acc
+
+
+@njit(parallel=True, cache=True)
+def conv_rows_t(at, b, n, oh, ow, unit_h, per_block, parts, ep, mode, lo, hi, neg, one, out):
+    """The tap-major first-layer convolution (at [K, N*OH*OW] columns, b [K, OC]) in units of `unit_h` output rows
+    of one image, `per_block` units per single-threaded BLAS call, each block's [rows, OC] product run through the
+    epilogue while in cache; unit_h 1: out [N, OH, OW, OC]; unit_h 2: out [N, OH//2, OW//2, OC], the 2x2 max of each
+    row pair (an odd last row or column is dropped, as MaxPool2D's floor)."""
+    k, oc = at.shape[0], b.shape[1]
+    uh = oh // unit_h
+    units, rows = n * uh, unit_h * ow
+    for p in prange(parts):
+        u_lo, u_hi = _span(units, parts, p)
+        cols = np.empty((per_block * rows, k), dtype=at.dtype)
+        buf = np.empty((per_block * rows, oc), dtype=at.dtype)
+        for u0 in range(u_lo, u_hi, per_block):
+            u1 = min(u_hi, u0 + per_block)
+            for u in range(u0, u1):
+                img, q = u // uh, u % uh
+                r = (img * oh + q * unit_h) * ow
+                base = (u - u0) * rows
+                for kk in range(k):
+                    for rr in range(rows):
+                        cols[base + rr, kk] = at[kk, r + rr]
+            m = (u1 - u0) * rows
+            if unit_h == 1:
+                dst = out.reshape(-1, oc)[u0 * rows:u1 * rows]
+                np.dot(cols[:m], b, dst)
+                if mode:
+                    epilogue(dst, ep, mode, lo, hi, neg, one)
+                continue
+            np.dot(cols[:m], b, buf[:m])
+            epilogue(buf[:m], ep, mode, lo, hi, neg, one)
+            for u in range(u0, u1):
+                img, q = u // uh, u % uh
+                base = (u - u0) * rows
+                for j in range(ow // 2):
+                    top = base + 2 * j
+                    max4(out[img, q, j], buf, top, top + 1, top + ow, top + ow + 1)

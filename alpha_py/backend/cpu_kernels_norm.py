@@ -26,6 +26,48 @@ def _dact(z, lo, hi, neg, one):
     return one if (z > lo and z < hi) else neg
 
 
+@njit(cache=True)
+def bn_act_value(z, mean, inv, gamma, beta, lo, hi, neg, one):
+    """One value of batchNorm(+activation): act(((z - mean) * inv) * gamma + beta); the conv epilogues of eval mode
+    (epilogue, below) call it too, so the fused and the unfused paths round alike."""
+    return _act((z - mean) * inv * gamma + beta, lo, hi, neg, one)
+
+
+# ep [5, OC] rows: conv bias, BN mean, BN 1/sqrt(var + eps), BN gamma, BN beta. mode: 0 the convolution alone,
+# 1 batchNorm(+act) after it, 2 bias then batchNorm(+act) (the bias rounded first, as the unfused conv adds it).
+
+
+@njit(cache=True)
+def epilogue(rows, ep, mode, lo, hi, neg, one):
+    """rows [M, OC] (output pixels' channels) through the chain's epilogue, in place."""
+    m, oc = rows.shape
+    if mode == 2:
+        for r in range(m):
+            for o in range(oc):
+                rows[r, o] = rows[r, o] + ep[0, o]
+    if mode >= 1:
+        for r in range(m):
+            for o in range(oc):
+                rows[r, o] = bn_act_value(rows[r, o], ep[1, o], ep[2, o], ep[3, o], ep[4, o], lo, hi, neg, one)
+
+
+@njit(cache=True)
+def max4(out, src, a, b, c, d):
+    """out[o] = the max of rows a, b (a window's top row), c, d of src [M, OC] in MaxPool2D's order: -inf start, a
+    value replaces the max only when greater (NaN never wins), as the unfused maxpool_fwd."""
+    for o in range(out.size):
+        best = -np.inf
+        if src[a, o] > best:
+            best = src[a, o]
+        if src[b, o] > best:
+            best = src[b, o]
+        if src[c, o] > best:
+            best = src[c, o]
+        if src[d, o] > best:
+            best = src[d, o]
+        out[o] = best
+
+
 @njit(parallel=True, cache=True)
 def bn_stats(x2):
     """Per-column mean and biased variance of x2 [M, C] (float64), shifted by row 0 for accuracy."""
@@ -58,7 +100,7 @@ def bn_act_apply(x2, mean, inv, gamma, beta, lo, hi, neg, one, out):
     m, c = x2.shape
     for r in prange(m):
         for j in range(c):
-            out[r, j] = _act((x2[r, j] - mean[j]) * inv[j] * gamma[j] + beta[j], lo, hi, neg, one)
+            out[r, j] = bn_act_value(x2[r, j], mean[j], inv[j], gamma[j], beta[j], lo, hi, neg, one)
 
 
 @njit(parallel=True, cache=True)

@@ -6,13 +6,19 @@ import numpy as np
 from numba import njit, prange
 
 from .cpu_kernels_gemm import _add_into, _span
+from .cpu_kernels_norm import epilogue, max4
 
 
 @njit(cache=True)
 def _grid(y):
     """(tile rows, tile columns, tiles) of the 2x2 output tiles of y [N, OH, OW, OC]."""
-    th, tw = (y.shape[1] + 1) // 2, (y.shape[2] + 1) // 2
-    return th, tw, y.shape[0] * th * tw
+    return _grid_of(y.shape[0], y.shape[1], y.shape[2])
+
+
+@njit(cache=True)
+def _grid_of(n, oh, ow):
+    th, tw = (oh + 1) // 2, (ow + 1) // 2
+    return th, tw, n * th * tw
 
 
 @njit(cache=True)
@@ -43,39 +49,52 @@ def _tile_in(x, img, y0, x0, win, v, col):
 
 
 @njit(cache=True)
-def _tile_out(m, col, y, img, i0, j0, s):
-    """y[img, i0:i0+2, j0:j0+2, :] = A^T m A of tile col (clipped at the output's edge); s [8, OC] scratch holds
-    the rows of A^T m (two stages, each a plain loop over the channels: SIMD, no per-channel branch)."""
-    _, oh, ow, oc = y.shape
+def _tile_out(m, col, y, img, i0, j0, oh, ow, s, ep, mode, lo, hi, neg, one, pool):
+    """The 2x2 outputs A^T m A of tile col into s[8:12] (rows of A^T m first, in s[0:8]: two stages, each a plain
+    loop over the channels: SIMD, no per-channel branch), through the epilogue (cpu_kernels_norm.py); then written
+    to y[img, i0:i0+2, j0:j0+2] clipped at the output's edge, or (pool) their 2x2 max to y[img, i0//2, j0//2] when
+    the tile lies inside the output (MaxPool2D's floor drops an odd last row or column)."""
+    oc = y.shape[3]
     for b in range(4):
         for o in range(oc):
             m1, m2 = m[4 + b, col, o], m[8 + b, col, o]
             s[b, o] = m[b, col, o] + m1 + m2
             s[4 + b, o] = m1 - m2 - m[12 + b, col, o]
     for u in range(2):
+        for o in range(oc):
+            s[8 + 2 * u, o] = s[4 * u, o] + s[4 * u + 1, o] + s[4 * u + 2, o]
+            s[9 + 2 * u, o] = s[4 * u + 1, o] - s[4 * u + 2, o] - s[4 * u + 3, o]
+    if mode:
+        epilogue(s[8:12], ep, mode, lo, hi, neg, one)
+    if pool:
+        if i0 + 1 < oh and j0 + 1 < ow:
+            max4(y[img, i0 // 2, j0 // 2], s, 8, 9, 10, 11)
+        return
+    for u in range(2):
         if i0 + u >= oh:
             break
         for o in range(oc):
-            y[img, i0 + u, j0, o] = s[4 * u, o] + s[4 * u + 1, o] + s[4 * u + 2, o]
+            y[img, i0 + u, j0, o] = s[8 + 2 * u, o]
         if j0 + 1 < ow:
             for o in range(oc):
-                y[img, i0 + u, j0 + 1, o] = s[4 * u + 1, o] - s[4 * u + 2, o] - s[4 * u + 3, o]
+                y[img, i0 + u, j0 + 1, o] = s[9 + 2 * u, o]
 
 
 @njit(parallel=True, cache=True)
-def wino_fwd(x, u, trans, ph, pw, tb, parts, y):
-    """y[N, OH, OW, OC] = the 3x3 stride-1 convolution of x (padding ph, pw) with the transformed filter u
-    ([16, C, OC]; trans: [16, OC, C], read transposed by BLAS); `tb` tiles per block."""
+def wino_fwd(x, u, trans, ph, pw, tb, parts, oh, ow, ep, mode, lo, hi, neg, one, pool, y):
+    """y = the 3x3 stride-1 convolution [N, OH, OW, OC] of x (padding ph, pw) with the transformed filter u
+    ([16, C, OC]; trans: [16, OC, C], read transposed by BLAS), `tb` tiles per block, each output through the
+    epilogue (ep, mode: cpu_kernels_norm.epilogue; mode 0: none); pool: y is [N, OH//2, OW//2, OC], the 2x2 max."""
     c, oc = x.shape[3], y.shape[3]
-    th, tw, tiles = _grid(y)
+    th, tw, tiles = _grid_of(x.shape[0], oh, ow)
     for p in prange(parts):
-        lo, hi = _span(tiles, parts, p)
+        lo_t, hi_t = _span(tiles, parts, p)
         win = np.empty((16, c), dtype=x.dtype)
         v = np.empty((16, tb, c), dtype=x.dtype)
         m = np.empty((16, tb, oc), dtype=x.dtype)
-        s = np.empty((8, oc), dtype=x.dtype)
-        for t0 in range(lo, hi, tb):
-            t1 = min(hi, t0 + tb)
+        s = np.empty((12, oc), dtype=x.dtype)
+        for t0 in range(lo_t, hi_t, tb):
+            t1 = min(hi_t, t0 + tb)
             for t in range(t0, t1):
                 img, r = t // (th * tw), t % (th * tw)
                 _tile_in(x, img, 2 * (r // tw) - ph, 2 * (r % tw) - pw, win, v, t - t0)
@@ -86,7 +105,8 @@ def wino_fwd(x, u, trans, ph, pw, tb, parts, y):
                     np.dot(v[e][:t1 - t0], u[e], m[e][:t1 - t0])
             for t in range(t0, t1):
                 img, r = t // (th * tw), t % (th * tw)
-                _tile_out(m, t - t0, y, img, 2 * (r // tw), 2 * (r % tw), s)
+                _tile_out(m, t - t0, y, img, 2 * (r // tw), 2 * (r % tw), oh, ow, s, ep, mode, lo, hi, neg, one,
+                          pool)
 
 
 @njit(parallel=True, cache=True)

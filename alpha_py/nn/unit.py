@@ -395,6 +395,5 @@ class Sequence(Module):
         return self._seq[i]
 
     def __forward__(self, *X):
-        for u in self._seq:
-            X = u.forward(*X)
-        return X
+        from .eval_chain import run_units    # eval mode: conv -> BN(+act) [-> 2x2 max pool] as one pass, same values
+        return run_units(self, X)

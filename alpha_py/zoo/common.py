@@ -30,10 +30,11 @@ def add_act(act, a, b):
     return getattr(F, f"add_{act}")(a, b)
 
 
-def conv_bn_act(act, in_c, out_c, k, stride=1, pad=None):
-    """conv3D (no bias: BatchNorm's bias replaces it) -> batchNorm -> act."""
+def conv_bn_act(act, in_c, out_c, k, stride=1, pad=None, *more):
+    """conv3D (no bias: BatchNorm's bias replaces it) -> batchNorm -> act [-> more units]: one Sequence, whose eval
+    mode runs conv -> BN -> act (-> a 2x2 max pool) as one pass where the engine can (nn/eval_chain.py)."""
     return nn.sequence(nn.conv3D(False, in_c, out_c, k, stride, k // 2 if pad is None else pad),
-                       bn_act(act, out_c))
+                       bn_act(act, out_c), *more)
 
 
 def conv_bn(in_c, out_c, k, stride=1, pad=None):

@@ -12,10 +12,8 @@ class MnistCNN(Module):
         check_act(act, "MnistCNN")
         check_geometry("MnistCNN", in_channels, num_classes, input_size)
         check_positive("MnistCNN", width=width, hidden=hidden)
-        self.conv1 = conv_bn_act(act, in_channels, width, 3, 1, 1)
-        self.pool1 = nn.maxPool2D(2, 2, 0)
-        self.conv2 = conv_bn_act(act, width, 2 * width, 3, 1, 1)
-        self.pool2 = nn.maxPool2D(2, 2, 0)
+        self.conv1 = conv_bn_act(act, in_channels, width, 3, 1, 1, nn.maxPool2D(2, 2, 0))
+        self.conv2 = conv_bn_act(act, width, 2 * width, 3, 1, 1, nn.maxPool2D(2, 2, 0))
         self.flatten = nn.flatten()
         side = input_size // 4
         self.fc1 = nn.fullconnect(side * side * 2 * width, hidden)
@@ -23,5 +21,5 @@ class MnistCNN(Module):
         self.fc2 = nn.fullconnect(hidden, num_classes)
 
     def __forward__(self, X):
-        X = self.pool2(self.conv2(self.pool1(self.conv1(X))))
+        X = self.conv2(self.conv1(X))
         return self.fc2(self.act(self.fc1(self.flatten(X))))
