@@ -1,4 +1,4 @@
-"""Tests: the CPU engine's eval-mode chains (nn/eval_chain.py, backend conv_eval): conv -> batchNorm(+act) [-> 2x2
+"""Tests: the CPU engine's eval-mode chains (nn/sequence.py, backend conv_eval): conv -> batchNorm(+act) [-> 2x2
 max pool] in one pass equals the primitives one by one bit for bit (odd shapes, N=1, pads 0-2, strides 1-2, bias,
 non-affine BN, every fused activation, float64), and in a Sequence: the same outputs and gradients as unit by unit,
 chains only where they apply, and the units' own errors for bad input."""
@@ -8,7 +8,7 @@ import pytest
 from alpha_py import alpha, nn
 from alpha_py.backend.cpu import CpuBackend
 from alpha_py.backend.cpu_conv import FusedConvOps
-from alpha_py.nn.eval_chain import EvalChain
+from alpha_py.nn.sequence import EvalChain
 
 # (x shape, w shape [OC, FH, FW, IC], stride, pad): Winograd (3x3 s1, IC > 1), first layer (tap-major), im2col tiles
 SHAPES = [((2, 9, 7, 5), (6, 3, 3, 5), (1, 1), (1, 1)), ((1, 14, 14, 32), (64, 3, 3, 32), (1, 1), (1, 1)),

@@ -220,7 +220,7 @@ class FusedConvOps:
 
     @property
     def eval_chains(self):
-        """True: conv_eval below runs conv -> BN(+act) (-> 2x2 max pool) in one pass (nn/eval_chain.py uses it)."""
+        """True: conv_eval below runs conv -> BN(+act) (-> 2x2 max pool) in one pass (nn/sequence.py uses it)."""
         return self.fused
 
     def conv_eval(self, x, w, stride, pad, bias=None, bn=None, pool=False):

@@ -1,5 +1,6 @@
 """nn layer: units, modules and the `alpha.nn` factory."""
 from .factory import NN, nn
-from .unit import Module, Parameter, Sequence, Unit
+from .sequence import Sequence
+from .unit import Module, Parameter, Unit
 
 __all__ = ["NN", "nn", "Module", "Parameter", "Sequence", "Unit"]

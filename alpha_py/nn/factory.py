@@ -9,7 +9,8 @@ from . import activation as act
 from . import binary, combine, conv, math as emath, dropout, fused, linear, norm, pool, shape
 from .factory_binary import BinaryFactory
 from .factory_ext import FacadeFactory
-from .unit import Module, Sequence, Unit
+from .sequence import Sequence
+from .unit import Module, Unit
 
 
 def _lead_bool(args, default):

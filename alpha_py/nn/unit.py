@@ -369,31 +369,3 @@ class Module(Unit):
         for u in self.units()[1:]:
             u._last_in = u._last_out = None
         return self
-
-
-class Sequence(Module):
-    """Units applied one after another; children are named <Class><index>."""
-
-    def __init__(self, *units):
-        super().__init__()
-        flat = []
-        for u in units:
-            flat.extend(u if isinstance(u, (list, tuple)) else [u])
-        for u in flat:
-            if not isinstance(u, Unit):
-                raise ArgumentError(f"sequence: expected Units, got {type(u).__name__}")
-        self._seq = flat
-
-    def _children(self):
-        for i, u in enumerate(self._seq):
-            yield f"{type(u).__name__}{i}", u
-
-    def __len__(self):
-        return len(self._seq)
-
-    def __getitem__(self, i):
-        return self._seq[i]
-
-    def __forward__(self, *X):
-        from .eval_chain import run_units    # eval mode: conv -> BN(+act) [-> 2x2 max pool] as one pass, same values
-        return run_units(self, X)

@@ -32,7 +32,7 @@ def add_act(act, a, b):
 
 def conv_bn_act(act, in_c, out_c, k, stride=1, pad=None, *more):
     """conv3D (no bias: BatchNorm's bias replaces it) -> batchNorm -> act [-> more units]: one Sequence, whose eval
-    mode runs conv -> BN -> act (-> a 2x2 max pool) as one pass where the engine can (nn/eval_chain.py)."""
+    mode runs conv -> BN -> act (-> a 2x2 max pool) as one pass where the engine can (nn/sequence.py)."""
     return nn.sequence(nn.conv3D(False, in_c, out_c, k, stride, k // 2 if pad is None else pad),
                        bn_act(act, out_c), *more)
 

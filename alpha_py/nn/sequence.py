@@ -1,13 +1,14 @@
-"""nn layer: eval-mode chains of a Sequence: conv3D -> batchNorm | batchNorm_<act> [-> maxPool2D(2, 2, 0)] run as one
-backend call (conv_eval: normalisation, activation and pooling applied to each output block while it is in cache) on
-backends that offer it (the CPU engine). Outputs equal the unit-by-unit ones bit for bit; a backward (rare in eval)
-recomputes the chain unit by unit from the saved input. Imports sibling nn modules."""
+"""nn layer: Sequence (units one after another) and its eval-mode chains: conv3D -> batchNorm | batchNorm_<act>
+[-> maxPool2D(2, 2, 0)] run as one backend call (conv_eval: normalisation, activation and pooling applied to each
+output block while it is in cache) on backends that offer it (the CPU engine). Outputs equal the unit-by-unit ones
+bit for bit; a backward (rare in eval) recomputes the chain unit by unit from the saved input."""
 from ..backend.base import out_size
+from ..errors import ArgumentError
 from .conv import Conv3D
 from .fused import _FusedBnAct
 from .norm import BatchNorm, GlobalBatchNorm
 from .pool import MaxPool2D
-from .unit import Unit
+from .unit import Module, Unit
 
 _NORMS = (BatchNorm, GlobalBatchNorm)
 
@@ -104,15 +105,38 @@ def chain_at(seq, i, xs):
     return chain.refresh()
 
 
-def run_units(seq, X):
-    """Sequence.__forward__: seq's units one after the other, each eval chain among them as one call."""
-    units, i = seq._seq, 0
-    while i < len(units):
-        chain = chain_at(seq, i, X)
-        if chain is None:
-            X = units[i].forward(*X)
-            i += 1
-        else:
-            X = chain.forward(*X)
-            i += len(chain.parts)
-    return X
+class Sequence(Module):
+    """Units applied one after another; children are named <Class><index>."""
+
+    def __init__(self, *units):
+        super().__init__()
+        flat = []
+        for u in units:
+            flat.extend(u if isinstance(u, (list, tuple)) else [u])
+        for u in flat:
+            if not isinstance(u, Unit):
+                raise ArgumentError(f"sequence: expected Units, got {type(u).__name__}")
+        self._seq = flat
+
+    def _children(self):
+        for i, u in enumerate(self._seq):
+            yield f"{type(u).__name__}{i}", u
+
+    def __len__(self):
+        return len(self._seq)
+
+    def __getitem__(self, i):
+        return self._seq[i]
+
+    def __forward__(self, *X):
+        """The units one after the other; in eval mode each chain among them (chain_at) as one call."""
+        units, i = self._seq, 0
+        while i < len(units):
+            chain = chain_at(self, i, X)
+            if chain is None:
+                X = units[i].forward(*X)
+                i += 1
+            else:
+                X = chain.forward(*X)
+                i += len(chain.parts)
+        return X
