@@ -2,7 +2,8 @@
 MNIST CNN (conv 1->32, BN, leakyReLU, maxPool, conv 32->64, BN, leakyReLU, maxPool, FC 128, FC 10) training step
 (batch 64, Adam) and inference batch (64), and the ResNet18-CIFAR training step (32x32x3, batch 32). Each side runs
 in its own child process (two OpenMP runtimes in one process would compete for the cores). PyTorch is optional.
-Usage: python3 bench/cpu_vs_torch.py [--torch-python /path/to/venv/bin/python] [--rounds 5] [--steps 5] [--threads N]"""
+Usage: python3 bench/cpu_vs_torch.py [--torch-python /path/to/venv/bin/python] [--rounds 5] [--steps 5] [--threads N]
+[--repeat N]"""
 import argparse
 import json
 import os
@@ -98,21 +99,32 @@ def main():
     p.add_argument("--rounds", type=int, default=5, help="timed rounds per case; the best round counts")
     p.add_argument("--steps", type=int, default=5, help="steps per round")
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=1,
+                   help="run the two sides' processes this many times, alternating; each case keeps its best (a noisy "
+                   "machine's slow minute then hits both sides alike)")
     p.add_argument("--threads", type=int, default=None,
                    help="both sides: Alpha's cpu_float32(threads) and torch.set_num_threads; default: all cores for "
                    "Alpha, PyTorch's own default")
     p.add_argument("--side", choices=("alpha", "torch"), help=argparse.SUPPRESS)
     a = p.parse_args()
+    if a.repeat < 1:
+        p.error(f"--repeat must be >= 1, got {a.repeat}")
     if a.side:
         print(json.dumps(alpha_side(a) if a.side == "alpha" else torch_side(a)))
         return
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} CPUs; best of {a.rounds} rounds of "
-          f"{a.steps} steps after {a.warmup} warm-up steps", flush=True)
-    al, err = child(sys.executable, "alpha", a, env)
-    if al is None:
-        raise SystemExit(f"cpu_vs_torch: the Alpha side failed: {err}")
-    th, terr = child(a.torch_python, "torch", a, env)
+          f"{a.steps} steps after {a.warmup} warm-up steps, of {a.repeat} alternating run(s) per side", flush=True)
+    al = th = terr = None
+    for _ in range(a.repeat):           # the sides alternate; each case keeps its best over the repeats
+        got, err = child(sys.executable, "alpha", a, env)
+        if got is None:
+            raise SystemExit(f"cpu_vs_torch: the Alpha side failed: {err}")
+        al = got if al is None else {k: min(v, al[k]) for k, v in got.items()}
+        if terr is None:
+            got, terr = child(a.torch_python, "torch", a, env)
+            if got is not None:
+                th = got if th is None else {k: v if k.startswith("_") else min(v, th[k]) for k, v in got.items()}
     if th is None:
         print(f"PyTorch side skipped ({a.torch_python}): {terr}")
     else:

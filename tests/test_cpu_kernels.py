@@ -25,12 +25,11 @@ ACTS = [("relu", 0.0), ("leakyRelu", 0.1), ("relu6", 0.0)]
 @pytest.fixture(autouse=True)
 def every_thread_gets_a_part(monkeypatch):
     """Small test shapes still cut into one part per thread (the multi-part sums are what is tested) and take the
-    Winograd grad-filter in several blocks."""
+    Winograd grad-filter in several blocks; 3x3 forwards by F(2x2, 3x3) (F(4x4, 3x3) has its own test file)."""
     import alpha_py.backend.cpu_conv as cpu_conv
-    for name in ("ROWS_PER_PART", "TILES_PER_PART", "MATMUL_ROWS_PER_PART", "WINO_FILTER_MIN_TILES",
-                 "WINO_FILTER_MIN_CHANNELS"):
-        monkeypatch.setattr(cpu_conv, name, 1)
-    monkeypatch.setattr(cpu_conv, "WINO_FILTER_BLOCK", 3)      # several blocks per part
+    for name, v in {"ROWS_PER_PART": 1, "TILES_PER_PART": 1, "MATMUL_ROWS_PER_PART": 1, "WINO_FILTER_MIN_TILES": 1,
+                    "WINO_FILTER_MIN_CHANNELS": 1, "WINO_FILTER_BLOCK": 3, "WINO4": False}.items():
+        monkeypatch.setattr(cpu_conv, name, v)      # WINO_FILTER_BLOCK: several blocks per part; F(4x4): test_cpu_wino4
 
 
 def test_parts_capped_by_work():

@@ -13,6 +13,7 @@ import json, numpy as np
 from alpha_py import alpha
 from alpha_py.zoo import get_model
 from alpha_py.backend import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino
+from alpha_py.backend import cpu_kernels_wino4
 for name, dt in (("cpu_float32", np.float32), ("cpu_float64", np.float64)):
     eg = getattr(alpha.engine, name)().set_seed(0)
     net = get_model("mnist_cnn", 1, 10, 28, width=4, hidden=8).init(eg)
@@ -26,7 +27,7 @@ for name, dt in (("cpu_float32", np.float32), ("cpu_float64", np.float64)):
     net(x)[0].numpy()
     eg.backend.act_bwd("sigmoid", x.data, x.data, eg.backend.act_fwd("sigmoid", x.data))
 misses = {}
-for mod in (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino):
+for mod in (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino, cpu_kernels_wino4):
     for k, v in vars(mod).items():
         stats = getattr(v, "stats", None)
         if stats is not None and hasattr(stats, "cache_misses"):
@@ -46,6 +47,6 @@ def test_warmup_cpu_fills_the_kernel_cache(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     stats = json.loads(r.stdout.strip().splitlines()[-1])
     used = {k: v for k, v in stats.items() if v != [0, 0]}
-    assert {"wino_fwd", "wino_filter", "conv_fwd_narrow", "conv_bwd_filter", "conv_rows_t", "atb_rows", "maxpool_fwd", "maxpool_bwd", "bn_stats", "bn_act_apply", "bn_act_bwd_sums",
+    assert {"wino4_fwd", "wino4_filter", "conv_fwd_narrow", "conv_bwd_filter", "conv_rows_t", "atb_rows", "maxpool_fwd", "maxpool_bwd", "bn_stats", "bn_act_apply", "bn_act_bwd_sums",
             "bn_act_bwd_apply", "adam_flat", "smooth_fwd_flat", "smooth_bwd_flat"} <= set(used), stats
     assert all(miss == 0 for _, miss in used.values()), stats

@@ -20,6 +20,10 @@ WINO_FILTER_MIN_CHANNELS = 128  # ... and fewer OC + C (MNIST's conv2: 96): the 
 MATMUL_ROWS_PER_PART = 32  # output rows of a row-split matmul a thread gets at least
 KSPLIT_MIN = 1024       # fewer rows than 2 such parts per thread, and a reduction this long: split the reduction
 WINOGRAD = True         # 3x3 stride 1 by Winograd F(2x2, 3x3) (cpu_kernels_wino.py); False: im2col tiles
+WINO4 = True            # 3x3 stride-1 forwards by F(4x4, 3x3) (cpu_kernels_wino4.py) where _use_winograd4 says so
+WINO4_BLOCK = 128       # 4x4 tiles per block of the F(4x4, 3x3) forward
+WINO4_MAX_FILTER = 1 << 14  # C*OC up to which it pays: its [36, C, OC] filter is read once per block (bench/NOTES-cpu)
+WINO4_MIN_PIXELS = 64   # ... and OH*OW from which (smaller maps: tiles cut by the edge, few tiles to share the filter)
 NARROW_MAX = 4          # input channels up to which stride-1 grad-data is the direct kernel, not GEMMs
 WINO_TRANSPOSE_MAX = 1 << 20  # transformed-filter values up to which the forward copies it to [16, C, OC]
 
@@ -190,6 +194,25 @@ class FusedConvOps:
                         y)
         return y
 
+    def _winograd4(self, x, w, pad, ep=None, pool=False):
+        """The 3x3 stride-1 forward of x with w [OC, 3, 3, C] by Winograd F(4x4, 3x3) (cpu_kernels_wino4.py), through
+        the epilogue `ep`; pool: the 2x2 max, [N, OH//2, OW//2, OC]."""
+        n, h, wd, c = x.shape
+        oc, (ph, pw) = w.shape[0], pad
+        oh, ow = h + 2 * ph - 2, wd + 2 * pw - 2
+        y = np.empty((n, oh // 2, ow // 2, oc) if pool else (n, oh, ow, oc), dtype=self.dtype)
+        if y.size == 0:
+            return y
+        u = np.empty((36, c, oc), dtype=self.dtype)
+        with self._gemm() as (_, parts):
+            k4 = self._k()[5]
+            k4.wino4_filter(np.ascontiguousarray(w), u)
+            tiles = n * ((oh + 3) // 4) * ((ow + 3) // 4)
+            parts = self._cap(parts, tiles, max(1, TILES_PER_PART // 4))
+            tb = self._block(WINO4_BLOCK, tiles, parts)
+            k4.wino4_fwd(np.ascontiguousarray(x), u, ph, pw, tb, parts, oh, ow, *(ep or self._no_ep()), pool, y)
+        return y
+
     def _winograd_filter(self, x, gy, w_shape, pad, tiles):
         """The 3x3 stride-1 grad-filter by Winograd F(2x2, 3x3) over gy's `tiles` 2x2 tiles: per-thread sums of 16
         GEMMs over tile blocks, summed in order and transformed back to [OC, 3, 3, C]."""
@@ -207,11 +230,20 @@ class FusedConvOps:
     def _use_winograd(self, fh, fw, stride, pad):
         return WINOGRAD and (fh, fw) + tuple(stride) == (3, 3, 1, 1) and max(pad) <= 2
 
+    @staticmethod
+    def _use_winograd4(x_shape, w_shape, pad):
+        """F(4x4, 3x3) for a Winograd-able forward (4x fewer multiplies than im2col, errors ~1e-5 relative instead of
+        F(2x2)'s ~5e-7): where its larger transformed filter is shared by enough tiles."""
+        oh, ow = x_shape[1] + 2 * pad[0] - 2, x_shape[2] + 2 * pad[1] - 2
+        return WINO4 and w_shape[0] * w_shape[3] <= WINO4_MAX_FILTER and oh * ow >= WINO4_MIN_PIXELS
+
     def conv_fwd(self, x, w, stride, pad):
         if not self.fused:
             return super().conv_fwd(x, w, stride, pad)
         oc, fh, fw, ic = w.shape
         if self._use_winograd(fh, fw, stride, pad) and ic > 1:
+            if self._use_winograd4(x.shape, w.shape, pad):
+                return self._winograd4(x, w, pad)
             return self._winograd(x, w, pad, False)
         if self._tap_major(fh, fw, ic, stride, pad):
             return self._conv_rows(x, w, stride, pad)
@@ -239,6 +271,8 @@ class FusedConvOps:
         ep = (np.stack([b0, mean, inv, *self._affine(gamma, beta, oc)]).astype(self.dtype, copy=False),
               1 if bias is None else 2) + pw_act
         if self._use_winograd(fh, fw, stride, pad) and ic > 1:
+            if self._use_winograd4(x.shape, w.shape, pad):
+                return self._winograd4(x, w, pad, ep, pool)
             return self._winograd(x, w, pad, False, ep, pool)
         if self._tap_major(fh, fw, ic, stride, pad):
             return self._conv_rows(x, w, stride, pad, ep, pool)

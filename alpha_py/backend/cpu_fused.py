@@ -66,7 +66,8 @@ def _kernels():
     OpenMP's default wait policy (spin a while, then sleep) stays: every GEMM of a step runs inside the same pool
     (cpu_conv.py), and a sleeping worker takes ~0.3 ms to wake on a VM (bench/NOTES-cpu.md)."""
     try:
-        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino
+        from . import (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino,
+                       cpu_kernels_wino4)
     except RuntimeError as e:      # no writable cache folder (read-only install, no home): a temporary one
         if "cannot cache" not in str(e):
             raise
@@ -76,10 +77,13 @@ def _kernels():
         import numba
         user = getattr(os, "getuid", lambda: 0)()
         numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{user}")
-        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_gemm", "cpu_kernels_norm", "cpu_kernels_wino"):
+        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_gemm", "cpu_kernels_norm", "cpu_kernels_wino",
+                     "cpu_kernels_wino4"):
             sys.modules.pop(f"{__package__}.{name}", None)
-        from . import cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino
-    return cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm, cpu_kernels_wino
+        from . import (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino,
+                       cpu_kernels_wino4)
+    return (cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm, cpu_kernels_wino,
+            cpu_kernels_wino4)
 
 
 class FusedCpuOps:

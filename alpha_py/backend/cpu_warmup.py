@@ -26,8 +26,10 @@ def _calls(b):
     b.conv_fwd(xw, ww, (1, 1), (1, 1))                      # Winograd with the large filter read transposed
     xg, wg = rng.standard_normal((2, 32, 32, 64)).astype(t), rng.standard_normal((64, 3, 3, 64)).astype(t)
     b.conv_bwd_filter(xg, xg, wg.shape, (1, 1), (1, 1))     # Winograd grad-filter (512 tiles, 128 channels)
-    for xe, we, pad in ((x, w, (1, 1)), (x1, w1, (1, 1)), (x5, w5, (2, 2))):  # eval chains: Winograd, tap-major,
-        c = we.shape[0]                                                          # tiles
+    x8 = rng.standard_normal((1, 8, 8, 4)).astype(t)
+    b.conv_fwd(x8, w, (1, 1), (1, 1))                       # Winograd F(4x4, 3x3) (an 8x8 map)
+    for xe, we, pad in ((x, w, (1, 1)), (x8, w, (1, 1)), (x1, w1, (1, 1)), (x5, w5, (2, 2))):  # eval chains:
+        c = we.shape[0]                                                  # Winograd F(2x2), F(4x4), tap-major, tiles
         b.conv_eval(xe, we, (1, 1), pad, None, (np.ones(c, t), np.zeros(c, t), 1e-5, np.zeros(c, t), np.ones(c, t),
                                                 "leakyRelu", 0.01, 0.0), True)
     b.matmul(rng.standard_normal((2, 2048)).astype(t), rng.standard_normal((2048, 8)).astype(t))  # split reduction
