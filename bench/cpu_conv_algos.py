@@ -1,6 +1,6 @@
 """Benchmark: the CPU engine's 3x3 stride-1 convolutions, im2col tiles vs Winograd F(2x2, 3x3) (forward,
-grad-data, and grad-filter forced onto Winograd), on the MNIST CNN's conv2 and ResNet18-CIFAR's layer shapes
-(backend calls, best of --reps).
+grad-data, and grad-filter forced onto Winograd) vs the F(4x4, 3x3) forward, on the MNIST CNN's conv2 and
+ResNet18-CIFAR's layer shapes (backend calls, best of --reps; errors against im2col, relative to the largest output).
 Usage: python3 bench/cpu_conv_algos.py [--threads 2] [--reps 10]"""
 import argparse
 import os
@@ -24,22 +24,25 @@ def main():
     be = CpuBackend(np.float32, a.threads)
     rng = np.random.default_rng(0)
     print(f"{'N, H, C -> OC':<20} {'im2col fwd':>11} {'grad-data':>10} {'grad-filter':>12} {'Winograd fwd':>13}"
-          f" {'grad-data':>10} {'grad-filter':>12} {'max rel diff':>13}")
+          f" {'grad-data':>10} {'grad-filter':>12} {'F(4x4) fwd':>11} {'diff F(2x2)':>12} {'diff F(4x4)':>12}")
     cpu_conv.WINO_FILTER_MIN_TILES = cpu_conv.WINO_FILTER_MIN_CHANNELS = 0     # time Winograd's grad-filter anyway
     for n, h, c, oc in SHAPES:
         x = rng.standard_normal((n, h, h, c), dtype=np.float32)
         w = rng.standard_normal((oc, 3, 3, c), dtype=np.float32)
         gy = rng.standard_normal((n, h, h, oc), dtype=np.float32)
         row, ys = [], []
+        cpu_conv.WINO4 = False                  # the F(2x2) columns
         for wino in (False, True):
             cpu_conv.WINOGRAD = wino
             ys.append(be.conv_fwd(x, w, (1, 1), (1, 1)))
             row += [best_ms(lambda: be.conv_fwd(x, w, (1, 1), (1, 1)), a.reps),
                     best_ms(lambda: be.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)), a.reps),
                     best_ms(lambda: be.conv_bwd_filter(x, gy, w.shape, (1, 1), (1, 1)), a.reps)]
-        diff = np.abs(ys[0] - ys[1]).max() / np.abs(ys[0]).max()
+        ys.append(be._winograd4(x, w, (1, 1)))
+        row.append(best_ms(lambda: be._winograd4(x, w, (1, 1)), a.reps))
+        d2, d4 = (np.abs(ys[0] - y).max() / np.abs(ys[0]).max() for y in ys[1:])
         print(f"{f'{n}, {h}, {c} -> {oc}':<20} {row[0]:>11.2f} {row[1]:>10.2f} {row[2]:>12.2f} {row[3]:>13.2f}"
-              f" {row[4]:>10.2f} {row[5]:>12.2f} {diff:>13.1e}", flush=True)
+              f" {row[4]:>10.2f} {row[5]:>12.2f} {row[6]:>11.2f} {d2:>12.1e} {d4:>12.1e}", flush=True)
 
 
 if __name__ == "__main__":
