@@ -1,6 +1,7 @@
 """Tests: the CPU engine's Winograd F(4x4, 3x3) forward (backend/cpu_kernels_wino4.py) against the float64 NumPy
 oracle (odd sizes: tiles cut by the edge; pads 0-2; N = 1; several blocks and parts; float32 within its error
-bound, float64 to 1e-12), where the backend picks it, and its eval-chain epilogue and pooling bit for bit."""
+bound, float64 to 1e-12), where the backend picks it (eval-mode forwards only), and its eval-chain epilogue and
+pooling bit for bit."""
 import numpy as np
 import pytest
 
@@ -43,7 +44,20 @@ def test_backend_picks_wino4_where_it_pays():
     b = CpuBackend(np.float32, 2)
     x = np.random.default_rng(0).standard_normal((2, 10, 10, 3)).astype(np.float32)
     w = np.random.default_rng(1).standard_normal((4, 3, 3, 3)).astype(np.float32)
-    assert np.array_equal(b.conv_fwd(x, w, (1, 1), (1, 1)), b._winograd4(x, w, (1, 1)))
+    assert np.array_equal(b.conv_fwd_eval(x, w, (1, 1), (1, 1)), b._winograd4(x, w, (1, 1)))       # inference
+    assert np.array_equal(b.conv_fwd(x, w, (1, 1), (1, 1)), b._winograd(x, w, (1, 1), False))      # training
+
+
+def test_conv3d_takes_wino4_in_eval_mode_only():
+    from alpha_py import alpha, nn
+    eg = alpha.engine.cpu_float32(2).set_seed(0)
+    conv = nn.conv3D(False, 3, 4, 3, 1, 1).init(eg)
+    x = np.random.default_rng(2).standard_normal((2, 10, 10, 3)).astype(np.float32)
+    w, b = conv.weight().data, eg.backend
+    y_train = conv(eg.tensor(x, list(x.shape)))[0].numpy()
+    y_eval = conv.eval()(eg.tensor(x, list(x.shape)))[0].numpy()
+    assert np.array_equal(y_train, b._winograd(x, w, (1, 1), False))
+    assert np.array_equal(y_eval, b._winograd4(x, w, (1, 1)))
 
 
 @pytest.mark.parametrize("xs,oc,pad", SHAPES)
@@ -53,7 +67,7 @@ def test_wino4_eval_chain_bit_for_bit(xs, oc, pad, monkeypatch):
     rng = np.random.default_rng(oc)
     x, w = rng.standard_normal(xs).astype(np.float32), rng.standard_normal((oc, 3, 3, xs[3])).astype(np.float32)
     x.reshape(-1)[:2] = [np.nan, -np.inf]
-    assert np.array_equal(b.conv_fwd(x, w, (1, 1), pad), b._winograd4(x, w, pad), equal_nan=True)
+    assert np.array_equal(b.conv_fwd_eval(x, w, (1, 1), pad), b._winograd4(x, w, pad), equal_nan=True)
     bias = rng.standard_normal(oc).astype(np.float32)
     for act in (None, "leakyRelu", "relu6"):
         bn = (rng.standard_normal(oc).astype(np.float32), rng.standard_normal(oc).astype(np.float32), 1e-5,

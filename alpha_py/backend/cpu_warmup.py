@@ -27,7 +27,7 @@ def _calls(b):
     xg, wg = rng.standard_normal((2, 32, 32, 64)).astype(t), rng.standard_normal((64, 3, 3, 64)).astype(t)
     b.conv_bwd_filter(xg, xg, wg.shape, (1, 1), (1, 1))     # Winograd grad-filter (512 tiles, 128 channels)
     x8 = rng.standard_normal((1, 8, 8, 4)).astype(t)
-    b.conv_fwd(x8, w, (1, 1), (1, 1))                       # Winograd F(4x4, 3x3) (an 8x8 map)
+    b.conv_fwd_eval(x8, w, (1, 1), (1, 1))                  # Winograd F(4x4, 3x3) (an 8x8 map, eval mode)
     for xe, we, pad in ((x, w, (1, 1)), (x8, w, (1, 1)), (x1, w1, (1, 1)), (x5, w5, (2, 2))):  # eval chains:
         c = we.shape[0]                                                  # Winograd F(2x2), F(4x4), tap-major, tiles
         b.conv_eval(xe, we, (1, 1), pad, None, (np.ones(c, t), np.zeros(c, t), 1e-5, np.zeros(c, t), np.ones(c, t),
