@@ -339,9 +339,15 @@ class FusedConvOps:
             return super().conv_bwd_filter(x, gy, w_shape, stride, pad)
         oc, fh, fw, ic = w_shape
         gy2 = np.ascontiguousarray(gy).reshape(-1, oc)
-        if fh * fw * ic <= TAP_MAX and not self._pointwise(fh, fw, stride, pad):
+        if self._tap_major(fh, fw, ic, stride, pad) and gy2.shape[0]:
+            # out^T [FH*FW*IC, OC] = ct @ gy2 with the long reduction split over the pool (each thread copies its
+            # columns of the tap-major ct: no serial transpose of it)
             ct, _ = self._cols_t(x, fh, fw, stride, pad)
-            return self.matmul(gy2, ct, ta=True, tb=True).reshape(w_shape)
+            out_t = np.empty((ct.shape[0], oc), dtype=self.dtype)
+            with self._gemm() as (k, parts):
+                parts = self._cap(parts, ct.shape[1], ROWS_PER_PART)
+                k.gemm_ksplit(ct, gy2, np.empty((parts,) + out_t.shape, dtype=self.dtype), out_t)
+            return np.ascontiguousarray(out_t.T).reshape(w_shape)
         x = np.ascontiguousarray(x)
         if self._pointwise(fh, fw, stride, pad):
             return self.matmul(gy2, x.reshape(-1, ic), ta=True).reshape(w_shape)
