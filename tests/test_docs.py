@@ -79,8 +79,8 @@ def test_readme_is_short_and_its_links_resolve():
 def test_readme_keeps_the_two_commands_verbatim():
     with open(os.path.join(REPO, "README.md"), encoding="utf-8") as f:
         text = f.read()
-    assert ('python3 -m pip install -e ".[dev,java,spark]" && python3 -m alpha_py train --model mnist_cnn '
-            '--dataset mnist5k --epochs 6') in text
+    assert ('python3 -m pip install -e ".[dev,java,spark]" && python3 -m alpha_py warmup --cpu && python3 -m alpha_py '
+            'train --model mnist_cnn --dataset mnist5k --epochs 6') in text
     assert 'python3 -m pip install -q -e ".[dev,java,spark]" && python3 -m pytest -q' in text
 
 
