@@ -4,8 +4,9 @@ images/s counts training rounds after the first (which pays Python-worker start 
   python3 bench/spark_scaling.py --mode average --epochs 2 --batch 64 --cores 1 2
   python3 bench/spark_scaling.py --mode allreduce --epochs 1 --batch 64 --cores 1 2 [--rendezvous barrier]
   python3 bench/spark_scaling.py --mode allreduce --epochs 4 --cores 2 --remote sc://127.0.0.1:15002
-    [--segment-steps 5]   (each configuration classic and through a Spark Connect server running local[N]:
-    stage overhead, the wall time of a stage outside its tasks' phases, and images/s side by side)
+    [--segment-steps 5] [--job-seconds 0]   (each configuration classic and through a Spark Connect server running
+    local[N]: stage overhead, a segment's wall time outside its tasks' phases, the training and fit() wall
+    times, and images/s side by side)
   python3 bench/spark_scaling.py --mode average --cores 1 2 --master spark://127.0.0.1:7077   (standalone cluster)"""
 import argparse
 import json
@@ -29,9 +30,13 @@ def one(args):
         spark = (SparkSession.builder.master(args.master or f"local[{args.cores}]").config("spark.ui.enabled", "false")
                  .config("spark.ui.showConsoleProgress", "false").getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
+    import time
+    t0 = time.perf_counter()
     res = fit("mnist5k", args.model, test_data="mnist5k", epochs=args.epochs, batch=args.batch,
               optim="adam", lr=args.lr, workers=args.cores, mode=args.mode, sync_every=args.sync_every,
-              rendezvous=args.rendezvous, checkpoint_every=args.segment_steps, spark=spark, log=lambda *a: None)
+              rendezvous=args.rendezvous, checkpoint_every=args.segment_steps, spark=spark, log=lambda *a: None,
+              job_seconds=args.job_seconds or None)
+    fit_s = time.perf_counter() - t0
     spark.stop()
     steady = res.history[1:] or res.history
     ips = sum(h["images"] for h in steady) / sum(h["seconds"] for h in steady)
@@ -41,6 +46,7 @@ def one(args):
                                   "session": "connect" if args.remote else "classic",
                                   "overhead_s": sum(over) / len(over) if over else None,
                                   "overhead_median_s": sorted(over)[len(over) // 2] if over else None,
+                                  "training_s": sum(h["seconds"] for h in res.history), "fit_s": fit_s,
                                   "all_rounds_images_per_s": res.images_per_s,
                                   "test_accuracy": res.test_accuracy, "steps": res.step}))
 
@@ -59,6 +65,9 @@ def main():
     p.add_argument("--segment-steps", dest="segment_steps", type=int, default=None,
                    help="allreduce: steps per barrier stage (fit's checkpoint_every; default one epoch): more stages, "
                         "more overhead samples")
+    p.add_argument("--job-seconds", dest="job_seconds", type=float, default=5.0,
+                   help="allreduce over Connect: segments grouped into barrier jobs of about this many seconds (fit's "
+                        "job_seconds; 0: one job per segment)")
     p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
                    help="also run every configuration from a Spark Connect client on this server (whose master "
                         "must be local[N] for the N of --cores) and compare")
@@ -82,6 +91,7 @@ def main():
                                                                    ["--master", args.master]), "--model", args.model,
                "--epochs", str(args.epochs), "--batch", str(args.batch),
                "--lr", str(args.lr), "--sync-every", str(args.sync_every), "--rendezvous", args.rendezvous,
+               "--job-seconds", str(args.job_seconds),
                *([] if args.segment_steps is None else ["--segment-steps", str(args.segment_steps)])]
         out = subprocess.run(cmd, capture_output=True, text=True)
         line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
@@ -93,7 +103,8 @@ def main():
             r = rows[-1]
             print(f"{r['session']:<8} local[{c}] {r['mode']} {r['images_per_s']:.1f} images/s, stage overhead "
                   + ("n/a" if r["overhead_s"] is None else f"{r['overhead_s']:.3f} s (median "
-                     f"{r['overhead_median_s']:.3f} s)") + f", load avg {r['load']:.2f}", flush=True)
+                     f"{r['overhead_median_s']:.3f} s)") + f", training {r['training_s']:.2f} s, fit "
+                  f"{r['fit_s']:.2f} s, load avg {r['load']:.2f}", flush=True)
     best = {c: max(r["images_per_s"] for r in rows if r["cores"] == c) for c in args.cores}
     base = best[args.cores[0]]
     lab = "cluster" if args.master else "local"

@@ -9,6 +9,7 @@ import pytest
 from alpha_py.distributed import allreduce
 from alpha_py.distributed.allreduce import LOST, Shared, share_start
 from alpha_py.distributed.connect_stages import ConnectStages, Value
+from alpha_py.distributed.fit import job_parts
 
 
 class Gather:
@@ -51,13 +52,17 @@ def stages(outcomes):
     st = ConnectStages.__new__(ConnectStages)
     st.warm, st.shipped = None, []
 
-    def run(state, start, end, spe, token, keep, fetch, save):
+    def run(state, parts, spe, token):
         st.shipped.append(state)
         out = outcomes.pop(0)
         if isinstance(out, Exception):
             raise out
-        return ({"net": {}, "optim": {}} if fetch else None), {"loss": 0.0, "images": 1}
-    st._segment = run
+        return ({"net": {}, "optim": {}} if parts[-1][3] else None), [(parts[-1][1], {"loss": 0.0}, 1.0)]
+    st._job = run
+
+    def segment(state, start, end, spe, token, keep=False, fetch=True):
+        return st.segments(state, [(start, end, keep, fetch, None)], spe, token)
+    st.segment = segment
     return st
 
 
@@ -91,3 +96,37 @@ def test_a_lost_state_the_client_does_not_hold_fails_the_stage():
 
 def test_shared_and_value_are_what_the_task_reads():
     assert Shared().shared and not getattr(Value({}), "shared", False) and Value(3).value == 3
+
+
+def test_job_parts_end_at_every_boundary_and_only_the_last_fetches():
+    ck = types.SimpleNamespace(args=("dir", 2, "m", {}))
+    parts = job_parts(0, 62, 20, 9, ck, {"mode": "allreduce"}, 31)
+    assert [p[:4] for p in parts] == [(0, 20, True, False), (20, 40, True, False), (40, 60, True, False),
+                                      (60, 62, False, True)]
+    assert [p[4][1]["step"] for p in parts] == [20, 40, 60, 62] and parts[1][4][1]["epoch"] == 1
+    assert [p[:2] for p in job_parts(20, 62, 20, 2, None, {}, 31)] == [(20, 40), (40, 60)]
+    assert all(p[4] is None for p in job_parts(0, 62, 20, 9, None, {}, 31))
+
+
+def test_a_jobs_wall_time_is_split_over_its_segments(monkeypatch):
+    """Per segment: its share of the job's wall time (the gap before it included), the job's scheduling before the
+    first and the result's way back after the last; only the last segment's row carries the state."""
+    from alpha_py.distributed import connect_stages
+    clock = iter([100.0, 103.0])                     # the client's submit and return times
+    monkeypatch.setattr(connect_stages.time, "time", lambda: next(clock))
+    rows = [{"loss": 0.5, "images": 64, "profile": {"began": 100.2, "ended": 101.0, "steps": 0.7}},
+            {"loss": 0.4, "images": 64, "profile": {"began": 101.1, "ended": 102.8, "steps": 1.5},
+             "net": {"w": 1}, "optim": {}}]
+    monkeypatch.setattr(connect_stages, "_rows", lambda *a, **k: rows)
+    st = ConnectStages.__new__(ConnectStages)
+    st.frame, st.spec = None, types.SimpleNamespace()
+    monkeypatch.setattr(connect_stages, "segment_fn", lambda *a: None)
+    state, done = st._job(None, [(0, 5, True, False, None), (5, 10, False, True, None)], 31, "t")
+    assert state == {"net": {"w": 1}, "optim": {}} and [d[0] for d in done] == [5, 10]
+    assert [round(d[2], 6) for d in done] == [1.0, 2.0]
+    p0, p1 = done[0][1]["profile"], done[1][1]["profile"]
+    assert (round(p0["before"], 6), p0["after"], round(p1["before"], 6), round(p1["after"], 6)) == (0.2, 0.0, 0.1, 0.2)
+    rows.pop()
+    clock = iter([100.0, 103.0])
+    with pytest.raises(RuntimeError, match=r"rank 0 reported 1 of them"):
+        st._job(None, [(0, 5, True, False, None), (5, 10, False, True, None)], 31, "t")

@@ -54,8 +54,10 @@ def test_allreduce_over_connect_equals_the_classic_session(remote, tmp_path):
     spark, _ = remote
     # 4 segments: the state stays in the executors' replicas between them; rank 0 writes every checkpoint
     res = fit("mnist5k", "mnist_cnn", epochs=1, batch=64, workers=2, mode="allreduce", seed=3, spark=spark,
-              checkpoint_dir=str(tmp_path / "ck"), checkpoint_every=20, log=lambda *_: None)
+              checkpoint_dir=str(tmp_path / "ck"), checkpoint_every=20, log=lambda *_: None, job_seconds=60)
     assert res.step == 62 and len(res.history) == 4
+    # one Spark job for the first segment, the other three in the next (job_seconds); the same weights below
+    assert [h["job"] for h in res.history] == [1, 2, 2, 2], res.history
     assert sorted(os.listdir(tmp_path / "ck")) == ["ckpt-000000060.npz", "ckpt-000000062.npz"]
     from alpha_py.distributed import Checkpointer
     saved, meta = Checkpointer.load(str(tmp_path / "ck" / "ckpt-000000062.npz"))

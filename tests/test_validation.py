@@ -56,6 +56,9 @@ BAD = [
     (dict(seed=-3), "seed=-3"),
     (dict(fail_at_step=-1), "fail_at_step=-1"),
     (dict(checkpoint_dir=os.path.abspath(__file__) + "/ckpt"), "checkpoint_dir="),
+    (dict(job_seconds=0), "job_seconds must be None (one Spark job per segment) or a number of seconds > 0, got 0"),
+    (dict(job_seconds="5"), "got '5'"),
+    (dict(job_seconds=math.nan), "got nan"),
 ]
 
 

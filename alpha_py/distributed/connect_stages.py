@@ -3,7 +3,8 @@ shards are a DataFrame of one row per rank in `workers` partitions; an allreduce
 mapInArrow over it whose rank 0 hosts the stage's rendezvous (on its executor's host, at a port and key the
 client drew for the stage); an averaging round is a plain mapInArrow whose W states the client averages.
 An allreduce state stays in the executors' kept replicas between segments: it rides in the closure only when
-no replica can hold it, rank 0 writes the checkpoints and returns the state after the last segment.
+no replica can hold it, rank 0 writes the checkpoints and returns the state after the last segment. Consecutive
+segments run in one barrier job (fit's job_seconds), so Spark's per-job cost is paid once per job.
 Imports numpy, pyarrow / pyspark (lazily) and this package."""
 import os
 import pickle
@@ -105,29 +106,34 @@ def _drain(server, timeout_s=60.0):
     server.close()
 
 
-def segment_fn(spec, state, start, end, spe, token, keep, port, authkey, fetch=True, save=None):
-    """The barrier task of one allreduce segment. state None: not shipped (the ranks' kept replicas hold it,
-    allreduce.Shared). fetch: rank 0 returns the end state; save (Checkpointer args, meta): rank 0 writes the
+def segment_fn(spec, state, parts, spe, token, port, authkey):
+    """The barrier task of one job of consecutive allreduce segments, parts = [(start, end, keep, fetch, save)].
+    state None: not shipped (the ranks' kept replicas hold it, allreduce.Shared); segments after the job's first
+    always start from the kept replicas. Each segment is the classic stage's arithmetic (its own all-gathers,
+    buffer averaging and replica hand-over), so grouping segments into one job changes no result. Per segment,
+    rank 0 yields its metrics; fetch: with the end state; save (Checkpointer args, meta): rank 0 writes the
     checkpoint on its executor (a non-finite state is refused there and reported as a note)."""
     from .allreduce import Shared, segment_task
     from .state import unpack_state
-    held = Shared() if state is None else Value(state)
 
     def task(batches):
         from pyspark import BarrierTaskContext
         ctx = BarrierTaskContext.get()
         item = shard_item(batches, spec.image_shape)
         server, how = _rank0_server(ctx, port, authkey)
-        run = segment_task(spec, held, start, end, spe, token, how, keep, state_out=fetch or save is not None)
         try:
-            for out in run(iter([item])):
-                sent = server.take(f"{token}/{start}/state")
-                end_state = unpack_state(*sent) if sent is not None else None
-                if save is not None:
-                    out["saved"] = _save(save, end_state)
-                if fetch:
-                    out.update(end_state)
-                yield _one(out)
+            for i, (start, end, keep, fetch, save) in enumerate(parts):
+                held = Value(state) if i == 0 and state is not None else Shared()
+                run = segment_task(spec, held, start, end, spe, token, how, keep,
+                                   state_out=fetch or save is not None)
+                for out in run(iter([item])):
+                    sent = server.take(f"{token}/{start}/state")
+                    end_state = unpack_state(*sent) if sent is not None else None
+                    if save is not None:
+                        out["saved"] = _save(save, end_state)
+                    if fetch:
+                        out.update(end_state)
+                    yield _one(out)
         finally:
             if server is not None:
                 _drain(server)
@@ -179,33 +185,47 @@ class ConnectStages:
             yield _one(len(shard_arrays(shard_item(batches, shape))[1]))
         return _rows(self.frame, ready, _OUT)
 
-    def segment(self, state, start, end, spe, token, keep=False, fetch=True, save=None):
-        """One allreduce segment: (end state or None when not fetched, metrics). `state`: the client's state at
-        `start`, or None when it holds none that recent. It is shipped only when the replicas cannot be warm
-        (the job's first stage, a new token); a stage whose ranks kept no replica is run again with it."""
+    def segments(self, state, parts, spe, token):
+        """Consecutive allreduce segments parts = [(start, end, keep, fetch, save)] in one barrier job: (end state
+        or None when not fetched, [(end, metrics, seconds)] per segment). `state`: the client's state at the first
+        start, or None when it holds none that recent. It is shipped only when the replicas cannot be warm (the
+        fit's first job, a new token); a job whose ranks kept no replica is run again with it."""
         from .allreduce import LOST
+        start, end = parts[0][0], parts[-1][1]
         warm = self.warm == (token, start)
         if state is None and not warm:
             raise RuntimeError(f"Spark Connect segment [{start},{end}): {LOST} {start} and this client holds no "
                                "state at that step")
         try:
-            res = self._segment(None if warm else state, start, end, spe, token, keep, fetch, save)
+            res = self._job(None if warm else state, parts, spe, token)
         except Exception as e:
             if not (warm and state is not None and LOST in str(e)):
                 raise
-            res = self._segment(state, start, end, spe, token, keep, fetch, save)    # the workers were replaced
+            res = self._job(state, parts, spe, token)          # the workers were replaced
         self.warm = (token, end)
         return res
 
-    def _segment(self, state, start, end, spe, token, keep, fetch, save):
+    def _job(self, state, parts, spe, token):
         submitted = time.time()
         port, key = random.SystemRandom().randint(20000, 32767), os.urandom(32)   # below Linux's ephemeral range
-        task = segment_fn(self.spec, state, start, end, spe, token, keep, port, key, fetch, save)
-        res = _rows(self.frame, task, _OUT, barrier=True)[0]
-        prof = res["profile"]
-        prof["before"], prof["after"] = prof.pop("began") - submitted, time.time() - prof.pop("ended")
-        metrics = {"loss": res["loss"], "images": res["images"], "profile": prof, "saved": res.get("saved")}
-        return ({"net": res["net"], "optim": res["optim"]} if fetch else None), metrics
+        outs = _rows(self.frame, segment_fn(self.spec, state, parts, spe, token, port, key), _OUT, barrier=True)
+        returned = time.time()
+        if len(outs) != len(parts):
+            raise RuntimeError(f"Spark Connect job of segments {[p[:2] for p in parts]}: rank 0 reported "
+                               f"{len(outs)} of them")
+        done, prev, end_state = [], submitted, None
+        for i, ((_, end, *_), res) in enumerate(zip(parts, outs)):
+            prof = res["profile"]          # rank 0's wall clock: the split is approximate on a cluster
+            began, ended = prof.pop("began"), prof.pop("ended")
+            last = i == len(parts) - 1
+            prof["before"], prof["after"] = max(began - prev, 0.0), max(returned - ended, 0.0) if last else 0.0
+            seconds = max((returned if last else ended) - prev, 1e-9)
+            prev = ended
+            done.append((end, {"loss": res["loss"], "images": res["images"], "profile": prof,
+                               "saved": res.get("saved")}, seconds))
+            if "net" in res:
+                end_state = {"net": res["net"], "optim": res["optim"]}
+        return end_state, done
 
     def round(self, state, start, end, spe, token):
         from .average import _add

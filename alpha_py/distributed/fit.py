@@ -141,6 +141,19 @@ def evaluate(sc, spec, state, dataset, workers):
     return sum(c for c, _ in parts) / max(sum(n for _, n in parts), 1)
 
 
+def job_parts(step, total, every, count, ckpt, run_meta, spe):
+    """The next `count` allreduce segments from `step` as (start, end, keep, fetch, save): a segment ends at each
+    multiple of `every` (checkpoint_every, default an epoch); save: rank 0's checkpoint arguments or None."""
+    parts = []
+    while step < total and len(parts) < count:
+        end = min((step // every + 1) * every, total)
+        save = ((ckpt.args, dict(run_meta, step=end, epoch=end // spe))
+                if ckpt is not None and (end % every == 0 or end == total) else None)
+        parts.append((step, end, end < total, end == total, save))
+        step = end
+    return parts
+
+
 def _quiet(call):
     """call(), its error ignored: cleanup on a path that is already raising."""
     try:
@@ -167,7 +180,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
         workers=2, mode="average", sync_every=10, checkpoint_dir=None, checkpoint_every=None,
         resume=False, engine="cpu", seed=0, shuffle=True, max_restarts=3, fail_at_step=None, graph=None,
         rendezvous="driver", image_shape=None, num_classes=None, spark=None, log=print, on_nonfinite="stop",
-        precision="fp32"):
+        precision="fp32", job_seconds=5.0):
     """Train `model` data-parallel on `workers` Spark tasks.
 
     data / test_data: a dataset name ("mnist", "fashion_mnist", "cifar10", "cifar100" with data_dir;
@@ -187,7 +200,9 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     dropped; 'continue'); in allreduce mode all ranks decide on the loss reduced with the gradients, so they stop
     or skip together; a state holding NaN/Inf is never checkpointed (docs/divergence.md). Every argument is validated
     (alpha_py.validation) before Spark is touched. precision: "fp32", "tf32" or "bf16", the tasks' CUDA engines'
-    (docs/precision.md; tf32 / bf16 need engine 'cuda').
+    (docs/precision.md; tf32 / bf16 need engine 'cuda'). job_seconds (allreduce over Spark Connect): consecutive
+    segments run in one barrier job of about this many seconds, so Spark's per-job cost (0.13-0.2 s) is paid once
+    per job; progress lines then arrive once per job (None: one job per segment, as in the classic session).
     """
     check_training_args("fit", datasets=DATASETS, data=data, test_data=test_data, data_dir=data_dir,
                         model=model, epochs=epochs, batch=batch, optim=optim, lr=lr, workers=workers,
@@ -197,6 +212,10 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     if graph is not None and not isinstance(graph, bool):
         raise ArgumentError(f"fit: graph must be None (capture where possible), True or False, got {graph!r}")
     check_nonfinite_policy(on_nonfinite, "fit")
+    if job_seconds is not None and (isinstance(job_seconds, bool) or not isinstance(job_seconds, (int, float))
+                                    or not job_seconds > 0):
+        raise ArgumentError(f"fit: job_seconds must be None (one Spark job per segment) or a number of seconds "
+                            f"> 0, got {job_seconds!r}")
     if rendezvous not in RENDEZVOUS:
         raise ArgumentError(f"fit: rendezvous must be one of {list(RENDEZVOUS)}, got {rendezvous!r}")
     if graph and engine != "cuda":
@@ -264,7 +283,7 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
     state, step = restore() if resume else (initial_state(spec), 0)
     held = step                 # the step `state` is at (over Connect, allreduce keeps it on the executors)
     lazy = remote and mode == "allreduce"
-    history, restarts, trained_images, train_time = [], 0, 0, 0.0
+    history, restarts, trained_images, train_time, per_job, jobs = [], 0, 0, 0.0, 1, 0
     token = uuid.uuid4().hex
     server = driver_server(sc) if mode == "allreduce" and rendezvous == "driver" and not remote else None
     try:
@@ -275,18 +294,19 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
             t0 = time.perf_counter()
             try:
                 if lazy:                    # rank 0 checkpoints; the state comes back at the end only
-                    save = ((ckpt.args, dict(run_meta, step=end, epoch=end // spe))
-                            if ckpt is not None and (end % every == 0 or end == total) else None)
-                    got, metrics = stages.segment(state if held == step else None, step, end, spe, token,
-                                                  keep=end < total, fetch=end == total, save=save)
+                    parts = job_parts(step, total, every, per_job, ckpt, run_meta, spe)
+                    end = parts[-1][1]
+                    got, done = stages.segments(state if held == step else None, parts, spe, token)
                     state = got if got is not None else state
-                elif remote:
-                    state, metrics = stages.round(state, step, end, spe, token)
-                elif mode == "allreduce":
-                    state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token, server,
-                                                     keep=end < total)
                 else:
-                    state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
+                    if remote:
+                        state, metrics = stages.round(state, step, end, spe, token)
+                    elif mode == "allreduce":
+                        state, metrics = run_segment(sc, shard_rdd, spec, state, step, end, spe, token, server,
+                                                     keep=end < total)
+                    else:
+                        state, metrics = run_round(sc, shard_rdd, spec, state, step, end, spe, token)
+                    done = [(end, metrics, None)]
             except Exception as e:          # a task died and Spark gave up on the stage
                 stop = nonfinite_stop(e, ckpt)
                 if stop is not None:
@@ -309,25 +329,31 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
                 continue
             dt = time.perf_counter() - t0
             train_time += dt
-            trained_images += metrics["images"]
-            step = end
-            held = end if not lazy or end == total else held
-            history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"], "seconds": dt,
-                            "images": metrics["images"], "images_per_s": metrics["images"] / dt,
-                            "profile": metrics.get("profile")})
-            if metrics.get("profile"):
-                log("[alpha.distributed] stage profile: " + stage_profile(metrics["profile"], dt))
-            if step % every == 0 or step == total:
-                saved = (metrics.get("saved") or (None, None))[1]
-                if saved:                   # rank 0 refused a non-finite state
-                    log(f"[alpha.distributed] {saved}")
-                if ckpt is not None and not lazy:
-                    try:
-                        ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
-                    except NonFiniteError as e:      # on_nonfinite='continue' let the weights go NaN
-                        log(f"[alpha.distributed] warning: {e}; the newest finite checkpoint stays the resume point")
-                log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
-                    f"{metrics['images'] / dt:.1f} images/s")
+            jobs += 1
+            if lazy and job_seconds is not None:    # segments for the next job to last about job_seconds
+                per_job = max(1, int(job_seconds * len(done) / dt))
+            for end, metrics, seconds in done:
+                seconds = seconds or dt
+                trained_images += metrics["images"]
+                step = end
+                held = end if not lazy or end == total else held
+                history.append({"step": step, "epoch": step / spe, "loss": metrics["loss"], "seconds": seconds,
+                                "images": metrics["images"], "images_per_s": metrics["images"] / seconds,
+                                "profile": metrics.get("profile"), "job": jobs})
+                if metrics.get("profile"):
+                    log("[alpha.distributed] stage profile: " + stage_profile(metrics["profile"], seconds))
+                if step % every == 0 or step == total:
+                    saved = (metrics.get("saved") or (None, None))[1]
+                    if saved:                   # rank 0 refused a non-finite state
+                        log(f"[alpha.distributed] {saved}")
+                    if ckpt is not None and not lazy:
+                        try:
+                            ckpt.save(state, dict(run_meta, step=step, epoch=step // spe))
+                        except NonFiniteError as e:      # on_nonfinite='continue' let the weights go NaN
+                            log(f"[alpha.distributed] warning: {e}; the newest finite checkpoint stays the resume "
+                                "point")
+                    log(f"[alpha.distributed] step {step}/{total} epoch {step / spe:.2f} loss {metrics['loss']:.4f} "
+                        f"{metrics['images'] / seconds:.1f} images/s")
     except BaseException:               # a failed fit, too, leaves no cached shards on the server
         stages.release() if remote else _quiet(shard_rdd.unpersist)
         raise
