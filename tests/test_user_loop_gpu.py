@@ -168,7 +168,7 @@ def test_uncapturable_unit_runs_op_by_op_with_the_same_results():
 
 def test_switch_turns_it_off():
     eg = alpha.engine.cuda_float32(0, auto_graph=False)
-    assert not eg.auto_graph() and eg.auto_stats() == {}
+    assert not eg.auto_graph() and eg.auto_stats()["captures"] == 0
     assert eg.auto_graph(True).auto_graph()
     code = "from alpha_py import alpha; print(alpha.engine.cuda_float32(0).auto_graph())"
     env = dict(os.environ, ALPHA_AUTO_GRAPH="0")
@@ -229,6 +229,31 @@ def test_iterations_left_op_by_op_take_planned_memory():
     assert "serve" in s["memory"]["states"], s
 
 
+def test_the_loop_with_auto_graph_off_takes_planned_memory_with_the_pool_s_results():
+    """auto_graph off: every iteration runs op by op, its memory from a plan (as train_step(graph=False)); results
+    bit for bit those of the bare pool (no recorder at all), outputs the user keeps across iterations too."""
+    def go(planned):
+        eg, net, opt = setup(False)
+        if not planned:
+            eg.auto = None                       # no recorder: every block from the pool
+        ls, kept, losses = alpha.loss.softmax_crossEntropy(), [], []
+        for i, (x, y) in enumerate(batches(eg, [16] * 10 + [8, 16])):
+            yh = net.forward(x)[0]
+            net.backward(ls.gradient(yh, y))
+            opt.update().clear_grads()
+            net.gc()
+            losses.append(ls.loss(yh, y))
+            if i == 6:
+                kept.append(yh)                  # read at the end: later iterations must not reuse its bytes
+        return [r.get() for r in losses], [k.numpy() for k in kept], state(net, opt), eg.auto_stats()
+    planned, pool = go(True), go(False)
+    assert planned[0] == pool[0] and all(np.array_equal(a, b) for a, b in zip(planned[1], pool[1]))
+    assert all(np.array_equal(planned[2][k], pool[2][k]) for k in pool[2])
+    s = planned[3]
+    assert s["captures"] == 0 and s["replays"] == 0 and s["eager"] == 12, s
+    assert s["memory"]["planned"] > 0 and pool[3] == {}, s          # blocks were served from a plan's arena
+
+
 def test_a_captured_loop_keeps_no_op_by_op_arena():
     s = same([16] * 8, min_replays=4)
     assert s["memory"]["arena_bytes"] == 0 and "serve" not in s["memory"]["states"], s
@@ -269,7 +294,7 @@ def test_a_java_module_s_batched_step_is_captured_and_bit_identical():
     require_gpu()
     l1, s1, auto = java_batch_loop(None, n=9, eg=alpha.engine.cuda_float32(0, auto_graph=True))
     l0, s0, off = java_batch_loop(None, n=9, eg=alpha.engine.cuda_float32(0, auto_graph=False))
-    assert off is None and l1 == l0
+    assert not off.capture and off.stats()["captures"] == 0 and l1 == l0     # off: op by op, planned memory
     bad = [k for k in s0 if not np.array_equal(s0[k], s1[k])]
     assert not bad, f"final state differs in {bad[:8]}"
     st = auto.stats()

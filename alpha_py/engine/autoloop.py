@@ -30,8 +30,9 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
     """The recorder of one engine. `call(kind, obj, fn, args)` is what the hooked methods call; `flush()` is
     what any observer of deferred work calls; `stats()` says what happened."""
 
-    def __init__(self, eg, defer_without_graphs=False):
+    def __init__(self, eg, defer_without_graphs=False, capture=True):
         self.eg, self.b = eg, eg.backend
+        self.capture = capture               # False (auto_graph off): iterations only, each with planned memory
         self.can_capture = bool(getattr(self.b, "graphs_supported", False))
         self.defer_anyway = defer_without_graphs     # tests on the CPU: defer, then fail the capture, flush
         if self.can_capture:
@@ -73,7 +74,7 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
             if sig is not None and i < len(self.tpl.sig) and self.tpl.sig[i] == sig and self._ready(args):
                 return self._defer(kind, obj, fn, args, sig)
             self.flush()
-        elif self.mode == IDLE and sig is not None:
+        elif self.mode == IDLE and sig is not None and self.capture:
             tpl = self._pick(sig)
             if tpl is not None and self._start(tpl) and self._ready(args):
                 return self._defer(kind, obj, fn, args, sig)
@@ -169,6 +170,11 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
 
     def _learn(self):
         """The end of an op-by-op iteration: count its signature."""
+        if not self.capture:
+            self.counts["eager"] += 1
+            self._plan_end(True)
+            self._reset(IDLE)
+            return
         sig = tuple(self.sigs)
         tpl = self.templates.get(sig)
         if tpl is None:

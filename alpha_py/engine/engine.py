@@ -84,7 +84,7 @@ class Engine(EngineMath):
         wait each, and training steps run op by op): for finding a culprit, not for production runs."""
         if flag is None:
             return self.anomaly
-        if flag and not self.anomaly and self.auto is not None:      # checks need every op run, op by op
+        if flag and not self.anomaly and self.auto_graph():          # checks need every op run, op by op
             self._flush_auto()
             self.auto_graph(False)
             self._auto_before_anomaly = True
@@ -125,24 +125,28 @@ class Engine(EngineMath):
 
     def auto_graph(self, flag=None):
         """auto_graph() -> bool; auto_graph(True/False): capture the user's own training loop into CUDA graphs
-        (engine/autoloop.py, docs/user-loop.md). Needs a CUDA engine; off: every call runs op by op."""
+        (engine/autoloop.py, docs/user-loop.md). Needs a CUDA engine; off: every call runs op by op (on a CUDA
+        engine the recorder still marks the loop's iterations, so each takes its memory from a plan, as
+        alpha.train_step(graph=False) does)."""
         if flag is None:
-            return self.auto is not None
-        if not flag:
-            if self.auto is not None:
-                self.auto.reset()
-            self.auto = None
-        elif self.auto is None:
-            if not getattr(self.backend, "graphs_supported", False):
-                raise ArgumentError(f"auto_graph: CUDA graphs need a CUDA engine (alpha.engine.cuda_float32), "
-                                    f"this engine is {self._type_name}")
+            return self.auto is not None and self.auto.capture
+        if self.auto is not None and self.auto.capture == bool(flag):
+            return self
+        if flag and not getattr(self.backend, "graphs_supported", False):
+            raise ArgumentError(f"auto_graph: CUDA graphs need a CUDA engine (alpha.engine.cuda_float32), "
+                                f"this engine is {self._type_name}")
+        if self.auto is not None:
+            self.auto.reset()
+        self.auto = None
+        if flag or callable(getattr(self.backend, "step_memory", None)):
             from .autoloop import AutoLoop
-            self.auto = AutoLoop(self)
+            self.auto = AutoLoop(self, capture=bool(flag))
         return self
 
     def auto_stats(self):
         """What the loop recorder did: iterations run op by op, captures, replays, flushes (deferred work run
-        op by op early), signatures and why some are not captured; {} when auto_graph is off."""
+        op by op early), signatures and why some are not captured, planned memory; {} without a recorder (the
+        CPU engine)."""
         return {} if self.auto is None else self.auto.stats()
 
     def _flush_auto(self):

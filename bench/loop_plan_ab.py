@@ -1,0 +1,56 @@
+"""A/B of the README loop with auto_graph off on a CUDA engine: iterations on planned memory (the recorder marks
+them, engine/loop_memory.py) against the bare pool (no recorder), alternating rounds in one process, with
+PyTorch eager's step (bench/step_graph.py) for reference. Prints best / median ms per step of each.
+Usage: python3 bench/loop_plan_ab.py [--rounds 5] [--steps 40] [--configs fashion:128,resnet18:32]"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from step_graph import bench_torch, user_loop  # noqa: E402
+
+
+def timed(eg, step, steps):
+    step(0).get()
+    t0 = time.perf_counter()
+    out = [step(i) for i in range(steps)]
+    out[-1].get()
+    eg.backend.synchronize()
+    return (time.perf_counter() - t0) / steps * 1e3
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--configs", default="fashion:128,resnet18:32")
+    a = ap.parse_args()
+    for cfg in a.configs.split(","):
+        kind, batch = cfg.split(":")
+        batch = int(batch)
+        loops = {}
+        for name in ("planned", "pool"):
+            eg, net, step = user_loop(kind, batch, False)
+            if name == "pool":
+                eg.auto = None                   # no recorder: every block from the pool
+            for i in range(5):
+                step(i)
+            loops[name] = (eg, step)
+        ms = {name: [] for name in loops}
+        for r in range(a.rounds):
+            for name in (("planned", "pool") if r % 2 == 0 else ("pool", "planned")):
+                ms[name].append(timed(*loops[name], a.steps))
+        torch_ms = bench_torch(kind, batch, a.steps, 5, False)["ms"]
+        mem = loops["planned"][0].auto_stats()["memory"]
+        line = ", ".join(f"{n} {min(v):.2f} / {sorted(v)[len(v) // 2]:.2f} ms" for n, v in ms.items())
+        med = {n: sorted(v)[len(v) // 2] for n, v in ms.items()}
+        print(f"{kind} b{batch}: {line} (best / median of {a.rounds}); torch eager {torch_ms:.2f} ms; planned / pool "
+              f"{med['planned'] / med['pool']:.3f}, planned / torch {med['planned'] / torch_ms:.2f}, pool / torch "
+              f"{med['pool'] / torch_ms:.2f}; plan states {mem['states']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
