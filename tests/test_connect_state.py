@@ -104,7 +104,9 @@ def test_job_parts_end_at_every_boundary_and_only_the_last_fetches():
     assert [p[:4] for p in parts] == [(0, 20, True, False), (20, 40, True, False), (40, 60, True, False),
                                       (60, 62, False, True)]
     assert [p[4][1]["step"] for p in parts] == [20, 40, 60, 62] and parts[1][4][1]["epoch"] == 1
-    assert [p[:2] for p in job_parts(20, 62, 20, 2, None, {}, 31)] == [(20, 40), (40, 60)]
+    assert [p[:2] for p in job_parts(0, 62, 20, 2, None, {}, 31)] == [(0, 20), (20, 40)]
+    assert [p[:2] for p in job_parts(20, 62, 20, 2, None, {}, 31)] == [(20, 40), (40, 60), (60, 62)]   # no 1-job tail
+    assert [p[:2] for p in job_parts(0, 62, 20, 1, None, {}, 31)] == [(0, 20)]
     assert all(p[4] is None for p in job_parts(0, 62, 20, 9, None, {}, 31))
 
 

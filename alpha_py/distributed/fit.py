@@ -142,16 +142,17 @@ def evaluate(sc, spec, state, dataset, workers):
 
 
 def job_parts(step, total, every, count, ckpt, run_meta, spe):
-    """The next `count` allreduce segments from `step` as (start, end, keep, fetch, save): a segment ends at each
-    multiple of `every` (checkpoint_every, default an epoch); save: rank 0's checkpoint arguments or None."""
+    """The next `count` allreduce segments from `step` as (start, end, keep, fetch, save), and the rest too when at
+    most count // 2 would be left (no short last job): a segment ends at each multiple of `every`
+    (checkpoint_every, default an epoch); save: rank 0's checkpoint arguments or None."""
     parts = []
-    while step < total and len(parts) < count:
+    while step < total:
         end = min((step // every + 1) * every, total)
         save = ((ckpt.args, dict(run_meta, step=end, epoch=end // spe))
                 if ckpt is not None and (end % every == 0 or end == total) else None)
         parts.append((step, end, end < total, end == total, save))
         step = end
-    return parts
+    return parts if len(parts) - count <= count // 2 else parts[:count]
 
 
 def _quiet(call):
@@ -330,8 +331,8 @@ def fit(data, model, *, test_data=None, data_dir=None, epochs=1, batch=64, optim
             dt = time.perf_counter() - t0
             train_time += dt
             jobs += 1
-            if lazy and job_seconds is not None:    # segments for the next job to last about job_seconds
-                per_job = max(1, int(job_seconds * len(done) / dt))
+            if lazy and job_seconds is not None:    # segments for the next job to last about job_seconds, at the
+                per_job = max(1, round(job_seconds / min(d[2] for d in done)))    # fastest segment's pace
             for end, metrics, seconds in done:
                 seconds = seconds or dt
                 trained_images += metrics["images"]
