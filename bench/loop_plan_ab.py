@@ -5,21 +5,12 @@ Usage: python3 bench/loop_plan_ab.py [--rounds 5] [--steps 40] [--configs fashio
 import argparse
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from step_graph import bench_torch, user_loop  # noqa: E402
-
-
-def timed(eg, step, steps):
-    step(0).get()
-    t0 = time.perf_counter()
-    out = [step(i) for i in range(steps)]
-    out[-1].get()
-    eg.backend.synchronize()
-    return (time.perf_counter() - t0) / steps * 1e3
+from sync_ab import timed  # noqa: E402   (ms per step after 5 warm-up steps, syncs per step)
 
 
 def main():
@@ -36,13 +27,11 @@ def main():
             eg, net, step = user_loop(kind, batch, False)
             if name == "pool":
                 eg.auto = None                   # no recorder: every block from the pool
-            for i in range(5):
-                step(i)
             loops[name] = (eg, step)
         ms = {name: [] for name in loops}
         for r in range(a.rounds):
             for name in (("planned", "pool") if r % 2 == 0 else ("pool", "planned")):
-                ms[name].append(timed(*loops[name], a.steps))
+                ms[name].append(timed(*loops[name], a.steps)[0])
         torch_ms = bench_torch(kind, batch, a.steps, 5, False)["ms"]
         mem = loops["planned"][0].auto_stats()["memory"]
         line = ", ".join(f"{n} {min(v):.2f} / {sorted(v)[len(v) // 2]:.2f} ms" for n, v in ms.items())
