@@ -65,6 +65,7 @@ class ConvAlgoCache:
         self.timings = {}                 # key -> {name: ms} measured by this process
         self.table_hits = 0               # picks answered by the shipped table
         self._choice = None               # loaded lazily from the file
+        self.memo = {}                    # the engine's (pass, shapes, mode, enabled) -> parsed choice (cuda_conv.py)
 
     # ---------------------------------------------------------------- file
     def _entries(self):

@@ -14,6 +14,16 @@ THREADS = 256
 GEMM_TILES = ((128, 128), (128, 64), (64, 128), (64, 64))
 
 
+def _parsed(name):
+    """An algorithm name as (kind, bm, bn): gemm128x64 -> ("gemm", 128, 64), winograd -> ("wino", 0, 0), tc64x128,
+    wg128x64 (wgmma)."""
+    if name == "winograd":
+        return "wino", 0, 0
+    kind = "gemm" if name.startswith("gemm") else name[:2]
+    bm, bn = name[len(kind):].split("x")
+    return kind, int(bm), int(bn)
+
+
 def _time_ms(fn, reps):
     """Mean device time of fn() over `reps` runs after one warm-up run (which also compiles it)."""
     fn()
@@ -54,9 +64,20 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return bm, bn
 
     def _geom(self, x_shape, w_hw, oc, y_hw, stride, pad):
-        n, h, w, ic = x_shape
-        return (i32(n), i32(h), i32(w), i32(ic), i32(oc), i32(w_hw[0]), i32(w_hw[1]), i32(y_hw[0]), i32(y_hw[1]),
-                i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
+        """The implicit-GEMM kernels' 13 int32 geometry arguments (memoised per shapes: a step repeats them)."""
+        memo = self.__dict__.setdefault("_geoms", {})
+        try:
+            key = (tuple(x_shape), tuple(w_hw), int(oc), tuple(y_hw), tuple(stride), tuple(pad))
+        except TypeError:
+            key = None
+        got = memo.get(key)
+        if got is None:
+            n, h, w, ic = x_shape
+            got = (i32(n), i32(h), i32(w), i32(ic), i32(oc), i32(w_hw[0]), i32(w_hw[1]), i32(y_hw[0]), i32(y_hw[1]),
+                   i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
+            if key is not None and len(memo) < 4096:
+                memo[key] = got
+        return got
 
     # ---------------------------------------------------------------- algorithm choice
     def _algo_cache(self):
@@ -86,7 +107,22 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         """Run the chosen algorithm: `gemm(bm, bn)` for each implicit-GEMM tile shape, `wino()` when the
         layer suits Winograd, `tc(bm, bn[, wgmma])` (pipelined TF32 tensor cores; wgmma on Hopper) when TF32 is
         allowed and the layout suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd
-        where it applies, else the heuristic tiles."""
+        where it applies, else the heuristic tiles. A choice made outside a capture is memoised per shapes and
+        mode (on the algorithm cache, so a new cache forgets it): a repeated layer skips the candidates."""
+        if self.tf32 and int(self.tf32_ks) not in self.__dict__.get("_prebuilt", ()):
+            self.prebuild_kernels()
+        cache = self._algo_cache()
+        try:
+            mkey = (pass_name, key, self._mode(), cache.enabled)
+            hit = cache.memo.get(mkey)
+        except TypeError:                     # an unhashable key part (a list): the full path
+            mkey = hit = None
+        if hit is not None:
+            name, kind, bm, bn = hit
+            if kind == "gemm" or (kind == "wino" and wino is not None) or (kind != "wino" and tc is not None):
+                self.last_conv_algo = name
+                return (gemm(bm, bn) if kind == "gemm" else wino() if kind == "wino"
+                        else tc(bm, bn) if kind == "tc" else tc(bm, bn, True))
         cands = {f"gemm{bm}x{bn}": (lambda bm=bm, bn=bn: gemm(bm, bn)) for bm, bn in GEMM_TILES}
         default = "gemm%dx%d" % tiles
         if wino is not None:
@@ -97,11 +133,11 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
             default = "tc%dx%d" % tiles
             if self.wgmma_ok():
                 cands.update({f"wg128x{bn}": (lambda bn=bn: tc(128, bn, True)) for bn in (128, 64)})
-        if self.tf32 and int(self.tf32_ks) not in self.__dict__.get("_prebuilt", ()):
-            self.prebuild_kernels()
-        key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
+        file_key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
         capturing = cupy.cuda.get_current_stream().is_capturing()
-        name = self.last_conv_algo = self._algo_cache().pick(key, cands, default, can_time=not capturing)
+        name = self.last_conv_algo = cache.pick(file_key, cands, default, can_time=not capturing)
+        if mkey is not None and not capturing:
+            cache.memo[mkey] = (name,) + _parsed(name)
         return cands[name]()
 
     # ---------------------------------------------------------------- dense convolution
