@@ -2,8 +2,10 @@
 eager's step (bench/step_graph.py) for reference. Prints best / median ms per step of each.
 --ab plan: iterations on planned memory (the recorder marks them, engine/loop_memory.py) against the bare pool
 (no recorder); --ab memo: convolutions with their memoised algorithm choice and geometry (cuda_conv.py) against
-choosing per call (both on planned memory).
-Usage: python3 bench/loop_plan_ab.py [--ab plan|memo] [--rounds 5] [--steps 40] [--configs fashion:128,resnet18:32]"""
+choosing per call (both on planned memory); --ab sync: the engine's default sync mode (each public call waits for
+its work) against eg.sync(False) (the host runs ahead of the GPU, as PyTorch eager's does).
+Usage: python3 bench/loop_plan_ab.py [--ab plan|memo|sync] [--rounds 5] [--steps 40]
+  [--configs fashion:128,resnet18:32]"""
 import argparse
 import os
 import sys
@@ -30,9 +32,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--configs", default="fashion:128,resnet18:32")
-    ap.add_argument("--ab", choices=("plan", "memo"), default="plan")
+    ap.add_argument("--ab", choices=("plan", "memo", "sync"), default="plan")
     a = ap.parse_args()
-    names = ("planned", "pool") if a.ab == "plan" else ("memo", "no memo")
+    names = {"plan": ("planned", "pool"), "memo": ("memo", "no memo"), "sync": ("async", "sync")}[a.ab]
     for cfg in a.configs.split(","):
         kind, batch = cfg.split(":")
         batch = int(batch)
@@ -41,6 +43,8 @@ def main():
             eg, net, step = user_loop(kind, batch, False)
             if name == "pool":
                 eg.auto = None                   # no recorder: every block from the pool
+            if name == "async":
+                eg.sync(False)
             if name == "no memo":
                 step(0)                          # the algorithm cache exists after a step
                 eg.backend._algos.memo = eg.backend._geoms = _Forgetful()

@@ -92,7 +92,11 @@ class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraph
         """C-contiguous float32 device array (a copy only when needed)."""
         if a.dtype is not _F32 and a.dtype != _F32:
             a = a.astype(np.float32)
-        return a if a.flags.c_contiguous else cupy.ascontiguousarray(a)
+        try:
+            contiguous = a._c_contiguous         # CuPy's own flag: `flags` builds an object per read
+        except AttributeError:                   # a NumPy array
+            contiguous = a.flags.c_contiguous
+        return a if contiguous else cupy.ascontiguousarray(a)
 
     # ---------------------------------------------------------------- transfer / sync
     def from_host(self, host, dtype=None):

@@ -19,7 +19,7 @@ class CudaOptimOps:
     _optim_sc = None
 
     def _fusable(self, arrays):
-        return all(isinstance(a, cupy.ndarray) and a.dtype == np.float32 and a.flags.c_contiguous
+        return all(isinstance(a, cupy.ndarray) and a.dtype == np.float32 and a._c_contiguous   # (CuPy's flag)
                    for a in arrays)
 
     def optim_scalar_buffer(self):
