@@ -49,6 +49,10 @@ def parser():
     p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
                    help="train from a Spark Connect client session on this server (no spark-submit; the "
                         "rendezvous is hosted by rank 0, checkpoints are written by an executor)")
+    p.add_argument("--job-seconds", dest="job_seconds", type=float, default=5.0,
+                   help="--remote, --mode allreduce: consecutive segments run in one Spark job of about this many "
+                        "seconds (Spark's per-job cost paid once per job; progress printed per job); 0: one job "
+                        "per segment")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--precision", choices=PRECISIONS, default="fp32",
                    help="the tasks' CUDA engines: fp32, tf32 or bf16 tensor cores (tf32/bf16 need --engine cuda; "
@@ -106,7 +110,7 @@ def main(argv=None):
                   checkpoint_every=args.checkpoint_every, resume=args.resume, engine=args.engine,
                   seed=args.seed, max_restarts=args.max_restarts, fail_at_step=args.inject_failure,
                   graph=args.graph, rendezvous=args.rendezvous, spark=spark, on_nonfinite=args.on_nonfinite,
-                  precision=args.precision)
+                  precision=args.precision, job_seconds=args.job_seconds or None)
     except AlphaError as e:
         print(f"spark_jobs/train.py: error: {e}", file=sys.stderr)
         return 2
