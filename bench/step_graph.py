@@ -7,9 +7,12 @@ fresh device memory (device mallocs) of both Alpha modes; also
 whether both Alpha modes gave bit-identical losses. "user loop": the README loop as a user writes it
 (yh = net.forward(x)[0]; net.backward(ls.gradient(yh, y)); opt.update().clear_grads(); net.gc(); plus
 ls.loss(yh, y) kept per step), default sync mode, with the engine's auto_graph on ("user") and off ("user off").
+Every timed loop, of both frameworks, starts after gc.collect(): a full collection of the set-up's garbage (100-140
+ms in this process) landing inside a 60-step window made a run's step 2-3x slower (bench/NOTES-gpu.md).
 Usage: python3 bench/step_graph.py [--steps 50] [--warmup 5] [--configs fashion:128,resnet18:32,resnet18:512]
        [--pool memp3|cupy] [--tf32]"""
 import argparse
+import gc
 import os
 import sys
 import time
@@ -28,6 +31,7 @@ def timed(step, steps, warmup, wait):
     for i in range(warmup):
         step(i)
     wait()
+    gc.collect()
     t0 = time.perf_counter()
     for i in range(steps):
         last = step(i)
@@ -66,6 +70,7 @@ def bench_alpha(kind, batch, graph, steps, warmup, pool, tf32):
         step(*data[i % len(data)])
     step(*data[0]).get()
     c0 = eg.counters()
+    gc.collect()
     t0 = time.perf_counter()
     results = [step(*data[i % len(data)]) for i in range(steps)]
     host = time.perf_counter() - t0
@@ -110,6 +115,7 @@ def bench_user(kind, batch, auto, steps, warmup, pool, tf32):
         step(i)
     step(0).get()
     c0 = eg.counters()
+    gc.collect()
     t0 = time.perf_counter()
     results = [step(i) for i in range(steps)]
     host = time.perf_counter() - t0

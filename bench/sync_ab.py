@@ -4,6 +4,7 @@ behaviour, restored by patching Engine.public); and the loop with a host read in
 on, left op by op) with and without planned memory for its iterations (engine/loop_memory.py).
 Usage: python3 bench/sync_ab.py [--rounds 5] [--steps 40] [--configs fashion:128,resnet18:32]"""
 import argparse
+import gc
 import os
 import sys
 import time
@@ -23,6 +24,7 @@ def timed(eg, step, steps):
     for i in range(5):
         step(i)
     eg.backend.synchronize()
+    gc.collect()                                 # no full collection of earlier garbage inside the window
     s0, t0 = eg.counters()["syncs"], time.perf_counter()
     for i in range(steps):
         step(i)
