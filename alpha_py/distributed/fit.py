@@ -145,14 +145,14 @@ def job_parts(step, total, every, count, ckpt, run_meta, spe):
     """The next `count` allreduce segments from `step` as (start, end, keep, fetch, save), and the rest too when at
     most count // 2 would be left (no short last job): a segment ends at each multiple of `every`
     (checkpoint_every, default an epoch); save: rank 0's checkpoint arguments or None."""
-    parts = []
-    while step < total:
+    parts, limit = [], count + count // 2 + 1        # as many left as `limit`: this job takes `count` only
+    while step < total and len(parts) < limit:
         end = min((step // every + 1) * every, total)
         save = ((ckpt.args, dict(run_meta, step=end, epoch=end // spe))
                 if ckpt is not None and (end % every == 0 or end == total) else None)
         parts.append((step, end, end < total, end == total, save))
         step = end
-    return parts if len(parts) - count <= count // 2 else parts[:count]
+    return parts if len(parts) < limit else parts[:count]
 
 
 def _quiet(call):
