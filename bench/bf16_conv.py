@@ -1,4 +1,4 @@
-"""Benchmark (GPU): TFLOP/s of the bf16 convolution kernels (kernels/conv_bf16.cu) beside our TF32 path (algorithm
+"""Benchmark (GPU): TFLOP/s of the bf16 convolutions (conv_bf16.cu / conv_wgmma.cu, chosen by timing) beside our TF32 path (algorithm
 chosen by timing) on the ResNet18-CIFAR layers at batch 512; median of CUDA-event timings over random data.
 Usage: python3 bench/bf16_conv.py [--batch 512] [--reps 10]"""
 import argparse
@@ -32,7 +32,7 @@ def main():
         w = cupy.asarray(rng.standard_normal((oc, f, f, ic), dtype=np.float32))
         gy = cupy.asarray(rng.standard_normal((a.batch, oh, oh, oc), dtype=np.float32))
         fl = 2.0 * a.batch * oh * oh * oc * f * f * ic
-        row = {}
+        row, algos = {}, []
         for p, eg in engines.items():
             b = eg.backend
             for k, fn in (("fwd", lambda: b.conv_fwd(x, w, (s, s), pad)),
@@ -41,8 +41,10 @@ def main():
                 ms = median_ms(fn, a.reps)
                 tot[p] += ms
                 row[(p, k)] = fl / ms / 1e9
+                if p == "bf16":
+                    algos.append(b.last_conv_algo)
         print(f"{f'{h} {ic}->{oc} {f}x{f} s{s}':>24} " + " ".join(f"{row[(p, k)]:15.1f}" for k in ("fwd", "dgrad", "wgrad")
-                                                              for p in engines))
+                                                              for p in engines) + "   bf16: " + " ".join(algos))
     print("sum of the listed passes (ms, each layer once): " + ", ".join(f"{p} {v:.2f}" for p, v in tot.items()))
 
 

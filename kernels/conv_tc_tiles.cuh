@@ -10,14 +10,19 @@
 #define TC_BK 32
 #define TC_KLD (TC_BK + 4)              // padded K-major row stride (floats)
 
-// float offset of 16-byte chunk kc (0..7) of row r in a K-major tile of 32-float rows: padded (SW=0) or with the
-// 128-byte swizzle of wgmma's SWIZZLE_128B layout (SW=1: chunk kc of row r lands at kc ^ (r % 8))
+// Element type T: float (TF32 kernels) or unsigned short (bf16 bits, conv_wgmma.cu): a 16-byte chunk holds
+// TcElem<T>::C channels, a 128-byte K-major row (one k-tile) TcElem<T>::BK of them.
+template <class T>
+struct TcElem {
+    static constexpr int C = 16 / sizeof(T), BK = 128 / sizeof(T);
+};
+
 // The multi-stage cp.async pipeline every tensor-core kernel runs: stage s of `smem` holds A at s*SS and B at
 // s*SS + SA. pipe_prologue puts tiles 0 .. STAGES-2 in flight; pipe_next(kt) waits until tile kt has landed for
 // all threads (fencing it for the async proxy when wgmma reads it: ASYNC=1), then queues tile kt+STAGES-1 into the
 // stage tile kt-1 used (free: every thread is past it) and returns tile kt's stage.
-template <int STAGES, class LA, class LB>
-__device__ __forceinline__ void pipe_prologue(LA& la, LB& lb, float* smem, int SS, int SA, int nk) {
+template <int STAGES, class LA, class LB, class T>
+__device__ __forceinline__ void pipe_prologue(LA& la, LB& lb, T* smem, int SS, int SA, int nk) {
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < nk) { la.load(smem + s * SS); lb.load(smem + s * SS + SA); }
@@ -25,39 +30,41 @@ __device__ __forceinline__ void pipe_prologue(LA& la, LB& lb, float* smem, int S
     }
 }
 
-template <int STAGES, int ASYNC, class LA, class LB>
-__device__ __forceinline__ float* pipe_next(LA& la, LB& lb, float* smem, int SS, int SA, int kt, int nk) {
+template <int STAGES, int ASYNC, class LA, class LB, class T>
+__device__ __forceinline__ T* pipe_next(LA& la, LB& lb, T* smem, int SS, int SA, int kt, int nk) {
     cp_async_wait<STAGES - 2>();
     if (ASYNC) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");   // cp.async data -> wgmma
     __syncthreads();
     const int nxt = kt + STAGES - 1;
     if (nxt < nk) {
-        float* st = smem + (nxt % STAGES) * SS;
+        T* st = smem + (nxt % STAGES) * SS;
         la.load(st); lb.load(st + SA);
     }
     cp_async_commit();
     return smem + (kt % STAGES) * SS;
 }
 
-template <int SW>
+// element offset of 16-byte chunk kc (0..7) of row r in a K-major tile of 128-byte rows: padded (SW=0, rows of
+// TC_KLD floats) or with the 128-byte swizzle of wgmma's SWIZZLE_128B layout (SW=1: chunk kc of row r at kc ^ (r % 8))
+template <int SW, class T = float>
 __device__ __forceinline__ int kmajor_off(int r, int kc) {
-    return SW ? r * TC_BK + ((kc ^ (r & 7)) << 2) : r * TC_KLD + kc * 4;
+    return (SW ? r * TC_BK + ((kc ^ (r & 7)) << 2) : r * TC_KLD + kc * 4) * (4 / (int)sizeof(T));
 }
 
 // ---------------------------------------------------------------- forward operands (K-major)
-// A rows = output pixels m0.., one 16-byte chunk (4 channels at k = kt*32 + kc*4) per row, BM/32 rows per thread.
+// A rows = output pixels m0.., one 16-byte chunk (C channels at k = kt*BK + kc*C) per row, BM/32 rows per thread.
 // Row pointers and their validity depend only on the tap (fh, fw): they are recomputed when this thread's k crosses
-// into another tap (every IC/32 k-tiles when IC >= 32), otherwise a k-tile costs one add per row.
-template <int BM, int SW = 0>
+// into another tap (every IC/BK k-tiles when IC >= BK), otherwise a k-tile costs one add per row.
+template <int BM, int SW = 0, class T = float>
 struct FwdTileA {
     static constexpr int R = BM / 32;
-    const float* x; const ConvGeom& g;
-    const float* src[R]; int pix[R], ih0[R], iw0[R];
+    const T* x; const ConvGeom& g;
+    const T* src[R]; int pix[R], ih0[R], iw0[R];
     unsigned ok = 0;                                   // bit i: row i's pixel of tap (fh, fw) is inside the image
     int kc, fh = 0, fw = 0, ic;
-    __device__ FwdTileA(const float* x_, const ConvGeom& g_, int m0) : x(x_), g(g_) {
+    __device__ FwdTileA(const T* x_, const ConvGeom& g_, int m0) : x(x_), g(g_) {
         kc = threadIdx.x & 7;
-        ic = kc * 4;
+        ic = kc * TcElem<T>::C;
         const FastDiv dow(g.OW), doh(g.OH);
         const int M = g.N * g.OH * g.OW;
 #pragma unroll
@@ -82,25 +89,25 @@ struct FwdTileA {
             src[i] = x + (v ? ((long long)pix[i] + ih * g.W + iw) * g.IC : 0);   // x + ic (< IC): a safe dummy
         }
     }
-    __device__ __forceinline__ void load(float* As) {
+    __device__ __forceinline__ void load(T* As) {
 #pragma unroll
         for (int i = 0; i < R; ++i) {
-            cp_async16(As + kmajor_off<SW>((threadIdx.x >> 3) + 32 * i, kc), src[i] + ic, (ok >> i) & 1u);
+            cp_async16(As + kmajor_off<SW, T>((threadIdx.x >> 3) + 32 * i, kc), src[i] + ic, (ok >> i) & 1u);
         }
-        ic += TC_BK;
+        ic += TcElem<T>::BK;
         if (ic >= g.IC) carry();
     }
 };
 
 // B rows = output channels n0.., W[oc, k] rows are K-contiguous
-template <int BN, int SW = 0>
+template <int BN, int SW = 0, class T = float>
 struct FwdTileB {
     static constexpr int R = BN / 32;
-    const float* w; int K, k, kc; const float* wr[R]; bool ok[R];
-    __device__ FwdTileB(const float* w_, const ConvGeom& g, int n0) : w(w_) {
+    const T* w; int K, k, kc; const T* wr[R]; bool ok[R];
+    __device__ FwdTileB(const T* w_, const ConvGeom& g, int n0) : w(w_) {
         K = g.FH * g.FW * g.IC;
         kc = threadIdx.x & 7;
-        k = kc * 4;
+        k = kc * TcElem<T>::C;
 #pragma unroll
         for (int i = 0; i < R; ++i) {
             const int oc = n0 + (threadIdx.x >> 3) + 32 * i;
@@ -108,13 +115,13 @@ struct FwdTileB {
             wr[i] = w + (long long)(ok[i] ? oc : 0) * K;
         }
     }
-    __device__ __forceinline__ void load(float* Bs) {
+    __device__ __forceinline__ void load(T* Bs) {
 #pragma unroll
         for (int i = 0; i < R; ++i) {
             const bool v = ok[i] && k < K;
-            cp_async16(Bs + kmajor_off<SW>((threadIdx.x >> 3) + 32 * i, kc), v ? wr[i] + k : w, v);
+            cp_async16(Bs + kmajor_off<SW, T>((threadIdx.x >> 3) + 32 * i, kc), v ? wr[i] + k : w, v);
         }
-        k += TC_BK;
+        k += TcElem<T>::BK;
     }
 };
 
@@ -142,24 +149,25 @@ struct WgradTileA {
     }
 };
 
-// B[r, j] = X window element of output pixel r at filter position j = (fh, fw, ic): columns fixed per thread
-template <int BN>
+// B[r, j] = X window element of output pixel r at filter position j = (fh, fw, ic): columns fixed per thread;
+// TcElem<T>::BK rows of r per k-tile
+template <int BN, class T = float>
 struct WgradTileB {
-    static constexpr int CPR = BN / 4, RPP = TC_THREADS / CPR, P = TC_BK / RPP;
-    const float* x; const ConvGeom& g; int r, rend, cc, fh, fw, ic; bool col_ok;
+    static constexpr int C = TcElem<T>::C, CPR = BN / C, RPP = TC_THREADS / CPR, P = TcElem<T>::BK / RPP;
+    const T* x; const ConvGeom& g; int r, rend, cc, fh, fw, ic; bool col_ok;
     FastDiv dow, doh;
-    __device__ WgradTileB(const float* x_, const ConvGeom& g_, int n0, int rbeg, int rend_)
+    __device__ WgradTileB(const T* x_, const ConvGeom& g_, int n0, int rbeg, int rend_)
         : x(x_), g(g_), rend(rend_), dow(g_.OW), doh(g_.OH) {
         cc = threadIdx.x % CPR;
         r = rbeg + threadIdx.x / CPR;
-        const int j = n0 + cc * 4;
+        const int j = n0 + cc * C;
         col_ok = j < g.FH * g.FW * g.IC;
         fh = j / (g.FW * g.IC);
         const int rem = j - fh * g.FW * g.IC;
         fw = rem / g.IC;
         ic = rem - fw * g.IC;
     }
-    __device__ __forceinline__ void load(float* Bs) {
+    __device__ __forceinline__ void load(T* Bs) {
 #pragma unroll
         for (int p = 0; p < P; ++p) {
             const int rr = r + p * RPP;
@@ -167,9 +175,9 @@ struct WgradTileB {
             const int img = doh.divmod(dow.divmod(rr < rend ? rr : 0, ow), oh);
             const int ih = oh * g.SH - g.PH + fh, iw = ow * g.SW - g.PW + fw;
             const bool ok = col_ok && rr < rend && ih >= 0 && ih < g.H && iw >= 0 && iw < g.W;
-            cp_async16(Bs + (threadIdx.x / CPR + p * RPP) * (BN + 8) + cc * 4,
+            cp_async16(Bs + (threadIdx.x / CPR + p * RPP) * (BN + 8) + cc * C,
                        ok ? x + (((long long)img * g.H + ih) * g.W + iw) * g.IC + ic : x, ok);
         }
-        r += TC_BK;
+        r += TcElem<T>::BK;
     }
 };

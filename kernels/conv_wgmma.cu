@@ -1,92 +1,54 @@
-// kernels/conv_wgmma.cu — Hopper (sm_90a) TF32 convolution forward (and stride-1 bwd-data through the flipped filter,
-// as conv_tc.cu) on wgmma: operand tiles gathered by cp.async into 128-byte-swizzled K-major shared tiles
-// (conv_tc_tiles.cuh), read by the tensor cores through matrix descriptors; 2 warpgroups x m64 x BN per block,
-// WG_STAGES-deep pipeline, fp32 accumulate in registers.
+// kernels/conv_wgmma.cu — Hopper (sm_90a) convolutions on wgmma, TF32 (fp32 operands; wg_conv_*) and bf16 (operands
+// cast to bf16 bits beforehand by cast_bf16 / transpose_pad_bf16; wgb_conv_*), fp32 accumulate and fp32 output: forward
+// (and stride-1 bwd-data through the flipped filter, as conv_tc.cu) with operand tiles gathered by cp.async into
+// 128-byte-swizzled K-major shared tiles (conv_tc_tiles.cuh) read through matrix descriptors; 2 warpgroups x m64 x BN
+// per block, WG_STAGES-deep pipeline; a k-tile is one 128-byte row (32 fp32 or 64 bf16 values).
 //   Y[m = (n,oh,ow), oc] = sum_k X[n, oh*SH-PH+fh, ow*SW-PW+fw, ic] * W[oc, k],  k = (fh, fw, ic)
-// | kernel              | args                                               | launch                                             |
-// | wg_conv_fwd_n128    | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW   | (ceil(M/128), ceil(OC/128)) x 256, wg_smem(128) bytes |
-// | wg_conv_fwd_n64     | (same)                                             | (ceil(M/128), ceil(OC/64)) x 256, wg_smem(64) bytes   |
-// | wg_conv_wgrad_n128  | x, gyT [OC, Rp], ws, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW, Rp, chunk | (ceil(OC/128), ceil(KW/128), S) x 256 |
-// | wg_conv_wgrad_n64   | (same)                                             | (ceil(OC/64), ceil(KW/128), S) x 256                  |
-// | transpose_pad       | gy [R, C], gyT [C, Rp], R, C, Rp  (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8)  |
+// | kernel                  | args                                                    | launch                                |
+// | wg[b]_conv_fwd_n{128,64} | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW      | (ceil(M/128), ceil(OC/BN)) x 256, wg_smem |
+// | wg[b]_conv_wgrad_n{128,64} | x, gyT [OC, Rp], ws, (geometry), Rp, chunk           | (ceil(OC/BN), ceil(KW/128), S) x 256  |
+// | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
+// | cast_bf16               | src fp32, dst bf16 bits, n                              | ceil(n/4) threads                      |
 // bwd-filter: gW^T[j, oc] = sum_r X[r's window, j] gY[r, oc] with A = the X windows (MN-major tile, fragments read into
 // registers) and B = gY^T (K-major, transposed once beforehand), slice z of r writing ws[z, OC, KW] (summed by Kahan).
-// (wgrad kernels: WG_ARGS' w is gY^T and y the slices ws.) Needs IC % 4 == 0 (bwd-filter also OC % 4 == 0) and 16-byte
-// aligned tensors; compiled for sm_90a only (used on compute capability 9.0).
+// Needs IC % C == 0 (bwd-filter also OC % C == 0; C = 4 fp32 / 8 bf16 channels per 16-byte chunk), 16-byte aligned
+// tensors, Rp and chunk multiples of the k-tile; compiled for sm_90a only (used on compute capability 9.0).
 //! options: -arch=sm_90a
 #include "conv_tc_tiles.cuh"
+#include "wgmma.cuh"
 
 #define WG_STAGES 3
 #define WG_BM 128
 
-// SWIZZLE_128B K-major matrix descriptor: start address, LBO 16 B (unused), SBO 1024 B (8 rows of 128 B)
-__device__ __forceinline__ unsigned long long sw128_desc(const float* p) {
-    return (unsigned long long)((smem_addr(p) & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
-}
-
-__device__ __forceinline__ void wgmma_tf32_n128(float (&d)[64], unsigned long long da, unsigned long long db, int acc) {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "l"(da), "l"(db), "r"(acc));
-}
-
-__device__ __forceinline__ void wgmma_tf32_n64(float (&d)[32], unsigned long long da, unsigned long long db, int acc) {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-                 : "l"(da), "l"(db), "r"(acc));
-}
-
-__device__ __forceinline__ void wgmma_tf32_rA_n128(float (&d)[64], const unsigned (&a)[4], unsigned long long db,
-                                                    int acc) {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, {%64,%65,%66,%67}, %68, p, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(acc));
-}
-
-__device__ __forceinline__ void wgmma_tf32_rA_n64(float (&d)[32], const unsigned (&a)[4], unsigned long long db,
-                                                    int acc) {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, {%32,%33,%34,%35}, %36, p, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(acc));
-}
-
-template <int BN>
-__device__ __forceinline__ void wgmma_tile(float (&d)[BN / 2], unsigned long long da, unsigned long long db, int acc) {
-    if constexpr (BN == 128) wgmma_tf32_n128(d, da, db, acc);
-    else wgmma_tf32_n64(d, da, db, acc);
-}
-
-template <int BN>
-__device__ __forceinline__ void wg_conv_fwd(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y,
-                                            const ConvGeom& g) {
-    constexpr int SA = WG_BM * TC_BK, SS = SA + BN * TC_BK;          // floats per stage
+// the dynamic shared window, aligned up to 1024 bytes (SWIZZLE_128B atoms start there; 1 KB extra requested)
+template <class T>
+__device__ __forceinline__ T* wg_smem() {
     extern __shared__ float smem_raw[];
-    // SWIZZLE_128B atoms must start on 1024-byte boundaries: align the dynamic window (1 KB extra requested)
-    float* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023) / 4;
+    return reinterpret_cast<T*>(smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023) / 4);
+}
+
+template <int BN, class T>
+__device__ __forceinline__ void wg_conv_fwd(const T* __restrict__ x, const T* __restrict__ w, float* __restrict__ y,
+                                            const ConvGeom& g) {
+    constexpr int BK = TcElem<T>::BK, SA = WG_BM * BK, SS = SA + BN * BK;   // elements per stage
+    T* smem = wg_smem<T>();
     const int m0 = blockIdx.x * WG_BM, n0 = blockIdx.y * BN;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
-    FwdTileA<WG_BM, 1> la(x, g, m0);
-    FwdTileB<BN, 1> lb(w, g, n0);
-    const int K = g.FH * g.FW * g.IC, nk = (K + TC_BK - 1) / TC_BK;
+    FwdTileA<WG_BM, 1, T> la(x, g, m0);
+    FwdTileB<BN, 1, T> lb(w, g, n0);
+    const int K = g.FH * g.FW * g.IC, nk = (K + BK - 1) / BK;
     float d[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
     pipe_prologue<WG_STAGES>(la, lb, smem, SS, SA, nk);
     for (int kt = 0; kt < nk; ++kt) {
-        const float* st = pipe_next<WG_STAGES, 1>(la, lb, smem, SS, SA, kt, nk);
-        const float* As = st + wg * 64 * TC_BK;
-        const float* Bs = st + SA;
-        const unsigned long long da = sw128_desc(As), db = sw128_desc(Bs);
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        const T* st = pipe_next<WG_STAGES, 1>(la, lb, smem, SS, SA, kt, nk);
+        const unsigned long long da = sw128_desc(st + wg * 64 * BK), db = sw128_desc(st + SA);
+        wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < TC_BK / 8; ++kk)     // k8 steps: +32 bytes inside the swizzle atom = +2 in the descriptor
-            wgmma_tile<BN>(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        for (int kk = 0; kk < 4; ++kk)      // 32-byte k-steps inside the swizzle atom: +2 in the descriptor
+            wgmma_ss<BN, T>(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
+        wgmma_commit_wait();
     }
     cp_async_wait<0>();
     // D fragment: warp (w % 4) of the warpgroup holds rows 16*(w%4) + lane/4 (+8); n8 block j: cols 8j + 2*(lane%4) (+1)
@@ -111,20 +73,14 @@ __device__ __forceinline__ void wg_conv_fwd(const float* __restrict__ x, const f
     }
 }
 
-template <int BN>
-__device__ __forceinline__ void wgmma_tile_rA(float (&d)[BN / 2], const unsigned (&a)[4], unsigned long long db, int acc) {
-    if constexpr (BN == 128) wgmma_tf32_rA_n128(d, a, db, acc);
-    else wgmma_tf32_rA_n64(d, a, db, acc);
-}
-
 // B rows = output channels n0.. of gY^T [OC, Rp] (K-major: the reduction index r runs along the row)
-template <int BN>
+template <int BN, class T>
 struct GyTTile {
     static constexpr int R = BN / 32;
-    const float* src[R]; bool ok[R]; int r, rend, kc;
-    __device__ GyTTile(const float* gyT, int OC, int Rp, int n0, int rbeg, int rend_) : rend(rend_) {
+    const T* src[R]; bool ok[R]; int r, rend, kc;
+    __device__ GyTTile(const T* gyT, int OC, int Rp, int n0, int rbeg, int rend_) : rend(rend_) {
         kc = threadIdx.x & 7;
-        r = rbeg + kc * 4;
+        r = rbeg + kc * TcElem<T>::C;
 #pragma unroll
         for (int i = 0; i < R; ++i) {
             const int oc = n0 + (threadIdx.x >> 3) + 32 * i;
@@ -132,49 +88,62 @@ struct GyTTile {
             src[i] = gyT + (long long)(ok[i] ? oc : 0) * Rp;
         }
     }
-    __device__ __forceinline__ void load(float* Bs) {
+    __device__ __forceinline__ void load(T* Bs) {
 #pragma unroll
         for (int i = 0; i < R; ++i) {
             const bool v = ok[i] && r < rend;
-            cp_async16(Bs + kmajor_off<1>((threadIdx.x >> 3) + 32 * i, kc), v ? src[i] + r : src[0], v);
+            cp_async16(Bs + kmajor_off<1, T>((threadIdx.x >> 3) + 32 * i, kc), v ? src[i] + r : src[0], v);
         }
-        r += TC_BK;
+        r += TcElem<T>::BK;
     }
 };
 
-template <int BN>
-__device__ __forceinline__ void wg_conv_wgrad(const float* __restrict__ x, const float* __restrict__ gyT,
+// A fragment (rows arow, arow + 8 of the warp; k-step kk) from the MN-major X tile [BK r][XLD]: tf32 k = 8kk + t
+// (+4), raw fp32 bits; bf16 k = 16kk + 2t (+1, +8, +9), pairs of 16-bit values packed low k first
+template <int XLD>
+__device__ __forceinline__ void wg_frag_a(unsigned (&a)[4], const float* Xs, int kk, int arow, int t) {
+    const float* c0 = Xs + (kk * 8 + t) * XLD + arow;
+    const float* c1 = c0 + 4 * XLD;
+    a[0] = __float_as_uint(c0[0]); a[1] = __float_as_uint(c0[8]);
+    a[2] = __float_as_uint(c1[0]); a[3] = __float_as_uint(c1[8]);
+}
+template <int XLD>
+__device__ __forceinline__ void wg_frag_a(unsigned (&a)[4], const unsigned short* Xs, int kk, int arow, int t) {
+    const unsigned short* c0 = Xs + (kk * 16 + 2 * t) * XLD + arow;
+    const unsigned short* c1 = c0 + 8 * XLD;
+    a[0] = c0[0] | ((unsigned)c0[XLD] << 16); a[1] = c0[8] | ((unsigned)c0[XLD + 8] << 16);
+    a[2] = c1[0] | ((unsigned)c1[XLD] << 16); a[3] = c1[8] | ((unsigned)c1[XLD + 8] << 16);
+}
+
+template <int BN, class T>
+__device__ __forceinline__ void wg_conv_wgrad(const T* __restrict__ x, const T* __restrict__ gyT,
                                               float* __restrict__ ws, const ConvGeom& g, int Rp, int chunk) {
-    constexpr int XLD = WG_BM + 8, SA = TC_BK * XLD, SS = SA + BN * TC_BK;   // SA*4 = 17 KB: B stays 1 KB aligned
-    extern __shared__ float smem_raw[];
-    float* smem = smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023) / 4;
+    // BK r rows of XLD elements: SA = 17 KB for both element types, so B stays 1 KB aligned
+    constexpr int BK = TcElem<T>::BK, XLD = WG_BM + 8, SA = BK * XLD, SS = SA + BN * BK;
+    T* smem = wg_smem<T>();
     const int n0 = blockIdx.x * BN, m0 = blockIdx.y * WG_BM;
     const int R = g.N * g.OH * g.OW, KW = g.FH * g.FW * g.IC;
     const int rbeg = blockIdx.z * chunk, rend = min(R, rbeg + chunk), rend_pad = min(Rp, rbeg + chunk);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
-    WgradTileB<WG_BM> la(x, g, m0, rbeg, rend);              // X windows: [32 r][128 j] (+8 pad)
-    GyTTile<BN> lb(gyT, g.OC, Rp, n0, rbeg, rend_pad);       // gY^T rows: [BN oc][32 r], 128-byte swizzled
-    const int nk = rend > rbeg ? (rend - rbeg + TC_BK - 1) / TC_BK : 0;
+    WgradTileB<WG_BM, T> la(x, g, m0, rbeg, rend);           // X windows: [BK r][128 j] (+8 pad)
+    GyTTile<BN, T> lb(gyT, g.OC, Rp, n0, rbeg, rend_pad);    // gY^T rows: [BN oc][BK r], 128-byte swizzled
+    const int nk = rend > rbeg ? (rend - rbeg + BK - 1) / BK : 0;
     float d[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
     pipe_prologue<WG_STAGES>(la, lb, smem, SS, SA, nk);
     const int arow = wg * 64 + (warp & 3) * 16 + (lane >> 2), t = lane & 3;
     for (int kt = 0; kt < nk; ++kt) {
-        const float* Xs = pipe_next<WG_STAGES, 1>(la, lb, smem, SS, SA, kt, nk);
+        const T* Xs = pipe_next<WG_STAGES, 1>(la, lb, smem, SS, SA, kt, nk);
         const unsigned long long db = sw128_desc(Xs + SA);
 #pragma unroll
-        for (int kk = 0; kk < TC_BK / 8; ++kk) {
-            // A fragment of rows arow (+8), k = 8kk + t (+4): raw fp32 bits from the MN-major X tile
-            const float* c0 = Xs + (kk * 8 + t) * XLD + arow;
-            const float* c1 = c0 + 4 * XLD;
-            const unsigned a[4] = {__float_as_uint(c0[0]), __float_as_uint(c0[8]), __float_as_uint(c1[0]),
-                                   __float_as_uint(c1[8])};
-            asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-            wgmma_tile_rA<BN>(d, a, db + 2 * kk, kt > 0 || kk > 0);
+        for (int kk = 0; kk < 4; ++kk) {
+            unsigned a[4];
+            wg_frag_a<XLD>(a, Xs, kk, arow, t);
+            wgmma_fence();
+            wgmma_rs<BN, T>(d, a, db + 2 * kk, kt > 0 || kk > 0);
         }
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        wgmma_commit_wait();
     }
     cp_async_wait<0>();
     // D[j, oc]: rows j = m0 + arow (+8), n8 block q: cols oc = n0 + 8q + 2t (+1); written transposed to ws[z, oc, j]
@@ -192,7 +161,16 @@ __device__ __forceinline__ void wg_conv_wgrad(const float* __restrict__ x, const
     }
 }
 
-extern "C" __global__ void transpose_pad(const float* __restrict__ a, float* __restrict__ at, int R, int C, int Rp) {
+// gyT[c, r] = gy[r, c] (0 for r >= R), as T: fp32 (TF32 path) or rounded to bf16 (cvt.rn)
+__device__ __forceinline__ void put(float* p, float v) { *p = v; }
+__device__ __forceinline__ void put(unsigned short* p, float v) {
+    unsigned b;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(v));
+    *p = (unsigned short)b;
+}
+
+template <class T>
+__device__ __forceinline__ void transpose_pad_t(const float* __restrict__ a, T* __restrict__ at, int R, int C, int Rp) {
     __shared__ float tile[32][33];
     const int r0 = blockIdx.x * 32, c0 = blockIdx.y * 32;
     for (int i = threadIdx.y; i < 32; i += 8) {
@@ -202,25 +180,46 @@ extern "C" __global__ void transpose_pad(const float* __restrict__ a, float* __r
     __syncthreads();
     for (int i = threadIdx.y; i < 32; i += 8) {
         const int c = c0 + i, r = r0 + threadIdx.x;
-        if (c < C && r < Rp) at[(long long)c * Rp + r] = tile[threadIdx.x][i];
+        if (c < C && r < Rp) put(at + (long long)c * Rp + r, tile[threadIdx.x][i]);
     }
 }
 
-#define WG_ARGS const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int N, int H, int W, \
-    int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW
-extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) wg_conv_fwd_n128(WG_ARGS) {
-    const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
-    wg_conv_fwd<128>(x, w, y, g);
+extern "C" __global__ void transpose_pad(const float* __restrict__ a, float* __restrict__ at, int R, int C, int Rp) {
+    transpose_pad_t(a, at, R, C, Rp);
 }
-extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) wg_conv_fwd_n64(WG_ARGS) {
-    const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
-    wg_conv_fwd<64>(x, w, y, g);
+extern "C" __global__ void transpose_pad_bf16(const float* __restrict__ a, unsigned short* __restrict__ at, int R,
+                                              int C, int Rp) {
+    transpose_pad_t(a, at, R, C, Rp);
 }
-extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) wg_conv_wgrad_n128(WG_ARGS, int Rp, int chunk) {
-    const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
-    wg_conv_wgrad<128>(x, w, y, g, Rp, chunk);
+
+// dst[i] = bf16(src[i]) (round to nearest even), 4 per thread (vector loads when src is 16-byte aligned)
+extern "C" __global__ void cast_bf16(const float* __restrict__ src, unsigned short* __restrict__ dst, long long n) {
+    const long long i = 4 * ((long long)blockIdx.x * blockDim.x + threadIdx.x);
+    if (i + 3 < n && ((reinterpret_cast<unsigned long long>(src) & 15) == 0)) {
+        const float4 v = *reinterpret_cast<const float4*>(src + i);
+        unsigned lo, hi;
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(lo) : "f"(v.y), "f"(v.x));
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(hi) : "f"(v.w), "f"(v.z));
+        *reinterpret_cast<uint2*>(dst + i) = make_uint2(lo, hi);
+    } else {
+        for (long long j = i; j < n && j < i + 4; ++j) put(dst + j, src[j]);
+    }
 }
-extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) wg_conv_wgrad_n64(WG_ARGS, int Rp, int chunk) {
-    const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW};
-    wg_conv_wgrad<64>(x, w, y, g, Rp, chunk);
-}
+
+#define WG_GEOM int N, int H, int W, int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW
+#define WG_G const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW}
+typedef unsigned short bf16_t;
+// wgrad kernels: x, then gY^T as `w`, the slices ws as `y`
+#define WG_KERNELS(NAME, T) \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n128(const T* __restrict__ x, \
+        const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<128, T>(x, w, y, g); } \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n64(const T* __restrict__ x, \
+        const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<64, T>(x, w, y, g); } \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_wgrad_n128(const T* __restrict__ x, \
+        const T* __restrict__ w, float* __restrict__ y, WG_GEOM, int Rp, int chunk) { \
+        WG_G; wg_conv_wgrad<128, T>(x, w, y, g, Rp, chunk); } \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_wgrad_n64(const T* __restrict__ x, \
+        const T* __restrict__ w, float* __restrict__ y, WG_GEOM, int Rp, int chunk) { \
+        WG_G; wg_conv_wgrad<64, T>(x, w, y, g, Rp, chunk); }
+WG_KERNELS(wg_conv, float)
+WG_KERNELS(wgb_conv, bf16_t)

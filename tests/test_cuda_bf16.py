@@ -83,6 +83,56 @@ def test_conv_bf16_parity(xs, ws, stride, pad):
         assert e > 1e-4, f"{what}: relative error {e:.3g}: no bf16 rounding seen"
 
 
+# IC, OC multiples of 8 (the wgmma bf16 kernels' 16-byte chunks), N = 1, odd H/W, strides 1/2, split-K wgrad
+WG_CONVS = [((1, 5, 7, 8), (8, 3, 3), (1, 1), (1, 1)), ((3, 9, 9, 24), (40, 3, 3), (2, 2), (1, 1)),
+            ((2, 16, 16, 64), (136, 3, 3), (1, 1), (1, 1)), ((4, 8, 8, 64), (128, 1, 1), (2, 2), (0, 0)),
+            ((1, 7, 9, 16), (72, 5, 3), (1, 2), (2, 1)), ((16, 32, 32, 64), (64, 3, 3), (1, 1), (1, 1))]
+
+
+@pytest.mark.parametrize("xs,ws,stride,pad", WG_CONVS)
+@pytest.mark.parametrize("bn", [128, 64])
+def test_conv_bf16_wgmma_kernels(xs, ws, stride, pad, bn):
+    """kernels/conv_wgmma.cu's bf16 forward / backward-data (stride > 1: one forward per phase) / backward-filter: within the bf16 bound of
+    the fp32 CPU backend, and fp32-close to it on operands rounded to bf16 on the host (the same rounding)."""
+    bg, bc = bf16().backend, cpu().backend
+    if not bg.wgmma_ok():
+        pytest.skip("wgmma kernels need compute capability 9.0")
+    rng = np.random.default_rng(sum(xs) + sum(ws) + bn)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32)
+    y = bc.conv_fwd(x, w, stride, pad)
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    xr, wr, gyr = _round_bf16(x), _round_bf16(w), _round_bf16(gy)
+    dx, dw, dgy = bg.from_host(x), bg.from_host(w), bg.from_host(gy)
+    cases = [("fwd", bg.tc_fwd(dx, dw, stride, pad, 128, bn, True, True), y, bc.conv_fwd(xr, wr, stride, pad),
+              ws[1] * ws[2] * xs[3]),
+             ("bwd_filter", bg.tc_bwd_filter(dx, dgy, w.shape, stride, pad, 128, bn, True, True),
+              bc.conv_bwd_filter(x, gy, w.shape, stride, pad), bc.conv_bwd_filter(xr, gyr, w.shape, stride, pad),
+              y.shape[0] * y.shape[1] * y.shape[2])]
+    if bg.tc_bwd_data_ok(dgy, dw, stride, pad):
+        cases.append(("bwd_data", bg.tc_bwd_data(dgy, dw, xs, pad, 128, bn, True, True, stride),
+                      bc.conv_bwd_data(gy, w, xs, stride, pad), bc.conv_bwd_data(gyr, wr, xs, stride, pad),
+                      ws[1] * ws[2] * ws[0]))
+    for what, got, ref, exact, k in cases:
+        e = rel_err(got, ref)
+        ERRORS.append((f"bf16 wgmma n{bn} conv {xs} {ws} s{stride} p{pad}", what, e))
+        assert e < bound(k), f"{what}: relative error {e:.3g} >= {bound(k):.3g}"
+        assert e > 1e-4, f"{what}: relative error {e:.3g}: no bf16 rounding seen"
+        assert rel_err(got, exact) < 1e-5 + k * 2.0 ** -24, f"{what}: not the bf16-rounded product"
+
+
+def test_conv_bf16_dispatch_picks_a_candidate():
+    """bf16 conv_fwd / bwd passes on Hopper choose among the mma.sync and wgmma kernels (timed once per shapes)."""
+    bg = bf16().backend
+    x = bg.from_host(np.random.default_rng(1).standard_normal((4, 8, 8, 32)).astype(np.float32))
+    w = bg.from_host(np.random.default_rng(2).standard_normal((64, 3, 3, 32)).astype(np.float32))
+    bg.conv_fwd(x, w, (1, 1), (1, 1))
+    names = {"bf16mma"} | ({"bf16wg128x128", "bf16wg128x64"} if bg.wgmma_ok() else set())
+    assert bg.last_conv_algo in names
+    x3 = bg.from_host(np.ones((2, 8, 8, 3), np.float32))      # IC = 3: only the mma.sync kernel takes it
+    bg.conv_fwd(x3, bg.from_host(np.ones((8, 3, 3, 3), np.float32)), (1, 1), (1, 1))
+    assert bg.last_conv_algo == "bf16mma"
+
 @pytest.mark.parametrize("n,fin,fout", [(1, 3, 5), (7, 33, 17), (64, 100, 10), (5, 1000, 3)])
 def test_linear_unit_bf16_parity(n, fin, fout):
     """Forward, input gradient and weight/bias gradients of Linear in bf16 against the fp32 CPU engine:

@@ -93,7 +93,7 @@ def test_tc_kernels_match_cpu(xs, oc, stride, pad, tiles, fhw):
         check("tc_bwd_filter", f"{xs}{tiles}", bg.tc_bwd_filter(dx, dgy, w.shape, stride, pad, *tiles),
               bc.conv_bwd_filter(x, gy, w.shape, stride, pad), TF32_TOL)
         if bg.tc_bwd_data_ok(dgy, dw, stride, pad):
-            check("tc_bwd_data", f"{xs}{tiles}", bg.tc_bwd_data(dgy, dw, xs, pad, *tiles),
+            check("tc_bwd_data", f"{xs}{tiles}", bg.tc_bwd_data(dgy, dw, xs, pad, *tiles, stride=stride),
                   bc.conv_bwd_data(gy, w, xs, stride, pad), TF32_TOL)
 
 
@@ -109,7 +109,8 @@ def test_wgmma_kernels_match_cpu(xs, oc, stride, pad, bn):
     check("wg_fwd", f"{xs} n{bn}", bg.tc_fwd(dx, dw, stride, pad, 128, bn, wgmma=True), yc, TF32_TOL)
     gy = RNG.randn(*yc.shape).astype(np.float32)
     if oc % 4 == 0 and bg.tc_bwd_data_ok(dx, dw, stride, pad):
-        check("wg_bwd_data", f"{xs} n{bn}", bg.tc_bwd_data(bg.from_host(gy), dw, xs, pad, 128, bn, wgmma=True),
+        check("wg_bwd_data", f"{xs} n{bn}", bg.tc_bwd_data(bg.from_host(gy), dw, xs, pad, 128, bn, wgmma=True,
+                                                                    stride=stride),
               bc.conv_bwd_data(gy, w, xs, stride, pad), TF32_TOL)
     if oc % 4 == 0:
         check("wg_bwd_filter", f"{xs} n{bn}", bg.tc_bwd_filter(dx, bg.from_host(gy), w.shape, stride, pad, 128, bn,

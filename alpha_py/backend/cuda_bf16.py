@@ -1,6 +1,7 @@
 """Backend layer (CUDA): the engine's precision setting and the bf16 primitives: matmul (Linear's forward and both
 gradients; kernels/gemm_bf16.cu) and dense convolution forward / backward-data / backward-filter
-(kernels/conv_bf16.cu) — operands rounded to bf16 as they enter the tensor cores, fp32 accumulation, fp32 storage.
+(kernels/conv_bf16.cu, mma.sync; on Hopper also the wgmma kernels of kernels/conv_wgmma.cu, on operands cast to
+bf16 first, picked per layer by timing) — operands rounded to bf16, fp32 accumulation, fp32 storage.
 Primitives that would multiply on tensor cores without a bf16 kernel (depthwise convolutions, batched matmuls)
 refuse bf16 by name (refuse_bf16) rather than run fp32 under a bf16 label. Imports cupy, numpy, alpha_py.errors, alpha_py.precision."""
 import cupy
@@ -68,9 +69,57 @@ class CudaBf16Ops:
             self.kernel("gemm_bf16", f"gemm_bf16_128<{va},{vb}>")((-(-n // 128), -(-m // 128)), (256,), args)
         return c
 
-    # ---------------------------------------------------------------- dense convolutions (kernels/conv_bf16.cu)
+    # ---------------------------------------------------------------- dense convolutions: algorithm choice
+    def _bf16_run(self, pass_name, key, cands, default):
+        """Run the candidate chosen for this layer: timed on first use of its shapes (outside a capture) in the
+        algorithm cache under mode 'bf16', then memoised like the fp32 choice (cuda_conv.py _run_conv)."""
+        cache = self._algo_cache()
+        mkey = (pass_name, key, "bf16", cache.enabled)
+        name = cache.memo.get(mkey)
+        if name not in cands:
+            file_key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + ("bf16",)
+            capturing = cupy.cuda.get_current_stream().is_capturing()
+            name = cache.pick(file_key, cands, default, can_time=not capturing)
+            if not capturing:
+                cache.memo[mkey] = name
+        self.last_conv_algo = name
+        return cands[name]()
+
+    def _wgb_ok(self, ic, oc):
+        """The wgmma bf16 kernels take 8-channel 16-byte chunks: Hopper, IC and OC multiples of 8."""
+        return self.wgmma_ok() and ic % 8 == 0 and oc % 8 == 0
+
     def bf16_conv_fwd(self, x, w, stride, pad):
         x, w = self.c(x), self.c(w)
+        oc, ic = w.shape[0], w.shape[3]
+        cands = {"bf16mma": lambda: self._mma_conv_fwd(x, w, stride, pad)}
+        if self._wgb_ok(ic, oc):
+            for bn in (128, 64):
+                cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_fwd(x, w, stride, pad, 128, bn, True, True)
+        return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
+
+    def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):
+        gy, w = self.c(gy), self.c(w)
+        oc, fh, fw, ic = w.shape
+        cands = {"bf16mma": lambda: self._mma_conv_bwd_data(gy, w, x_shape, stride, pad)}
+        if self._wgb_ok(ic, oc) and self.tc_bwd_data_ok(gy, w, stride, pad):
+            for bn in (128, 64):
+                cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True, True,
+                                                                           stride)
+        return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic))
+
+    def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+        x, gy = self.c(x), self.c(gy)
+        oc, ic = w_shape[0], w_shape[3]
+        cands = {"bf16mma": lambda: self._mma_conv_bwd_filter(x, gy, w_shape, stride, pad)}
+        if self._wgb_ok(ic, oc):
+            for bn in (128, 64):
+                cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_filter(x, gy, w_shape, stride, pad, 128, bn,
+                                                                             True, True)
+        return self._bf16_run("bwd_filter", (x.shape, tuple(w_shape), stride, pad), cands, _default(cands, oc))
+
+    # ---------------------------------------------------------------- dense convolutions (kernels/conv_bf16.cu)
+    def _mma_conv_fwd(self, x, w, stride, pad):
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         oh, ow = (h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1
@@ -81,8 +130,7 @@ class CudaBf16Ops:
             (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad))
         return y
 
-    def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):
-        gy, w = self.c(gy), self.c(w)
+    def _mma_conv_bwd_data(self, gy, w, x_shape, stride, pad):
         n, h, wd, ic = x_shape
         oc, fh, fw, _ = w.shape
         _, oh, ow, _ = gy.shape
@@ -94,8 +142,7 @@ class CudaBf16Ops:
             (gy, wt, gx) + self._geom(x_shape, (fh, fw), oc, (oh, ow), stride, pad))
         return gx
 
-    def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad):
-        x, gy = self.c(x), self.c(gy)
+    def _mma_conv_bwd_filter(self, x, gy, w_shape, stride, pad):
         oc, fh, fw, ic = w_shape
         _, oh, ow, _ = gy.shape
         kw, rows = fh * fw * ic, gy.shape[0] * oh * ow
@@ -119,6 +166,12 @@ class CudaBf16Ops:
         if a.ndim > 2 or b.ndim > 2:
             self.refuse_bf16(f"matmul_nd (batched matmul of {tuple(a.shape)} and {tuple(b.shape)})")
         return super().matmul_nd(a, b, t1, t2)
+
+
+def _default(cands, n):
+    """Untimed choice: the wgmma kernel with output tiles of 128 (n > 64) or 64 columns when offered."""
+    name = "bf16wg128x128" if n > 64 else "bf16wg128x64"
+    return name if name in cands else "bf16mma"
 
 
 def _vec(x, rows, k, sr, sk):

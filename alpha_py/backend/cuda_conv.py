@@ -175,7 +175,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
         wino = ((lambda: self.wino_bwd_data(gy, w, x_shape, pad))
                 if winograd_applicable(w.shape[1:3], stride, pad, bwd_data=True) else None)
-        tc = ((lambda bm, bn, wg=False: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn, wg))
+        tc = ((lambda bm, bn, wg=False: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn, wg, stride=stride))
               if self.tc_bwd_data_ok(gy, w, stride, pad) else None)
         return self._run_conv("bwd_data", (tuple(x_shape), w.shape, stride, pad),
                               lambda bm, bn: self._gemm_bwd_data(gy, w, x_shape, stride, pad, bm, bn),

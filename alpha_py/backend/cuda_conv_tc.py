@@ -1,7 +1,7 @@
 """Backend layer (CUDA): the TF32 tensor-core convolutions with a multi-stage cp.async pipeline
 (kernels/conv_tc.cu, mma.sync; kernels/conv_wgmma.cu, Hopper wgmma) — forward, backward-data for stride 1 (the
-forward on gY with the flipped filter) and backward-filter (split over N*OH*OW, slices summed with Kahan).
-Mixed into CudaConvOps; imports cupy, numpy."""
+forward on gY with the flipped filter) and backward-filter (split over N*OH*OW, slices summed with Kahan); the
+wgmma ones also in bf16 (bf16=True: operands cast to bf16 bits first, fp32 out). Mixed into CudaConvOps."""
 import cupy
 import numpy as np
 
@@ -37,60 +37,102 @@ class CudaTensorCoreConvOps:
 
     def tc_bwd_data_ok(self, gy, w, stride, pad):
         oc, fh, fw, _ = w.shape
-        return tuple(stride) == (1, 1) and oc % 4 == 0 and pad[0] < fh and pad[1] < fw and aligned(gy, w)
+        return oc % 4 == 0 and pad[0] < fh and pad[1] < fw and aligned(gy, w)
 
     def tc_bwd_filter_ok(self, x, gy):
         return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and aligned(x, gy)
 
-    def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False):
-        """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64)."""
+    def to_bf16(self, a):
+        """bf16 bits (uint16, round to nearest even) of the fp32 array a, same shape (kernels/conv_wgmma.cu)."""
+        out = cupy.empty(a.shape, dtype=np.uint16)
+        if a.size:
+            self.kernel("conv_wgmma", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
+        return out
+
+    def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None):
+        """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64);
+        bf16=True (wgmma only): x and w are cast to bf16 first (unless they are bf16 bits already). out_hw: the
+        output's (OH, OW) when not the symmetric-pad size (pads may then be negative)."""
+        if bf16:
+            x, w = (a if a.dtype == np.uint16 else self.to_bf16(a) for a in (x, w))
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
-        oh, ow = (h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1
+        oh, ow = out_hw or ((h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1)
         y = cupy.empty((n, oh, ow, oc), dtype=np.float32)
         m = n * oh * ow
         if y.size == 0:
             return y
         args = (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
         if wgmma:
-            bm, smem, name = 128, wg_smem_bytes(bn), ("conv_wgmma", f"wg_conv_fwd_n{bn}")
+            bm, smem, name = 128, wg_smem_bytes(bn), ("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_fwd_n{bn}")
         else:
             smem, name = tc_smem_bytes(bm, bn, False), ("conv_tc", f"tc_conv_fwd<{bm},{bn}>")
         self.kernel(*name, smem)((-(-m // bm), -(-oc // bn)), (TC_THREADS,), args, shared_mem=smem)
         return y
 
-    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False):
-        """Stride 1: gX = forward of gY with wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic], pad FH-1-P."""
+    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False, bf16=False, stride=(1, 1)):
+        """Stride 1: gX = forward of gY with wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic], pad FH-1-P.
+        Larger strides: one stride-1 forward per phase of gX (_tc_bwd_data_phases)."""
+        if tuple(stride) != (1, 1):
+            return self._tc_bwd_data_phases(gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16)
         oc, fh, fw, ic = w.shape
         wt = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
         self.launch_flat("conv_tc", "flip_filter", w.size, (w, wt, i32(oc), i32(fh), i32(fw), i32(ic)))
-        gx = self.tc_fwd(gy, wt, (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma)
+        gx = self.tc_fwd(gy, wt, (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16)
         if gx.shape != tuple(x_shape):
             raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
         return gx
 
-    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False):
+    def _tc_bwd_data_phases(self, gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16):
+        """Stride (SH, SW) bwd-data without zero terms: the rows h = ph + SH*a of gX (phase ph) take only the filter
+        rows fh with (ph + PH - fh) % SH == 0, at gY row a + (ph + PH - fh) / SH: a stride-1 forward on gY with
+        those taps (descending: a slice of W) and pad (fh_max - ph - PH) / SH; likewise along W. Each phase's
+        result lands in gX[:, ph::SH, pw::SW]; phases no tap reaches are zero."""
+        n, h, wd, ic = x_shape
+        oc, fh, fw, _ = w.shape
+        gx = cupy.empty((n, h, wd, ic), dtype=np.float32)
+        if bf16:
+            gy = self.to_bf16(gy)
+        for ph in range(stride[0]):
+            th, padh, hc = _phase(ph, pad[0], stride[0], fh, h)
+            for pw in range(stride[1]):
+                tw, padw, wc = _phase(pw, pad[1], stride[1], fw, wd)
+                dst = gx[:, ph::stride[0], pw::stride[1], :]
+                if hc == 0 or wc == 0:
+                    continue
+                if th < 0 or tw < 0:
+                    dst.fill(0)
+                    continue
+                wsub = cupy.ascontiguousarray(w[:, th::-stride[0], tw::-stride[1], :].transpose(3, 1, 2, 0))
+                dst[...] = self.tc_fwd(gy, wsub, (1, 1), (padh, padw), bm, bn, wgmma, bf16, out_hw=(hc, wc))
+        return gx
+
+    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False, bf16=False):
         """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
-        ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to 32])."""
+        ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
+        32 fp32 / 64 bf16 values]); bf16=True (wgmma only): x cast and gY^T rounded to bf16."""
         oc, fh, fw, ic = w_shape
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
         tiles = -(-oc // bn) * -(-kw // 128) if wgmma else -(-oc // bm) * -(-kw // bn)
         s, chunk = self._split_k(rows, tiles, min_rows=512)
-        if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to 32)
-            chunk = -(-chunk // TC_BK) * TC_BK
+        bk = 2 * TC_BK if bf16 else TC_BK
+        if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to bk)
+            chunk = -(-chunk // bk) * bk
             s = -(-rows // chunk)
         gw = cupy.empty(tuple(w_shape), dtype=np.float32)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
         geom = self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
         if wgmma:
-            rp = -(-rows // TC_BK) * TC_BK
-            gyt = cupy.empty((oc, rp), dtype=np.float32)
-            self.kernel("conv_wgmma", "transpose_pad")((rp // 32, -(-oc // 32)), (32, 8),
-                                                       (gy, gyt, i32(rows), i32(oc), i32(rp)))
+            rp = -(-rows // bk) * bk
+            gyt = cupy.empty((oc, rp), dtype=np.uint16 if bf16 else np.float32)
+            self.kernel("conv_wgmma", "transpose_pad_bf16" if bf16 else "transpose_pad")(
+                (rp // 32, -(-oc // 32)), (32, 8), (gy, gyt, i32(rows), i32(oc), i32(rp)))
+            if bf16:
+                x = self.to_bf16(x)
             smem = wg_smem_bytes(bn, wgrad=True)
-            self.kernel("conv_wgmma", f"wg_conv_wgrad_n{bn}", smem)(
+            self.kernel("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_wgrad_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
                 shared_mem=smem)
         else:
@@ -100,3 +142,10 @@ class CudaTensorCoreConvOps:
         if s > 1:
             self._sum_slices(ws, s, oc * kw, gw)
         return gw
+
+
+def _phase(p, pad, s, f, size):
+    """Phase p of a stride-s bwd-data along one axis: (the largest filter row reaching it, -1 if none; the
+    stride-1 pad of its forward; how many rows of gX it holds)."""
+    top = next((t for t in range(f - 1, -1, -1) if (p + pad - t) % s == 0), -1)
+    return top, ((top - p - pad) // s if top >= 0 else 0), max(0, -(-(size - p) // s))
