@@ -1,7 +1,8 @@
 """Profile of one training step, kernel by kernel: Alpha's ResNet18-CIFAR step (CuPy kernels, seen through
 CUPTI by torch.profiler, which records every kernel of the process) beside PyTorch's, same batch and mode.
 Prints the top kernels by total GPU time per step, the GPU-busy time and the wall time per step.
-Usage (GPU machine): python bench/profile_step.py [--batch 512] [--steps 5] [--tf32] [--net resnet18] [--top 25]"""
+Usage (GPU machine): python bench/profile_step.py [--batch 512] [--steps 5] [--tf32 | --precision bf16] [--net resnet18]
+[--top 25] (bf16: PyTorch under autocast bf16)"""
 import argparse
 import os
 import sys
@@ -12,9 +13,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numpy as np  # noqa: E402
 
 
-def alpha_step_fn(net_name, batch, tf32, images, labels):
+def alpha_step_fn(net_name, batch, precision, images, labels):
     from alpha_py import alpha, nn
-    eg = alpha.engine.cuda_float32(0, alpha.engine.memp3(40 << 30), tf32=tf32).set_seed(0)
+    eg = alpha.engine.cuda_float32(0, alpha.engine.memp3(40 << 30), precision=precision).set_seed(0)
     net = (nn.ResNet18("leakyRelu") if net_name == "resnet18" else nn.VGG16("leakyRelu")).init(eg)
     opt, ce = alpha.optim.Adam(net.params(), 1e-3), alpha.loss.softmax_crossEntropy()
     y = eg.tensor(labels)
@@ -29,8 +30,9 @@ def alpha_step_fn(net_name, batch, tf32, images, labels):
     return step, eg.backend.synchronize
 
 
-def torch_step_fn(net_name, batch, tf32, images, labels):
+def torch_step_fn(net_name, batch, precision, images, labels):
     import torch
+    tf32 = precision == "tf32"
     from resnet18_cifar import torch_nets
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = tf32
@@ -42,7 +44,8 @@ def torch_step_fn(net_name, batch, tf32, images, labels):
     def step(i):
         u8 = torch.from_numpy(images[i % len(images)]).cuda(non_blocking=True)
         x = (u8.permute(0, 3, 1, 2).float() * (2 / 255) - 1).contiguous(memory_format=torch.channels_last)
-        loss = lossf(model(x), lab)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=precision == "bf16"):
+            loss = lossf(model(x), lab)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -83,6 +86,7 @@ def main():
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--tf32", action="store_true")
+    ap.add_argument("--precision", default=None, help="fp32 | tf32 | bf16 (overrides --tf32)")
     ap.add_argument("--net", default="resnet18")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--skip-torch", action="store_true")
@@ -91,11 +95,11 @@ def main():
     rng = np.random.RandomState(0)
     images = [rng.randint(0, 256, (a.batch, 32, 32, 3)).astype(np.uint8) for _ in range(4)]
     labels = np.eye(10, dtype=np.float32)[rng.randint(0, 10, a.batch)]
-    mode = "tf32" if a.tf32 else "fp32"
-    profile(f"alpha {a.net} {mode} batch {a.batch}", *alpha_step_fn(a.net, a.batch, a.tf32, images, labels), a.steps,
+    mode = a.precision or ("tf32" if a.tf32 else "fp32")
+    profile(f"alpha {a.net} {mode} batch {a.batch}", *alpha_step_fn(a.net, a.batch, mode, images, labels), a.steps,
             a.top)
     if not a.skip_torch:
-        profile(f"torch {a.net} {mode} batch {a.batch}", *torch_step_fn(a.net, a.batch, a.tf32, images, labels),
+        profile(f"torch {a.net} {mode} batch {a.batch}", *torch_step_fn(a.net, a.batch, mode, images, labels),
                 a.steps, a.top)
 
 

@@ -9,6 +9,7 @@
 // | wg[b]_conv_wgrad_n{128,64} | x, gyT [OC, Rp], ws, (geometry), Rp, chunk           | (ceil(OC/BN), ceil(KW/128), S) x 256  |
 // | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
 // | cast_bf16               | src fp32, dst bf16 bits, n                              | ceil(n/4) threads                      |
+// | cast_bf16_pad           | src [rows, C] fp32, dst [rows, Cp] bf16 bits, rows, C, Cp (zero channels >= C) | rows*Cp threads |
 // bwd-filter: gW^T[j, oc] = sum_r X[r's window, j] gY[r, oc] with A = the X windows (MN-major tile, fragments read into
 // registers) and B = gY^T (K-major, transposed once beforehand), slice z of r writing ws[z, OC, KW] (summed by Kahan).
 // Needs IC % C == 0 (bwd-filter also OC % C == 0; C = 4 fp32 / 8 bf16 channels per 16-byte chunk), 16-byte aligned
@@ -204,6 +205,17 @@ extern "C" __global__ void cast_bf16(const float* __restrict__ src, unsigned sho
     } else {
         for (long long j = i; j < n && j < i + 4; ++j) put(dst + j, src[j]);
     }
+}
+
+// dst [rows, Cp] = bf16(src [rows, C]) with channels C..Cp-1 zero (Cp: C rounded up to the 16-byte chunk's 8)
+extern "C" __global__ void cast_bf16_pad(const float* __restrict__ src, unsigned short* __restrict__ dst, long long rows,
+                                         int C, int Cp) {
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows * Cp) return;
+    const long long r = i / Cp;
+    const int c = (int)(i - r * Cp);
+    if (c < C) put(dst + i, src[r * C + c]);
+    else dst[i] = 0;
 }
 
 #define WG_GEOM int N, int H, int W, int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW

@@ -83,8 +83,9 @@ def test_conv_bf16_parity(xs, ws, stride, pad):
         assert e > 1e-4, f"{what}: relative error {e:.3g}: no bf16 rounding seen"
 
 
-# IC, OC multiples of 8 (the wgmma bf16 kernels' 16-byte chunks), N = 1, odd H/W, strides 1/2, split-K wgrad
+# N = 1, odd H/W, strides 1/2, split-K wgrad; IC 3 and 5: zero-padded to 8 channels when cast
 WG_CONVS = [((1, 5, 7, 8), (8, 3, 3), (1, 1), (1, 1)), ((3, 9, 9, 24), (40, 3, 3), (2, 2), (1, 1)),
+            ((2, 9, 9, 3), (16, 3, 3), (1, 1), (1, 1)), ((1, 6, 5, 5), (24, 3, 3), (2, 2), (1, 1)),
             ((2, 16, 16, 64), (136, 3, 3), (1, 1), (1, 1)), ((4, 8, 8, 64), (128, 1, 1), (2, 2), (0, 0)),
             ((1, 7, 9, 16), (72, 5, 3), (1, 2), (2, 1)), ((16, 32, 32, 64), (64, 3, 3), (1, 1), (1, 1))]
 
@@ -109,7 +110,7 @@ def test_conv_bf16_wgmma_kernels(xs, ws, stride, pad, bn):
              ("bwd_filter", bg.tc_bwd_filter(dx, dgy, w.shape, stride, pad, 128, bn, True, True),
               bc.conv_bwd_filter(x, gy, w.shape, stride, pad), bc.conv_bwd_filter(xr, gyr, w.shape, stride, pad),
               y.shape[0] * y.shape[1] * y.shape[2])]
-    if bg.tc_bwd_data_ok(dgy, dw, stride, pad):
+    if ws[0] % 8 == 0 and bg.tc_bwd_data_ok(dgy, dw, stride, pad):
         cases.append(("bwd_data", bg.tc_bwd_data(dgy, dw, xs, pad, 128, bn, True, True, stride),
                       bc.conv_bwd_data(gy, w, xs, stride, pad), bc.conv_bwd_data(gyr, wr, xs, stride, pad),
                       ws[1] * ws[2] * ws[0]))
@@ -129,8 +130,8 @@ def test_conv_bf16_dispatch_picks_a_candidate():
     bg.conv_fwd(x, w, (1, 1), (1, 1))
     names = {"bf16mma"} | ({"bf16wg128x128", "bf16wg128x64"} if bg.wgmma_ok() else set())
     assert bg.last_conv_algo in names
-    x3 = bg.from_host(np.ones((2, 8, 8, 3), np.float32))      # IC = 3: only the mma.sync kernel takes it
-    bg.conv_fwd(x3, bg.from_host(np.ones((8, 3, 3, 3), np.float32)), (1, 1), (1, 1))
+    gy = bg.from_host(np.ones((2, 8, 8, 12), np.float32))     # OC = 12: only the mma.sync kernel gathers it
+    bg.conv_bwd_data(gy, bg.from_host(np.ones((12, 3, 3, 8), np.float32)), (2, 8, 8, 8), (1, 1), (1, 1))
     assert bg.last_conv_algo == "bf16mma"
 
 @pytest.mark.parametrize("n,fin,fout", [(1, 3, 5), (7, 33, 17), (64, 100, 10), (5, 1000, 3)])

@@ -85,15 +85,16 @@ class CudaBf16Ops:
         self.last_conv_algo = name
         return cands[name]()
 
-    def _wgb_ok(self, ic, oc):
-        """The wgmma bf16 kernels take 8-channel 16-byte chunks: Hopper, IC and OC multiples of 8."""
-        return self.wgmma_ok() and ic % 8 == 0 and oc % 8 == 0
+    def _wgb_ok(self, gathered=8):
+        """The wgmma bf16 kernels (Hopper) read 8-channel 16-byte chunks of the gathered operand: X's channels are
+        zero-padded to 8 when cast (forward, bwd-filter); bwd-data gathers gY, so its OC must be a multiple of 8."""
+        return self.wgmma_ok() and gathered % 8 == 0
 
     def bf16_conv_fwd(self, x, w, stride, pad):
         x, w = self.c(x), self.c(w)
-        oc, ic = w.shape[0], w.shape[3]
+        oc = w.shape[0]
         cands = {"bf16mma": lambda: self._mma_conv_fwd(x, w, stride, pad)}
-        if self._wgb_ok(ic, oc):
+        if self._wgb_ok():
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_fwd(x, w, stride, pad, 128, bn, True, True)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
@@ -102,7 +103,7 @@ class CudaBf16Ops:
         gy, w = self.c(gy), self.c(w)
         oc, fh, fw, ic = w.shape
         cands = {"bf16mma": lambda: self._mma_conv_bwd_data(gy, w, x_shape, stride, pad)}
-        if self._wgb_ok(ic, oc) and self.tc_bwd_data_ok(gy, w, stride, pad):
+        if self._wgb_ok(oc) and self.tc_bwd_data_ok(gy, w, stride, pad):
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True, True,
                                                                            stride)
@@ -110,9 +111,9 @@ class CudaBf16Ops:
 
     def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad):
         x, gy = self.c(x), self.c(gy)
-        oc, ic = w_shape[0], w_shape[3]
+        oc = w_shape[0]
         cands = {"bf16mma": lambda: self._mma_conv_bwd_filter(x, gy, w_shape, stride, pad)}
-        if self._wgb_ok(ic, oc):
+        if self._wgb_ok():
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_filter(x, gy, w_shape, stride, pad, 128, bn,
                                                                              True, True)

@@ -42,19 +42,27 @@ class CudaTensorCoreConvOps:
     def tc_bwd_filter_ok(self, x, gy):
         return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and aligned(x, gy)
 
-    def to_bf16(self, a):
-        """bf16 bits (uint16, round to nearest even) of the fp32 array a, same shape (kernels/conv_wgmma.cu)."""
-        out = cupy.empty(a.shape, dtype=np.uint16)
-        if a.size:
+    def to_bf16(self, a, pad8=False):
+        """bf16 bits (uint16, round to nearest even) of the fp32 array a (kernels/conv_wgmma.cu); pad8=True: the
+        last axis zero-padded up to a multiple of 8 (the wgmma bf16 kernels' 16-byte channel chunks)."""
+        c = a.shape[-1]
+        cp = -(-c // 8) * 8 if pad8 and c % 8 else c
+        out = cupy.empty(a.shape[:-1] + (cp,), dtype=np.uint16)
+        if out.size and cp != c:
+            rows = a.size // c
+            self.kernel("conv_wgmma", "cast_bf16_pad")((-(-out.size // 256),), (256,),
+                                                       (a, out, np.int64(rows), i32(c), i32(cp)))
+        elif out.size:
             self.kernel("conv_wgmma", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
         return out
 
     def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None):
         """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64);
-        bf16=True (wgmma only): x and w are cast to bf16 first (unless they are bf16 bits already). out_hw: the
-        output's (OH, OW) when not the symmetric-pad size (pads may then be negative)."""
+        bf16=True (wgmma only): x and w are cast to bf16 first (unless they are bf16 bits already), channels
+        zero-padded to a multiple of 8. out_hw: the output's (OH, OW) when not the symmetric-pad size (pads may
+        then be negative)."""
         if bf16:
-            x, w = (a if a.dtype == np.uint16 else self.to_bf16(a) for a in (x, w))
+            x, w = (a if a.dtype == np.uint16 else self.to_bf16(a, pad8=True) for a in (x, w))
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         oh, ow = out_hw or ((h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1)
@@ -111,7 +119,10 @@ class CudaTensorCoreConvOps:
         """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
         ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
         32 fp32 / 64 bf16 values]); bf16=True (wgmma only): x cast and gY^T rounded to bf16."""
-        oc, fh, fw, ic = w_shape
+        oc, fh, fw, ic0 = w_shape
+        if bf16:                                # channels zero-padded to 8: gW's extra columns are dropped below
+            x = self.to_bf16(x, pad8=True)
+        ic = x.shape[3]
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
@@ -121,7 +132,7 @@ class CudaTensorCoreConvOps:
         if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to bk)
             chunk = -(-chunk // bk) * bk
             s = -(-rows // chunk)
-        gw = cupy.empty(tuple(w_shape), dtype=np.float32)
+        gw = cupy.empty((oc, fh, fw, ic), dtype=np.float32)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
         geom = self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
         if wgmma:
@@ -129,8 +140,6 @@ class CudaTensorCoreConvOps:
             gyt = cupy.empty((oc, rp), dtype=np.uint16 if bf16 else np.float32)
             self.kernel("conv_wgmma", "transpose_pad_bf16" if bf16 else "transpose_pad")(
                 (rp // 32, -(-oc // 32)), (32, 8), (gy, gyt, i32(rows), i32(oc), i32(rp)))
-            if bf16:
-                x = self.to_bf16(x)
             smem = wg_smem_bytes(bn, wgrad=True)
             self.kernel("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_wgrad_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
@@ -141,7 +150,7 @@ class CudaTensorCoreConvOps:
                 (-(-kw // bn), -(-oc // bm), s), (TC_THREADS,), (x, gy, ws) + geom + (i32(chunk),), shared_mem=smem)
         if s > 1:
             self._sum_slices(ws, s, oc * kw, gw)
-        return gw
+        return gw if ic == ic0 else cupy.ascontiguousarray(gw[..., :ic0])
 
 
 def _phase(p, pad, s, f, size):
