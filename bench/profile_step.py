@@ -27,7 +27,15 @@ def alpha_step_fn(net_name, batch, precision, images, labels):
         net.backward(ce.gradient(yh, y))
         opt.update().clear_grads()
         net.gc()
+    step.engine = eg
     return step, eg.backend.synchronize
+
+
+def print_algos(eg):
+    """The convolution algorithms this process timed: per pass and shapes, the candidates' ms and the choice."""
+    for key, times in eg.backend._algo_cache().timings.items():
+        best = min(times, key=times.get)
+        print(f"{best:>14s}  " + " ".join(f"{n}={t:.3f}" for n, t in sorted(times.items())) + f"  {key}")
 
 
 def torch_step_fn(net_name, batch, precision, images, labels):
@@ -90,14 +98,17 @@ def main():
     ap.add_argument("--net", default="resnet18")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--skip-torch", action="store_true")
+    ap.add_argument("--algos", action="store_true", help="print the convolution algorithms timed in this process")
     a = ap.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     rng = np.random.RandomState(0)
     images = [rng.randint(0, 256, (a.batch, 32, 32, 3)).astype(np.uint8) for _ in range(4)]
     labels = np.eye(10, dtype=np.float32)[rng.randint(0, 10, a.batch)]
     mode = a.precision or ("tf32" if a.tf32 else "fp32")
-    profile(f"alpha {a.net} {mode} batch {a.batch}", *alpha_step_fn(a.net, a.batch, mode, images, labels), a.steps,
-            a.top)
+    step, sync = alpha_step_fn(a.net, a.batch, mode, images, labels)
+    profile(f"alpha {a.net} {mode} batch {a.batch}", step, sync, a.steps, a.top)
+    if a.algos:
+        print_algos(step.engine)
     if not a.skip_torch:
         profile(f"torch {a.net} {mode} batch {a.batch}", *torch_step_fn(a.net, a.batch, mode, images, labels),
                 a.steps, a.top)

@@ -134,6 +134,29 @@ def test_conv_bf16_dispatch_picks_a_candidate():
     bg.conv_bwd_data(gy, bg.from_host(np.ones((12, 3, 3, 8), np.float32)), (2, 8, 8, 8), (1, 1), (1, 1))
     assert bg.last_conv_algo == "bf16mma"
 
+
+def test_conv_unit_reuses_its_forward_bf16_cast_for_the_weight_gradient():
+    """Conv3D in training keeps the forward's bf16 cast of x for gW: the same gradient as a fresh cast, bit for
+    bit; conv_bwd_filter refuses an x_bf16 that is not x's cast."""
+    eg = bf16(4)
+    bg = eg.backend
+    if not bg.wgmma_ok():
+        pytest.skip("the kept cast exists on the wgmma kernels (compute capability 9.0)")
+    rng = np.random.default_rng(4)
+    u = alpha.nn.conv3D(True, 12, 24, 3, 1, 1)
+    u.init(eg)
+    x = rng.standard_normal((3, 9, 9, 12)).astype(np.float32)
+    y = u.forward(eg.tensor(x).need_grad(True))[0]
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    u.backward(eg.tensor(gy))
+    gw = bg.to_host(u.weight().grad_data)
+    fresh = bg.to_host(bg.conv_bwd_filter(bg.from_host(x), bg.from_host(gy), u.weight().shape, (1, 1), (1, 1)))
+    if bg.last_conv_algo.startswith("bf16wg"):
+        np.testing.assert_array_equal(gw, fresh)
+    with pytest.raises(ArgumentError, match="x_bf16 .* is not the bf16 cast of x"):
+        bg.conv_bwd_filter(bg.from_host(x), bg.from_host(gy), u.weight().shape, (1, 1), (1, 1),
+                           x_bf16=bg.from_host(np.zeros((3, 9, 9, 12), np.uint16)))
+
 @pytest.mark.parametrize("n,fin,fout", [(1, 3, 5), (7, 33, 17), (64, 100, 10), (5, 1000, 3)])
 def test_linear_unit_bf16_parity(n, fin, fout):
     """Forward, input gradient and weight/bias gradients of Linear in bf16 against the fp32 CPU engine:

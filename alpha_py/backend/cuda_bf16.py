@@ -90,13 +90,18 @@ class CudaBf16Ops:
         zero-padded to 8 when cast (forward, bwd-filter); bwd-data gathers gY, so its OC must be a multiple of 8."""
         return self.wgmma_ok() and gathered % 8 == 0
 
-    def bf16_conv_fwd(self, x, w, stride, pad):
+    def bf16_conv_fwd(self, x, w, stride, pad, keep=None):
         x, w = self.c(x), self.c(w)
         oc = w.shape[0]
         cands = {"bf16mma": lambda: self._mma_conv_fwd(x, w, stride, pad)}
         if self._wgb_ok():
+            def wg(bn):
+                xb = self.to_bf16(x, pad8=True)
+                if keep is not None:
+                    keep[:] = [xb]
+                return self.tc_fwd(xb, w, stride, pad, 128, bn, True, True)
             for bn in (128, 64):
-                cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_fwd(x, w, stride, pad, 128, bn, True, True)
+                cands[f"bf16wg128x{bn}"] = lambda bn=bn: wg(bn)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
 
     def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):
@@ -109,13 +114,18 @@ class CudaBf16Ops:
                                                                            stride)
         return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic))
 
-    def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+    def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad, x_bf16=None):
         x, gy = self.c(x), self.c(gy)
         oc = w_shape[0]
         cands = {"bf16mma": lambda: self._mma_conv_bwd_filter(x, gy, w_shape, stride, pad)}
+        if x_bf16 is not None and (x_bf16.dtype != np.uint16 or x_bf16.shape[:3] != x.shape[:3]
+                                   or x_bf16.shape[3] != -(-x.shape[3] // 8) * 8):
+            raise ArgumentError(f"conv_bwd_filter: x_bf16 {x_bf16.dtype} {tuple(x_bf16.shape)} is not the bf16 "
+                                f"cast of x {tuple(x.shape)} (conv_fwd(keep=...) gives it)")
+        xw = x if x_bf16 is None else x_bf16
         if self._wgb_ok():
             for bn in (128, 64):
-                cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_filter(x, gy, w_shape, stride, pad, 128, bn,
+                cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_filter(xw, gy, w_shape, stride, pad, 128, bn,
                                                                              True, True)
         return self._bf16_run("bwd_filter", (x.shape, tuple(w_shape), stride, pad), cands, _default(cands, oc))
 

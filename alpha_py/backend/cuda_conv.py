@@ -141,9 +141,11 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return cands[name]()
 
     # ---------------------------------------------------------------- dense convolution
-    def conv_fwd(self, x, w, stride, pad):
+    def conv_fwd(self, x, w, stride, pad, keep=None):
+        """keep (bf16 only): a list that receives x's bf16 cast when the wgmma kernels ran (for conv_bwd_filter's
+        x_bf16)."""
         if self._bf16:
-            return self.bf16_conv_fwd(x, w, stride, pad)
+            return self.bf16_conv_fwd(x, w, stride, pad, keep)
         x, w = self.c(x), self.c(w)
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
@@ -201,9 +203,10 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         chunk = -(-(-(-rows // s)) // 8) * 8
         return -(-rows // chunk), chunk
 
-    def conv_bwd_filter(self, x, gy, w_shape, stride, pad):
+    def conv_bwd_filter(self, x, gy, w_shape, stride, pad, x_bf16=None):
+        """x_bf16 (bf16 only): x's bf16 cast kept by conv_fwd(keep=...), reused by the wgmma kernels."""
         if self._bf16:
-            return self.bf16_conv_bwd_filter(x, gy, w_shape, stride, pad)
+            return self.bf16_conv_bwd_filter(x, gy, w_shape, stride, pad, x_bf16)
         x, gy = self.c(x), self.c(gy)
         oc, fh, fw, ic = w_shape
         kw = fh * fw * ic

@@ -120,7 +120,7 @@ class CudaTensorCoreConvOps:
         ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
         32 fp32 / 64 bf16 values]); bf16=True (wgmma only): x cast and gY^T rounded to bf16."""
         oc, fh, fw, ic0 = w_shape
-        if bf16:                                # channels zero-padded to 8: gW's extra columns are dropped below
+        if bf16 and x.dtype != np.uint16:       # channels zero-padded to 8: gW's extra columns are dropped below
             x = self.to_bf16(x, pad8=True)
         ic = x.shape[3]
         _, oh, ow, _ = gy.shape

@@ -79,13 +79,19 @@ class Conv3D(_ConvBase):
 
     def _fwd(self, eg, x):
         b = eg.backend
+        if self.training and getattr(b, "_bf16", False):     # bf16: keep the forward's bf16 cast of x for gW
+            keep = []
+            y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep)
+            return (self._add_bias(eg, y),), ((x, keep[0]) if keep else x)
         fwd = b.conv_fwd if self.training else getattr(b, "conv_fwd_eval", b.conv_fwd)   # CPU: F(4x4) at inference
         y = fwd(x, self.weight().data, self.stride, self.padding)
         return (self._add_bias(eg, y),), x
 
-    def _bwd(self, eg, x, gys, needs):
+    def _bwd(self, eg, ctx, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()
-        w.accumulate_grad(b.conv_bwd_filter(x, gy, w.shape, self.stride, self.padding))
+        x, xb = ctx if isinstance(ctx, tuple) else (ctx, None)
+        w.accumulate_grad(b.conv_bwd_filter(x, gy, w.shape, self.stride, self.padding) if xb is None else
+                          b.conv_bwd_filter(x, gy, w.shape, self.stride, self.padding, x_bf16=xb))
         self._bias_grad(eg, gy)
         return (b.conv_bwd_data(gy, w.data, x.shape, self.stride, self.padding) if needs[0] else None,)
 
