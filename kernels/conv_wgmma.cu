@@ -7,6 +7,7 @@
 // | kernel                  | args                                                    | launch                                |
 // | wg[b]_conv_fwd_n{128,64} | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW      | (ceil(M/128), ceil(OC/BN)) x 256, wg_smem |
 // | wg[b]_conv_wgrad_n{128,64} | x, gyT [OC, Rp], ws, (geometry), Rp, chunk           | (ceil(OC/BN), ceil(KW/128), S) x 256  |
+// | wg[b]_conv_dgrad_s_n{128,64} | gy, wf [IC,FH,FW,OC] flipped, gx, (the conv's geometry) | (ceil(N*ceil(H/SH)*ceil(W/SW)/128), ceil(IC/BN), SH*SW) |
 // | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
 // | cast_bf16               | src fp32, dst bf16 bits, n                              | ceil(n/4) threads                      |
 // | cast_bf16_pad           | src [rows, C] fp32, dst [rows, Cp] bf16 bits, rows, C, Cp (zero channels >= C) | rows*Cp threads |
@@ -28,16 +29,14 @@ __device__ __forceinline__ T* wg_smem() {
     return reinterpret_cast<T*>(smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023) / 4);
 }
 
-template <int BN, class T>
-__device__ __forceinline__ void wg_conv_fwd(const T* __restrict__ x, const T* __restrict__ w, float* __restrict__ y,
-                                            const ConvGeom& g) {
+// The K-major pipelined GEMM of the forward-style kernels: D[m0.. +128, n0.. +BN] = sum over K of the loaders' tiles,
+// stored as rows `row(m)` (a float* per output row m < M; N columns, float2 stores where N is even).
+template <int BN, class T, class LA, class LB, class ROW>
+__device__ __forceinline__ void wg_gemm_rows(LA& la, LB& lb, int K, int m0, int n0, int M, int N, ROW row) {
     constexpr int BK = TcElem<T>::BK, SA = WG_BM * BK, SS = SA + BN * BK;   // elements per stage
     T* smem = wg_smem<T>();
-    const int m0 = blockIdx.x * WG_BM, n0 = blockIdx.y * BN;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
-    FwdTileA<WG_BM, 1, T> la(x, g, m0);
-    FwdTileB<BN, 1, T> lb(w, g, n0);
-    const int K = g.FH * g.FW * g.IC, nk = (K + BK - 1) / BK;
+    const int nk = (K + BK - 1) / BK;
     float d[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
@@ -53,14 +52,13 @@ __device__ __forceinline__ void wg_conv_fwd(const T* __restrict__ x, const T* __
     }
     cp_async_wait<0>();
     // D fragment: warp (w % 4) of the warpgroup holds rows 16*(w%4) + lane/4 (+8); n8 block j: cols 8j + 2*(lane%4) (+1)
-    const int M = g.N * g.OH * g.OW, N = g.OC;
     const int rbase = m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2);
     const bool even = (N & 1) == 0;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         const int m = rbase + 8 * h;
         if (m >= M) continue;
-        float* crow = y + (long long)m * N;
+        float* crow = row(m);
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j) {
             const int n = n0 + 8 * j + 2 * (lane & 3);
@@ -72,6 +70,85 @@ __device__ __forceinline__ void wg_conv_fwd(const T* __restrict__ x, const T* __
             }
         }
     }
+}
+
+template <int BN, class T>
+__device__ __forceinline__ void wg_conv_fwd(const T* __restrict__ x, const T* __restrict__ w, float* __restrict__ y,
+                                            const ConvGeom& g) {
+    const int m0 = blockIdx.x * WG_BM, n0 = blockIdx.y * BN, N = g.OC;
+    FwdTileA<WG_BM, 1, T> la(x, g, m0);
+    FwdTileB<BN, 1, T> lb(w, g, n0);
+    wg_gemm_rows<BN, T>(la, lb, g.FH * g.FW * g.IC, m0, n0, g.N * g.OH * g.OW, N,
+                        [=](int m) { return y + (long long)m * N; });
+}
+
+// ---------------------------------------------------------------- bwd-data, stride > 1, one launch
+// Phase z = (ph, pw) of gX (blockIdx.z) holds rows h = ph + SH*a; only the filter rows fh = top - SH*kh (kh < taps,
+// top the largest fh with (ph + PH - fh) % SH == 0) reach it, from gY row a + (ph + PH - fh) / SH: a stride-1 forward
+// on gY with those taps and pad (top - ph - PH) / SH (likewise along W). No zero terms; phases no tap reaches are 0.
+struct PhaseAxis {
+    int top, taps, pad, count;
+    __device__ PhaseAxis(int p, int pad_, int s, int f, int size) {
+        top = -1;
+        for (int t = f - 1; t >= 0; --t)
+            if ((((p + pad_ - t) % s) + s) % s == 0) { top = t; break; }
+        taps = top >= 0 ? top / s + 1 : 0;
+        pad = top >= 0 ? (top - p - pad_) / s : 0;            // an exact division
+        count = size > p ? (size - p + s - 1) / s : 0;
+    }
+};
+
+// B rows = gX channels n0..; k = (kh, kw, oc) reads wf[ic, FH-1-(top_h - SH*kh), FW-1-(top_w - SW*kw), oc] of the
+// flipped filter wf [IC, FH, FW, OC] (flip_filter), OC contiguous: 16-byte chunks need OC % C == 0
+template <int BN, class T>
+struct PhaseTileB {
+    static constexpr int R = BN / 32, C = TcElem<T>::C;
+    const T* wf; const ConvGeom& G; int fh0, fw0, taps_h, taps_w, kh = 0, kw = 0, oc, kc;
+    const T* row[R]; bool ok[R];
+    __device__ PhaseTileB(const T* wf_, const ConvGeom& G_, const PhaseAxis& ah, const PhaseAxis& aw, int n0)
+        : wf(wf_), G(G_) {
+        fh0 = G.FH - 1 - ah.top; fw0 = G.FW - 1 - aw.top; taps_h = ah.taps; taps_w = aw.taps;
+        kc = threadIdx.x & 7;
+        oc = kc * C;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            const int ic = n0 + (threadIdx.x >> 3) + 32 * i;
+            ok[i] = ic < G.IC;
+            row[i] = wf + (long long)(ok[i] ? ic : 0) * G.FH * G.FW * G.OC;
+        }
+        carry();
+    }
+    __device__ __forceinline__ void carry() {
+        while (oc >= G.OC) { oc -= G.OC; if (++kw == taps_w) { kw = 0; ++kh; } }
+    }
+    __device__ __forceinline__ void load(T* Bs) {
+        const bool v = kh < taps_h;
+        const long long off = ((long long)(fh0 + G.SH * kh) * G.FW + fw0 + G.SW * kw) * G.OC + oc;
+#pragma unroll
+        for (int i = 0; i < R; ++i)
+            cp_async16(Bs + kmajor_off<1, T>((threadIdx.x >> 3) + 32 * i, kc), v && ok[i] ? row[i] + off : wf,
+                       v && ok[i]);
+        oc += TcElem<T>::BK;
+        carry();
+    }
+};
+
+// G: the convolution's own geometry (X [N,H,W,IC], W [OC,FH,FW,IC], gY [N,OH,OW,OC], strides, pads)
+template <int BN, class T>
+__device__ __forceinline__ void wg_conv_dgrad_phases(const T* __restrict__ gy, const T* __restrict__ wf,
+                                                     float* __restrict__ gx, const ConvGeom& G) {
+    const int ph = blockIdx.z / G.SW, pw = blockIdx.z % G.SW;
+    const PhaseAxis ah(ph, G.PH, G.SH, G.FH, G.H), aw(pw, G.PW, G.SW, G.FW, G.W);
+    const ConvGeom g{G.N, G.OH, G.OW, G.OC, G.IC, ah.taps, aw.taps, ah.count, aw.count, 1, 1, ah.pad, aw.pad};
+    const int M = G.N * ah.count * aw.count, m0 = blockIdx.x * WG_BM, n0 = blockIdx.y * BN;
+    if (m0 >= M) return;                                   // the whole block: before any barrier
+    FwdTileA<WG_BM, 1, T> la(gy, g, m0);
+    PhaseTileB<BN, T> lb(wf, G, ah, aw, n0);
+    const int hw = ah.count * aw.count, wc = aw.count, IC = G.IC, H = G.H, W = G.W, SH = G.SH, SW = G.SW;
+    wg_gemm_rows<BN, T>(la, lb, ah.taps * aw.taps * G.OC, m0, n0, M, IC, [=](int m) {
+        const int n = m / hw, r = m - n * hw, a = r / wc, b = r - a * wc;
+        return gx + (((long long)n * H + ph + SH * a) * W + pw + SW * b) * IC;
+    });
 }
 
 // B rows = output channels n0.. of gY^T [OC, Rp] (K-major: the reduction index r runs along the row)
@@ -221,12 +298,16 @@ extern "C" __global__ void cast_bf16_pad(const float* __restrict__ src, unsigned
 #define WG_GEOM int N, int H, int W, int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW
 #define WG_G const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW}
 typedef unsigned short bf16_t;
-// wgrad kernels: x, then gY^T as `w`, the slices ws as `y`
+// wgrad kernels: x, then gY^T as `w`, the slices ws as `y`; dgrad_s: gY as `x`, the flipped filter as `w`, gX as `y`
 #define WG_KERNELS(NAME, T) \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<128, T>(x, w, y, g); } \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n64(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<64, T>(x, w, y, g); } \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_dgrad_s_n128(const T* __restrict__ x, \
+        const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_dgrad_phases<128, T>(x, w, y, g); } \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_dgrad_s_n64(const T* __restrict__ x, \
+        const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_dgrad_phases<64, T>(x, w, y, g); } \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_wgrad_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM, int Rp, int chunk) { \
         WG_G; wg_conv_wgrad<128, T>(x, w, y, g, Rp, chunk); } \

@@ -34,6 +34,9 @@ def test_act_and_add_act(name):
     check(name, "act_fwd", yg, yc)
     check(name, "act_bwd", bg.act_bwd(name, dev(gy), dev(x), yg, 0.1, 1.3), bc.act_bwd(name, gy, x, yc, 0.1, 1.3))
     check(name, "add_act", bg.add_act(name, dev(x), dev(y2), 0.1, 1.3), bc.add_act(name, x, y2, 0.1, 1.3))
+    ya = bc.add_act(name, x, y2, 0.1, 1.3)
+    check(name, "add_act_bwd", bg.add_act_bwd(name, dev(gy), dev(x), dev(y2), dev(ya), 0.1, 1.3),
+          bc.add_act_bwd(name, gy, x, y2, ya, 0.1, 1.3))
 
 
 @pytest.mark.parametrize("shape", [(1, 10), (513, 10), (7, 1000), (3, 5, 33)])

@@ -52,7 +52,8 @@ def test_activation_kernels_are_the_table_plus_identity():
     assert enumerators("act.cuh", "ActId") == [ACT_IDENTITY] + [a.kernel for a in ACTIVATIONS.values()]
     kernels = [a.kernel for a in ACTIVATIONS.values()]
     with_identity = [ACT_IDENTITY] + kernels
-    assert instances("elementwise") == {f"{k}<{a}>" for k in ("act_fwd", "act_bwd", "add_act_fwd") for a in kernels}
+    assert instances("elementwise") == {f"{k}<{a}>" for k in ("act_fwd", "act_bwd", "add_act_fwd", "add_act_bwd")
+                                           for a in kernels}
     assert instances("batchnorm") == ({f"bn_apply<{a}>" for a in with_identity}
                                       | {f"bn_bwd_apply<{a}>" for a in with_identity}
                                       | {f"bn_partial<2,{a}>" for a in with_identity}

@@ -33,6 +33,11 @@ class ActivationOps:
         """act(a + b) (F.add_<act>); one fused kernel on the GPU."""
         return self.act_fwd(name, a + b, p1, p2)
 
+    def add_act_bwd(self, name, gy, a, b, y, p1=0.0, p2=0.0):
+        """Backward of add_act: grad of (a + b) given grad_y, both addends and the output (one kernel on the GPU;
+        here the sum is recomputed, as the forward formed it)."""
+        return self.act_bwd(name, gy, self.add(a, b), y, p1, p2)
+
     def _act_math(self, way, name):
         return getattr(self, f"_{way}_{activation(name, f'act_{way}').name}")
 

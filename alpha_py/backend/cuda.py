@@ -200,6 +200,16 @@ class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraph
                          (gy, x, y, gx, i64(gy.size), f32(p1), f32(p2)))
         return gx
 
+    def add_act_bwd(self, name, gy, a, b, y, p1=0.0, p2=0.0):
+        code = self._act_kernel(name, "add_act_bwd")
+        if a.shape != b.shape or a.shape != gy.shape:
+            return super().add_act_bwd(name, gy, a, b, y, p1, p2)
+        gy, a, b, y = self.c(gy), self.c(a), self.c(b), self.c(y)
+        gx = cupy.empty_like(gy)
+        self.launch_flat("elementwise", f"add_act_bwd<{code}>", gy.size,
+                         (gy, a, b, y, gx, i64(gy.size), f32(p1), f32(p2)))
+        return gx
+
     def add_act(self, name, a, b, p1=0.0, p2=0.0):
         code = self._act_kernel(name, "add_act")
         if a.shape != b.shape:

@@ -94,13 +94,26 @@ class CudaTensorCoreConvOps:
     def _tc_bwd_data_phases(self, gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16):
         """Stride (SH, SW) bwd-data without zero terms: the rows h = ph + SH*a of gX (phase ph) take only the filter
         rows fh with (ph + PH - fh) % SH == 0, at gY row a + (ph + PH - fh) / SH: a stride-1 forward on gY with
-        those taps (descending: a slice of W) and pad (fh_max - ph - PH) / SH; likewise along W. Each phase's
-        result lands in gX[:, ph::SH, pw::SW]; phases no tap reaches are zero."""
+        those taps (descending: a slice of W) and pad (fh_max - ph - PH) / SH; likewise along W. wgmma: one launch
+        over the phases (kernels/conv_wgmma.cu wg[b]_conv_dgrad_s_*); mma.sync: a forward per phase, its result
+        copied into gX[:, ph::SH, pw::SW]. Phases no tap reaches are zero."""
         n, h, wd, ic = x_shape
         oc, fh, fw, _ = w.shape
         gx = cupy.empty((n, h, wd, ic), dtype=np.float32)
         if bf16:
             gy = self.to_bf16(gy)
+        if wgmma:                               # every phase in one launch (blockIdx.z), written in place
+            wf = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
+            self.launch_flat("conv_tc", "flip_filter", w.size, (w, wf, i32(oc), i32(fh), i32(fw), i32(ic)))
+            if bf16:
+                wf = self.to_bf16(wf)
+            m = n * -(-h // stride[0]) * -(-wd // stride[1])
+            if gx.size:
+                smem = wg_smem_bytes(bn)
+                self.kernel("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_dgrad_s_n{bn}", smem)(
+                    (-(-m // 128), -(-ic // bn), stride[0] * stride[1]), (TC_THREADS,),
+                    (gy, wf, gx) + self._geom(x_shape, (fh, fw), oc, gy.shape[1:3], stride, pad), shared_mem=smem)
+            return gx
         for ph in range(stride[0]):
             th, padh, hc = _phase(ph, pad[0], stride[0], fh, h)
             for pw in range(stride[1]):

@@ -91,7 +91,7 @@ class _FusedAddAct(Fused):
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx
         s, bk = self.second, eg.backend
-        gz = bk.act_bwd(s.act, gys[0], bk.add(a, b), y, s.p1, s.p2)
+        gz = bk.add_act_bwd(s.act, gys[0], a, b, y, s.p1, s.p2)
         unfit = self.first._unfit
         return (unfit(eg, gz, s1) if needs[0] else None, unfit(eg, gz, s2) if needs[1] else None)
 
