@@ -1,5 +1,6 @@
-"""Benchmark (GPU): TFLOP/s of the bf16 convolutions (conv_bf16.cu / conv_wgmma.cu, chosen by timing) beside our TF32 path (algorithm
-chosen by timing) on the ResNet18-CIFAR layers at batch 512; median of CUDA-event timings over random data.
+"""Benchmark (GPU): TFLOP/s of the bf16 convolutions (conv_bf16.cu / conv_wgmma.cu, chosen by timing) beside our
+TF32 path (algorithm chosen by timing) on the ResNet18-CIFAR layers at batch 512; median of CUDA-event timings over
+random data; the bf16 algorithm each pass ran.
 Usage: python3 bench/bf16_conv.py [--batch 512] [--reps 10]"""
 import argparse
 
@@ -43,8 +44,8 @@ def main():
                 row[(p, k)] = fl / ms / 1e9
                 if p == "bf16":
                     algos.append(b.last_conv_algo)
-        print(f"{f'{h} {ic}->{oc} {f}x{f} s{s}':>24} " + " ".join(f"{row[(p, k)]:15.1f}" for k in ("fwd", "dgrad", "wgrad")
-                                                              for p in engines) + "   bf16: " + " ".join(algos))
+        cells = " ".join(f"{row[(p, k)]:15.1f}" for k in ("fwd", "dgrad", "wgrad") for p in engines)
+        print(f"{f'{h} {ic}->{oc} {f}x{f} s{s}':>24} {cells}   bf16: " + " ".join(algos))
     print("sum of the listed passes (ms, each layer once): " + ", ".join(f"{p} {v:.2f}" for p, v in tot.items()))
 
 

@@ -93,8 +93,8 @@ WG_CONVS = [((1, 5, 7, 8), (8, 3, 3), (1, 1), (1, 1)), ((3, 9, 9, 24), (40, 3, 3
 @pytest.mark.parametrize("xs,ws,stride,pad", WG_CONVS)
 @pytest.mark.parametrize("bn", [128, 64])
 def test_conv_bf16_wgmma_kernels(xs, ws, stride, pad, bn):
-    """kernels/conv_wgmma.cu's bf16 forward / backward-data (stride > 1: one forward per phase) / backward-filter: within the bf16 bound of
-    the fp32 CPU backend, and fp32-close to it on operands rounded to bf16 on the host (the same rounding)."""
+    """kernels/conv_wgmma.cu's bf16 forward / backward-data (stride > 1: over the phases) / backward-filter: within
+    the bf16 bound of the fp32 CPU backend, and fp32-close to it on operands rounded to bf16 on the host."""
     bg, bc = bf16().backend, cpu().backend
     if not bg.wgmma_ok():
         pytest.skip("wgmma kernels need compute capability 9.0")

@@ -3,7 +3,8 @@ gradients; kernels/gemm_bf16.cu) and dense convolution forward / backward-data /
 (kernels/conv_bf16.cu, mma.sync; on Hopper also the wgmma kernels of kernels/conv_wgmma.cu, on operands cast to
 bf16 first, picked per layer by timing) — operands rounded to bf16, fp32 accumulation, fp32 storage.
 Primitives that would multiply on tensor cores without a bf16 kernel (depthwise convolutions, batched matmuls)
-refuse bf16 by name (refuse_bf16) rather than run fp32 under a bf16 label. Imports cupy, numpy, alpha_py.errors, alpha_py.precision."""
+refuse bf16 by name (refuse_bf16) rather than run fp32 under a bf16 label.
+Imports cupy, numpy, alpha_py.errors, alpha_py.precision."""
 import cupy
 import numpy as np
 
