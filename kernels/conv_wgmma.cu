@@ -13,8 +13,9 @@
 // | cast_bf16_pad           | src [rows, C] fp32, dst [rows, Cp] bf16 bits, rows, C, Cp (zero channels >= C) | rows*Cp threads |
 // bwd-filter: gW^T[j, oc] = sum_r X[r's window, j] gY[r, oc] with A = the X windows (MN-major tile, fragments read into
 // registers) and B = gY^T (K-major, transposed once beforehand), slice z of r writing ws[z, OC, KW] (summed by Kahan).
-// Needs IC % C == 0 (bwd-filter also OC % C == 0; C = 4 fp32 / 8 bf16 channels per 16-byte chunk), 16-byte aligned
-// tensors, Rp and chunk multiples of the k-tile; compiled for sm_90a only (used on compute capability 9.0).
+// Needs the gathered operand's channels % C == 0 (X's IC: forward, bwd-filter; gY's OC: bwd-data; C = 4 fp32 / 8 bf16
+// channels per 16-byte chunk), 16-byte aligned tensors, Rp and chunk multiples of the k-tile; compiled for sm_90a
+// only (used on compute capability 9.0).
 //! options: -arch=sm_90a
 #include "conv_tc_tiles.cuh"
 #include "wgmma.cuh"
