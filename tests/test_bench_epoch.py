@@ -39,8 +39,17 @@ def test_alpha_side_is_the_torch_recipe_on_the_cli(bench, tmp_path):
     assert make_augment(args, None) is None and args.data_dir == str(tmp_path)
 
 
+def test_bf16_runs_alpha_in_bf16(bench, tmp_path):
+    from alpha_py.cli import parse_args
+    a = bench.parse(["--dataset", "fashion_mnist", "--data-dir", str(tmp_path), "--precision", "bf16"])
+    args = parse_args(bench.alpha_argv(a, str(tmp_path / "x.ckpt")))
+    assert args.precision == "bf16" and not args.tf32 and a.precision == "bf16"
+
+
 @pytest.mark.parametrize("argv,text", [(["--epochs", "0"], "--epochs 0"), (["--engine", "cpu", "--tf32"], "--tf32"),
-                                       (["--alpha-only", "--torch-only"], "not allowed with")])
+                                       (["--alpha-only", "--torch-only"], "not allowed with"),
+                                       (["--engine", "cpu", "--precision", "bf16"], "--precision bf16 needs"),
+                                       (["--tf32", "--precision", "bf16"], "--tf32 contradicts")])
 def test_bad_options_are_usage_errors(bench, capsys, argv, text):
     with pytest.raises(SystemExit):
         bench.parse(argv)
