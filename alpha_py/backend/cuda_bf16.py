@@ -94,7 +94,12 @@ class CudaBf16Ops:
     def bf16_conv_fwd(self, x, w, stride, pad, keep=None):
         x, w = self.c(x), self.c(w)
         oc = w.shape[0]
-        cands = {"bf16mma": lambda: self._mma_conv_fwd(x, w, stride, pad)}
+
+        def mma():                      # no cast to keep (a timed wgmma candidate may have left one)
+            if keep is not None:
+                keep.clear()
+            return self._mma_conv_fwd(x, w, stride, pad)
+        cands = {"bf16mma": mma}
         if self._wgb_ok():
             def wg(bn):
                 xb = self.to_bf16(x, pad8=True)

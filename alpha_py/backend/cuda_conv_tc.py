@@ -83,13 +83,18 @@ class CudaTensorCoreConvOps:
         Larger strides: one stride-1 forward per phase of gX (_tc_bwd_data_phases)."""
         if tuple(stride) != (1, 1):
             return self._tc_bwd_data_phases(gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16)
-        oc, fh, fw, ic = w.shape
-        wt = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
-        self.launch_flat("conv_tc", "flip_filter", w.size, (w, wt, i32(oc), i32(fh), i32(fw), i32(ic)))
-        gx = self.tc_fwd(gy, wt, (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16)
+        _, fh, fw, _ = w.shape
+        gx = self.tc_fwd(gy, self._flipped(w), (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16)
         if gx.shape != tuple(x_shape):
             raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
         return gx
+
+    def _flipped(self, w):
+        """wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic] (kernels/conv_tc.cu flip_filter)."""
+        oc, fh, fw, ic = w.shape
+        wt = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
+        self.launch_flat("conv_tc", "flip_filter", w.size, (w, wt, i32(oc), i32(fh), i32(fw), i32(ic)))
+        return wt
 
     def _tc_bwd_data_phases(self, gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16):
         """Stride (SH, SW) bwd-data without zero terms: the rows h = ph + SH*a of gX (phase ph) take only the filter
@@ -103,8 +108,7 @@ class CudaTensorCoreConvOps:
         if bf16:
             gy = self.to_bf16(gy)
         if wgmma:                               # every phase in one launch (blockIdx.z), written in place
-            wf = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
-            self.launch_flat("conv_tc", "flip_filter", w.size, (w, wf, i32(oc), i32(fh), i32(fw), i32(ic)))
+            wf = self._flipped(w)
             if bf16:
                 wf = self.to_bf16(wf)
             m = n * -(-h // stride[0]) * -(-wd // stride[1])

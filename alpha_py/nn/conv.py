@@ -79,7 +79,7 @@ class Conv3D(_ConvBase):
 
     def _fwd(self, eg, x):
         b = eg.backend
-        if self.training and getattr(b, "_bf16", False):     # bf16: keep the forward's bf16 cast of x for gW
+        if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW
             keep = []
             y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep)
             return (self._add_bias(eg, y),), ((x, keep[0]) if keep else x)
