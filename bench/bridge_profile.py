@@ -4,7 +4,10 @@ BridgeBench (SmallLoop, batch 16, Adam) driven from Java, each bridge request ti
 call: a bare JPype proxy round trip (long[] in, long[] out) and the Python dispatcher's share. Prints µs
 (best of 5 runs; not asserted). --engine cuda: both sides on cuda_float32(0) (auto_graph on); --classes: a compiled
 class path (alpha-java + examples + py4j jar) instead of javac (the device machine has no JDK).
-Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch] [--no-lazy] [--engine cpu|cuda] [--classes CP]"""
+Also the Java step with request templates off and on (Bridge.templates, alternating) and, --cprofile N, the N
+costliest functions of a cProfile of the Java steps; --spy times chosen methods per step on both sides.
+Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch] [--no-lazy] [--engine cpu|cuda] [--classes CP]
+       [--cprofile N] [--spy module:Class.method,...]"""
 import argparse
 import collections
 import os
@@ -19,13 +22,45 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bridge_overhead import compile_java  # noqa: E402
 
 
-def java_side(steps, batch, lazy=True, engine="cpu", classes=None):
+SPIED = {}                # "Class.method" -> [seconds, calls] while --spy is on
+
+
+def spy(names):
+    """Wrap each dotted `module:Class.method` so its calls are timed into SPIED (host time, returns as is)."""
+    import importlib
+    for full in names:
+        mod, _, attr = full.partition(":")
+        cls_name, meth = attr.split(".")
+        cls = getattr(importlib.import_module(mod), cls_name)
+        fn, acc = getattr(cls, meth), SPIED.setdefault(attr, [0.0, 0])
+
+        def timed(*a, _fn=fn, _acc=acc, **k):
+            t0 = time.perf_counter()
+            try:
+                return _fn(*a, **k)
+            finally:
+                _acc[0] += time.perf_counter() - t0
+                _acc[1] += 1
+        setattr(cls, meth, timed)
+
+
+def spied(steps, label):
+    """Print the per-step times of the spied methods (not for label "warm") and reset them."""
+    for k, (sec, n) in SPIED.items():
+        if label == "warm":
+            SPIED[k][:] = [0.0, 0]
+            continue
+        print(f"  spy {label:6s} {k:40s} {sec / steps * 1e6:8.1f} us/step  ({n / steps:.1f} calls/step)")
+        SPIED[k][:] = [0.0, 0]
+
+
+def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jvm_args=()):
     import jpype
     from alpha_py.java.launcher import start_jvm
 
     cp = classes or compile_java(tempfile.mkdtemp(prefix="alpha-bridge-profile-"))
     endpoint = start_jvm(cp.split(os.pathsep), [f"-Dalpha.bridge.batch={str(batch).lower()}",
-                                                f"-Dalpha.bridge.lazy={str(lazy).lower()}"])
+                                                f"-Dalpha.bridge.lazy={str(lazy).lower()}", *jvm_args])
     engines = jpype.JClass("alpha.Alpha").alpha.engine
     eg = engines.cuda_float32(0, "fp32") if engine == "cuda" else engines.cpu_float32()   # as Python's cuda_float32(0)
     loop = jpype.JClass("alpha.examples.BridgeBench$SmallLoop")(eg)
@@ -44,7 +79,29 @@ def java_side(steps, batch, lazy=True, engine="cpu", classes=None):
         return r
 
     parts = call_parts(endpoint)
-    plain = min(loop.run(steps) for _ in range(5))
+    bridge = jpype.JClass("alpha.bridge.Bridge")
+    by_templates = {True: [], False: []}
+    for _ in range(7):                  # templates off and on, alternating (Bridge.templates switches at run time)
+        for on in (False, True):
+            bridge.templates(on)
+            by_templates[on].append(loop.run(steps))
+    bridge.templates(True)
+    plain = min(by_templates[True])
+    print("Java Module step, request templates off / on (min, median of 7): "
+          f"{min(by_templates[False]):.1f} / {plain:.1f} us, "
+          f"{sorted(by_templates[False])[3]:.1f} / {sorted(by_templates[True])[3]:.1f} us")
+    if SPIED:
+        spied(1, "warm")
+        loop.run(steps)
+        spied(steps, "java")
+    if profile:
+        import cProfile
+        import pstats
+        pr = cProfile.Profile()
+        pr.enable()
+        loop.run(steps)
+        pr.disable()
+        pstats.Stats(pr, stream=sys.stdout).sort_stats("tottime").print_stats(profile)
     d.handle = timed
     best = None
     for _ in range(5):
@@ -141,6 +198,11 @@ def python_side(steps, engine="cpu"):
 
     for _ in range(300):
         step()
+    if SPIED:
+        spied(1, "warm")
+        for _ in range(steps):
+            step()
+        spied(steps, "python")
     best = None
     for _ in range(5):
         parts.clear()
@@ -160,12 +222,22 @@ def main():
     ap.add_argument("--no-lazy", dest="lazy", action="store_false")
     ap.add_argument("--engine", choices=("cpu", "cuda"), default="cpu")
     ap.add_argument("--classes", help="class path of compiled alpha-java + examples + py4j jar (default: javac)")
+    ap.add_argument("--cprofile", type=int, default=0, metavar="N",
+                    help="also print the N costliest functions (own time) of a cProfile of the Java steps")
+    ap.add_argument("--jvm-arg", action="append", default=[], help="an extra JVM option (repeatable)")
+    ap.add_argument("--python-side", action=argparse.BooleanOptionalAction, default=True,
+                    help="also time the same step written in Python (default on)")
+    ap.add_argument("--spy", default="", help="comma-separated module:Class.method to time per step on both sides "
+                    "(e.g. alpha_py.backend.cuda:CudaBackend.optim_write_scalars)")
     a = ap.parse_args()
-    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch, a.lazy, a.engine, a.classes)
+    if a.spy:
+        spy(a.spy.split(","))
+    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch, a.lazy, a.engine, a.classes,
+                                                               a.cprofile, a.jvm_arg)
     print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
           f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
           f"(dispatcher share {disp - direct:.2f} us)")
-    py_us, parts = python_side(a.steps, a.engine)
+    py_us, parts = python_side(a.steps, a.engine) if a.python_side else (float("nan"), {})
     in_python = sum(v for v, _ in reqs.values())
     print(f"Java Module step over JPype: {plain:.1f} us ({timed_us:.1f} us with the request timer); "
           f"Python handling its requests {in_python:.1f} us; outside them (Java, JPype) {timed_us - in_python:.1f} us")

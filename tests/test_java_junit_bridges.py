@@ -2,16 +2,17 @@
 them under Py4J only): SharedNetThreadsTest (one net shared by 8 threads x 1000 forward calls, equal to
 serial, no handle leak, concurrent training refused naming both threads; docs/java-threads.md),
 BatchedForwardTest (a Java Module's forward as one request, a data-dependent branch included) and
-HandleGrowthTest, LazyStepTest (a forward's batch carried by the next request). Skipped without mvn/java."""
+HandleGrowthTest, LazyStepTest (a forward's batch carried by the next request), TemplateTest (repeated requests
+sent as template replays, bit-equal to whole requests). Skipped without mvn/java."""
 import pytest
 
 from java_support import NEEDS_MAVEN, run_junit
 
 pytestmark = NEEDS_MAVEN
 CLASSES = ["alpha.SharedNetThreadsTest", "alpha.BatchedForwardTest", "alpha.HandleGrowthTest", "alpha.ModuleTest",
-           "alpha.LazyStepTest"]
+           "alpha.LazyStepTest", "alpha.TemplateTest"]
 
 
 @pytest.mark.parametrize("bridge", ["jpype", "py4j"])
 def test_junit_under_both_bridges(junit_cp, bridge):
-    run_junit(junit_cp, bridge, *CLASSES, passed=23)
+    run_junit(junit_cp, bridge, *CLASSES, passed=25)

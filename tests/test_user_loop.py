@@ -237,10 +237,11 @@ def test_a_java_module_s_loop_is_deferred_like_a_python_net_s():
     assert all(np.array_equal(s0[k], s1[k]) for k in s0)
 
 
-def java_batch_loop(auto, n=7, probe=None, bad_at=None, eg=None):
+def java_batch_loop(auto, n=7, probe=None, bad_at=None, eg=None, templated=False):
     """A Java Module step as the bridge receives it: the forward's calls as one batch request (fc1.forward(x),
     F.leakyRelu(0.1, ...), fc2.forward(...)), then the bridge's unit_backward, update, clear_grads, unit_gc.
-    eg: another engine (tests/test_user_loop_gpu.py: CUDA, its own auto_graph) instead of the CPU one."""
+    eg: another engine (tests/test_user_loop_gpu.py: CUDA, its own auto_graph) instead of the CPU one.
+    templated: the batch goes as Java's Templates send it (whole, then DEFINE, then REPLAY of its leaves)."""
     import struct
     from alpha_py.bridge import codec, functions
     from alpha_py.bridge.dispatch import Dispatcher
@@ -261,7 +262,12 @@ def java_batch_loop(auto, n=7, probe=None, bad_at=None, eg=None):
         tail = (codec.INT, 3) if i == bad_at else (codec.PENDING, 1, 0)
         frame = (codec.OP_BATCH, 0, 0, 3, codec.OP_CALL, h1, 0, 1, codec.HANDLE, hx,
                  codec.OP_NEW, 0, 1, 2, codec.F32, slope, codec.PENDING, 0, 0, codec.OP_CALL, h2, 2, 1, *tail)
-        ok, reply = d.handle("batch", frame, ["forward", "F.leakyRelu", "forward"])
+        names, leaves = ["forward", "F.leakyRelu", "forward"], (1, 5, 9, 11, 15, 20)
+        if templated and i == 1 and i != bad_at:
+            frame = (frame[0] | codec.DEFINE, *frame[1:], 2, len(leaves), *leaves)
+        elif templated and i > 1 and i != bad_at:
+            frame, names = (frame[0] | codec.REPLAY, 2, 0, *[frame[p] for p in leaves]), None
+        ok, reply = d.handle("batch", frame, names)
         if i == bad_at:
             return ok, reply
         assert ok, reply
@@ -287,5 +293,9 @@ def test_a_java_module_s_batched_forward_is_one_recorded_call():
     steady = max(auto.templates.values(), key=lambda t: t.seen)    # (the loss read after gc opens the next one)
     assert [c[0] for c in steady.sig] == ["loss", "batch", "grad", "rec", "bwd", "update", "zero", "gc"]
     assert l1 == l0 and all(np.array_equal(s0[k], s1[k]) for k in s0)
-    ok, (etype, msg) = java_batch_loop(True, bad_at=4)          # a failing call of a batch names its unit
+    modes.clear()
+    l2, s2, _ = java_batch_loop(True, probe=modes, templated=True)    # sent as template replays: the same
+    assert modes[3:] == [DEFER] * 4, modes
+    assert l2 == l0 and all(np.array_equal(s0[k], s2[k]) for k in s0)
+    ok, (etype, msg) = java_batch_loop(True, bad_at=4, templated=True)  # a failing call of a batch names its unit
     assert not ok and etype == "ShapeError" and "JavaNet.fc2" in msg, msg

@@ -299,3 +299,7 @@ def test_a_java_module_s_batched_step_is_captured_and_bit_identical():
     assert not bad, f"final state differs in {bad[:8]}"
     st = auto.stats()
     assert st["captures"] >= 1 and st["replays"] >= 4 and st["failed"] == 0, st
+    l2, s2, tpl = java_batch_loop(None, n=9, eg=alpha.engine.cuda_float32(0, auto_graph=True), templated=True)
+    assert l2 == l0 and all(np.array_equal(s0[k], s2[k]) for k in s0)       # sent as template replays: the same
+    st = tpl.stats()
+    assert st["captures"] >= 1 and st["replays"] >= 4 and st["failed"] == 0, st

@@ -22,6 +22,13 @@ class _Ref:
         self.i, self.k = i, k
 
 
+class _Outs:
+    """Stands for a batch's results while its calls are decoded without running: OUTS[i][k] is a _Ref."""
+
+    def __getitem__(self, i):
+        return _Out(i)
+
+
 class _Out:
     __slots__ = ("i",)
 
@@ -30,6 +37,9 @@ class _Out:
 
     def __getitem__(self, k):
         return _Ref(self.i, k)
+
+
+OUTS = _Outs()
 
 
 def _no_java_objects(obj):
@@ -92,21 +102,35 @@ class BatchReplay:
     def __init__(self):
         self.kept = {}
 
-    def run(self, dispatcher, ints, pos, objs):
-        """(one output list per call, position after the calls), or None: no recorder, or a batch this path does
-        not take (the dispatcher then runs it call by call)."""
+    def run_wire(self, dispatcher, ints, pos, objs):
+        """A batch as Java framed it at ints[pos] -> (one output list per call, position after the calls), or None:
+        no recorder, or a batch this path does not take (the dispatcher then runs it call by call)."""
         get = dispatcher.registry.get
         try:
             n, pos = ints[pos], pos + 1
-            calls, outs = [], []
-            for i in range(n):
+            calls, known = [], False
+            for _ in range(n):
                 op, target, name = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]])
-                if op not in (codec.OP_CALL, codec.OP_NEW):
+                if op == codec.OP_CALL:
+                    target = get(target)
+                    if not known and getattr(target, "engine", None) is not None:
+                        if _recorder(((op, target, None, None),)) is None:
+                            return None                 # no recorder: the batch is decoded once, call by call
+                        known = True
+                elif op != codec.OP_NEW:
                     return None
-                args, pos = codec.decode_args(ints, pos + 3, objs, get, _no_java_objects, outs)
-                calls.append((op, get(target) if op == codec.OP_CALL else None, name, args))
-                outs.append(_Out(i))
+                args, pos = codec.decode_args(ints, pos + 3, objs, get, _no_java_objects, OUTS)
+                calls.append((op, target, name, args))
         except _NotRecordable:
+            return None
+        results = self.run_calls(dispatcher, calls)
+        return None if results is None else (results, pos)
+
+    def run_calls(self, dispatcher, calls):
+        """The batch's calls, (op, target, name, args) with _Ref arguments for outputs of earlier calls, run through
+        the recorder as one call -> one output list per call; None: no recorder or not a batch it takes."""
+        calls = list(calls)
+        if any(op not in (codec.OP_CALL, codec.OP_NEW) for op, _, _, _ in calls):
             return None
         auto = _recorder(calls)
         if auto is None or auto.inside:
@@ -127,7 +151,7 @@ class BatchReplay:
         for c in bc.counts:
             results.append(list(flat[i:i + c]))
             i += c
-        return results, pos
+        return results
 
 
 def _recorder(calls):

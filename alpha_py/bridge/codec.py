@@ -22,6 +22,9 @@ DEFERRED = 16
 # the thread's next request (Batch left open); they run before the frees and the request, whose arguments may
 # be PENDING outputs of them; the reply is [LIST, 2, the batch's outputs, the request's value or ERROR]
 WITH_BATCH = 32
+# flags of a templated request (plan.py): DEFINE — a whole request, followed by [template, nleaf, leaf positions...];
+# REPLAY — [op | REPLAY, template, nfree, frees..., leaves...] of a request with a defined template's structure
+DEFINE, REPLAY = 64, 128
 
 _Q, _D, _I, _F = struct.Struct("<q"), struct.Struct("<d"), struct.Struct("<i"), struct.Struct("<f")
 _F32_CACHE = {}

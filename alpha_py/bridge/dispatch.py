@@ -1,13 +1,14 @@
-"""Bridge layer: runs one typed request from Java (codec.py) — `new` (a facade factory by dotted
-path), `call` (a method of a registered object), `attr`, `fn` (a helper in functions.py), `batch` (a Java
-Module forward's calls, alone or carried by the thread's next request) — after the void calls Java sent
-late, and encodes the result. Any exception becomes an error reply that Java raises as alpha.AlphaException. Shared by both
-bridges; imports the facade and the bridge."""
+"""Bridge layer: runs one typed request from Java (codec.py) — `new` (a facade factory by dotted path), `call` (a
+method of a registered object), `attr`, `fn` (a helper in functions.py), `batch` (a Java Module forward's calls, alone
+or carried by the thread's next request) — after the void calls Java sent late, and encodes the result; a request Java
+sent as a template replay (plan.py) runs the same way from its Plan. Any exception becomes an error reply that Java
+raises as alpha.AlphaException. Shared by both bridges; imports the facade and the bridge."""
 from ..errors import AlphaError
 from ..facade import alpha
 from ..params import AlphaParam
 from . import codec, functions
-from .batch_replay import BatchReplay
+from .batch_replay import OUTS, BatchReplay
+from .plan import Plans, evaluate
 from .registry import Registry, kind_of
 
 _CALL, _NEW, _FN = codec.OP_CALL, codec.OP_NEW, codec.OP_FN
@@ -25,29 +26,43 @@ class Dispatcher:
         self._where = None        # (unit, call, batched?) of a failed batch/late call, for _message
         self._carrier = None      # the request carrying the batch that runs now (WITH_BATCH), for _message
         self._replay = BatchReplay()   # batches handed to the engine's loop recorder as one call
+        self._plans = Plans()          # request templates Java defined (plan.py)
 
     def handle(self, name, ints, objs):
         """-> (True, reply from ReplyEncoder.encode) or (False, (error type name, message))."""
+        if ints[0] & (codec.DEFINE | codec.REPLAY):
+            try:
+                if ints[0] & codec.REPLAY:
+                    plan, leaves, frees = self._plans.replay(ints)
+                else:
+                    plan, leaves, frees = self._plans.define(name, ints, objs)
+            except Exception as e:
+                return False, (type(e).__name__, f"bridge template: {e}")
+            return self._serve(plan.name, _Planned(plan, leaves, frees, self.registry.get))
+        return self._serve(name, _Wire(ints, objs))
+
+    def _serve(self, name, rq):
+        """A request (`rq`: _Wire or _Planned): the void calls Java sent late, a carried batch, the frees, the call."""
         target, op, self._where, carried = None, None, None, None
         try:
-            op, hid, nfree = ints[0], ints[1], ints[2]
-            reg, pos = self.registry, 3 + nfree
+            op, hid, frees = rq.header()
+            reg = self.registry
             if op & codec.DEFERRED:
                 op ^= codec.DEFERRED
-                _, pos = self._run(ints, pos, objs, keep=False)
+                rq.run(self, keep=False)
             if op & codec.WITH_BATCH:                   # a Java Module forward's calls, run before the frees
                 op ^= codec.WITH_BATCH
                 self._carrier = name
-                carried, pos = self._run(ints, pos, objs)
+                carried = rq.run(self)
             if op == codec.OP_BATCH:
                 self._carrier = "a read of one of its results" if name == "batch-open" else None
-                results = self._run(ints, pos, objs)[0]
-                if nfree:
-                    reg.free_all_of(ints[3:3 + nfree])
+                results = rq.run(self)
+                if frees:
+                    reg.free_all_of(frees)
                 return True, self.encoder.encode_batch(results)
-            if nfree:
-                reg.free_all_of(ints[3:3 + nfree])
-            args, _ = codec.decode_args(ints, pos, objs, reg.get, self.java_object, carried)
+            if frees:
+                reg.free_all_of(frees)
+            args = rq.args(self, carried)
             if op == codec.OP_CALL:
                 target = reg.get(hid)
                 result = getattr(target, name)(*args)
@@ -68,30 +83,20 @@ class Dispatcher:
                 return True, self.encoder.encode_carried(carried, error=error)
             return False, error
 
-    def _run(self, ints, pos, objs, keep=True):
-        """Run the calls at ints[pos] in order: a batch (unit forwards and F functions of a Java Module
-        forward; -> one list of outputs per call, PENDING arguments are outputs of earlier calls) or,
-        keep=False, the void calls Java deferred. -> (results, position after the calls)."""
-        get, results, java_object, decode = self.registry.get, [], self.java_object, codec.decode_args
-        unit, name = None, "batch"
+    def _run(self, calls, keep=True):
+        """Run the calls `calls(results, cur)` yields — (op, target, name, args), each decoded when its turn comes
+        (PENDING: an output of an earlier call, in `results`), `cur` naming the call being decoded or run — : a
+        batch (unit forwards and F functions of a Java Module forward; -> one list of outputs per call) or,
+        keep=False, the void calls Java deferred."""
+        results, cur = [], [None, None, "batch"]
         try:
-            if keep:
-                done = self._replay.run(self, ints, pos, objs)
-                if done is not None:
-                    return done
-            n, pos = ints[pos], pos + 1
-            for _ in range(n):
-                op, target, name, unit = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]]), None
-                args, pos = decode(ints, pos + 3, objs, get, java_object, results)
+            for op, target, name, args in calls(results, cur):
                 if op == _CALL:
-                    unit = get(target)
-                    out = getattr(unit, name)(*args)
+                    out = getattr(target, name)(*args)
                 elif op == _NEW:
-                    name = f"alpha.{name}"
-                    out = self._new(name[6:], args)
+                    out = self._new(name, args)
                 elif op == _FN and not keep:
-                    name = f"bridge.{name}"
-                    out = functions.FUNCTIONS[name[7:]](self, *args)
+                    out = functions.FUNCTIONS[name](self, *args)
                 else:
                     raise ValueError(f"bridge: op {op!r} cannot be {'batched' if keep else 'deferred'}")
                 if keep:
@@ -99,11 +104,13 @@ class Dispatcher:
                     results.append(out if t is list else list(out) if t is tuple else [out])
         except Exception:
             if self._where is None:              # (a batch run by the recorder names its failing call itself)
+                op, unit, name = cur
+                name = f"alpha.{name}" if op == _NEW else f"bridge.{name}" if op == _FN and not keep else name
                 self._where = (unit, name, keep, self._carrier)    # names the failing call in _message
             raise
         finally:
             self._carrier = None
-        return results, pos
+        return results
 
     def _resolve(self, path):
         """A facade callable by dotted path; alpha.F functions are looked up once."""
@@ -154,6 +161,80 @@ class Dispatcher:
         else:
             where = name
         return f"{where}: {msg}{late}"
+
+
+class _Wire:
+    """A request as Java framed it (codec.py), decoded as it runs."""
+    __slots__ = ("ints", "objs", "pos")
+
+    def __init__(self, ints, objs):
+        self.ints, self.objs = ints, objs
+
+    def header(self):
+        ints = self.ints
+        nfree = ints[2]
+        self.pos = 3 + nfree
+        return ints[0], ints[1], ints[3:3 + nfree]
+
+    def run(self, d, keep=True):
+        if keep:
+            done = d._replay.run_wire(d, self.ints, self.pos, self.objs)
+            if done is not None:
+                results, self.pos = done
+                return results
+        return d._run(self._calls(d), keep)
+
+    def _calls(self, d):
+        ints, objs, get, java_object, decode = self.ints, self.objs, d.registry.get, d.java_object, codec.decode_args
+
+        def calls(results, cur):
+            n, pos = ints[self.pos], self.pos + 1
+            for _ in range(n):
+                op, target, cur[1] = ints[pos], ints[pos + 1], None
+                cur[0], cur[2] = op, str(objs[ints[pos + 2]])
+                if op == _CALL:
+                    target = cur[1] = get(target)
+                args, pos = decode(ints, pos + 3, objs, get, java_object, results)
+                self.pos = pos
+                yield op, target, cur[2], args
+            self.pos = pos
+        return calls
+
+    def args(self, d, carried):
+        return codec.decode_args(self.ints, self.pos, self.objs, d.registry.get, d.java_object, carried)[0]
+
+
+class _Planned:
+    """A templated request: its Plan (plan.py) and this time's leaves and frees."""
+    __slots__ = ("plan", "leaves", "frees", "get", "groups")
+
+    def __init__(self, plan, leaves, frees, get):
+        self.plan, self.leaves, self.frees, self.get = plan, leaves, frees, get
+        self.groups = [g for g in (plan.deferred, plan.carried, plan.calls) if g is not None]
+
+    def header(self):
+        return self.plan.op, self.leaves[0], self.frees
+
+    def run(self, d, keep=True):
+        group = self.groups.pop(0)
+        if keep:
+            results = d._replay.run_calls(d, self._each(group, OUTS, [None, None, None]))
+            if results is not None:
+                return results
+        return d._run(lambda results, cur: self._each(group, results, cur), keep)
+
+    def _each(self, group, results, cur):
+        leaves, get = self.leaves, self.get
+        for op, target, name, recipes in group:
+            cur[0], cur[1], cur[2] = op, None, name
+            if op == _CALL:
+                target = cur[1] = get(leaves[target])
+            else:
+                target = leaves[target]
+            yield op, target, name, evaluate(recipes, leaves, get, results)
+
+    def args(self, d, carried):
+        return evaluate(self.plan.args, self.leaves, self.get, carried)
 
 
 def _no_java_objects(obj):

@@ -11,6 +11,7 @@ import alpha.AlphaException;
 public final class Bridge {
     private static volatile Backend current;
     private static volatile boolean batching = !"false".equalsIgnoreCase(System.getProperty("alpha.bridge.batch", "true"));
+    private static volatile boolean templates = !"false".equalsIgnoreCase(System.getProperty("alpha.bridge.templates", "true"));
     private static volatile boolean lazy = !"false".equalsIgnoreCase(System.getProperty("alpha.bridge.lazy", "true"));
 
     private Bridge() {}
@@ -82,6 +83,21 @@ public final class Bridge {
      * @param on true to leave a forward's batch open for the next request
      */
     public static void lazy(boolean on) { lazy = on; }
+
+    /**
+     * Whether a request whose structure repeats (a training step's) is sent as a template replay: its values only,
+     * Python running the plan it compiled the structure's second time (see {@link Templates}). On by default, off
+     * with -Dalpha.bridge.templates=false or templates(false). Results are the same.
+     * @return whether repeated requests are sent as replays
+     */
+    public static boolean templates() { return templates; }
+
+    /**
+     * Turns template replays on or off (see {@link #templates()}).
+     *
+     * @param on true to send repeated requests as replays
+     */
+    public static void templates(boolean on) { templates = on; }
 
     /**
      * Whether a backend is installed and open.

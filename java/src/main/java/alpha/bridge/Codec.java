@@ -28,6 +28,9 @@ public final class Codec {
     /** Flag on a request's op: [ndeferred, calls as in a batch...] follow its frees (void calls sent late,
      *  see {@link Backend#callLater}); Python runs them, then applies the frees, then the request. */
     static final int DEFERRED = 16;
+    /** Flags of a templated request ({@link Templates}): DEFINE — the whole request, then [template, nleaf, leaf
+     *  positions...]; REPLAY — [op | REPLAY, template, nfree, frees..., leaves...]. */
+    static final int DEFINE = 64, REPLAY = 128;
     /** Flag on a request's op: [ncalls, calls as in a batch...] follow the deferred calls — a Module forward's
      *  calls left open ({@link Batch}) and carried by this thread's next request; Python runs them before the
      *  frees and the request, whose arguments may be PENDING outputs of them. The reply is [the batch's
@@ -44,6 +47,9 @@ public final class Codec {
         private Batch batch;            // a batch request: its own pending handles become PENDING slots
         private int[] objSlots;         // positions in ints holding an objs index
         private int nSlots;
+        private int[] leafSlots = new int[16];   // positions in ints holding a value (a handle id, a number)
+        private int nLeaves;
+        private boolean opaque;         // an OBJ argument (a buffer, a by-reference object): never templated
 
         Request(Object[] args) { this(args, null); }
 
@@ -65,6 +71,7 @@ public final class Codec {
         void call(int op, long target, String name, Object[] args) {
             ints[0]++;
             add(op);
+            leafSlot();
             add(target);
             if (objs == null) objs = new ArrayList<>(8);
             objSlot();
@@ -88,6 +95,11 @@ public final class Codec {
                 else if (nSlots == objSlots.length) objSlots = Arrays.copyOf(objSlots, 2 * nSlots);
                 objSlots[nSlots++] = pos;
             }
+            for (int k = 0; k < other.nLeaves; k++) {
+                if (nLeaves == leafSlots.length) leafSlots = Arrays.copyOf(leafSlots, 2 * nLeaves);
+                leafSlots[nLeaves++] = base + other.leafSlots[k] - 1;
+            }
+            opaque |= other.opaque;
             if (other.objs != null) {
                 if (objs == null) objs = new ArrayList<>(other.objs.size());
                 objs.addAll(other.objs);
@@ -101,7 +113,20 @@ public final class Codec {
 
         private void add(long tag, long v) { add(tag); add(v); }
 
+        /** A tag and its value, the value a leaf of the request's template. */
+        private void leaf(long tag, long v) {
+            add(tag);
+            leafSlot();
+            add(v);
+        }
+
+        private void leafSlot() {
+            if (nLeaves == leafSlots.length) leafSlots = Arrays.copyOf(leafSlots, 2 * nLeaves);
+            leafSlots[nLeaves++] = n;
+        }
+
         private void obj(int tag, Object o) {
+            if (tag == OBJ) opaque = true;
             if (objs == null) objs = new ArrayList<>(2);
             add(tag);
             objSlot();
@@ -120,12 +145,12 @@ public final class Codec {
             if (v == null) add(NULL);
             else if (v instanceof Handle h) handle(h);
             else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte)
-                add(INT, ((Number) v).longValue());
-            else if (v instanceof Float f) add(F32, Float.floatToRawIntBits(f));
-            else if (v instanceof Double d) add(F64, Double.doubleToRawLongBits(d));
-            else if (v instanceof Boolean b) add(BOOL, b ? 1 : 0);
+                leaf(INT, ((Number) v).longValue());
+            else if (v instanceof Float f) leaf(F32, Float.floatToRawIntBits(f));
+            else if (v instanceof Double d) leaf(F64, Double.doubleToRawLongBits(d));
+            else if (v instanceof Boolean b) leaf(BOOL, b ? 1 : 0);
             else if (v instanceof String s) obj(STR, s);
-            else if (v instanceof Ref r) add(HANDLE, r.id);
+            else if (v instanceof Ref r) leaf(HANDLE, r.id);
             else if (v instanceof Map<?, ?> m) {
                 add(MAP, m.size());
                 for (Map.Entry<?, ?> e : m.entrySet()) {
@@ -138,21 +163,21 @@ public final class Codec {
             } else if (v instanceof Object[] a) {
                 add(LIST, a.length);
                 for (Object o : a) value(o);
-            } else if (v instanceof int[] a) { add(LIST, a.length); for (int x : a) add(INT, x); }
-            else if (v instanceof long[] a) { add(LIST, a.length); for (long x : a) add(INT, x); }
-            else if (v instanceof float[] a) { add(LIST, a.length); for (float x : a) add(F32, Float.floatToRawIntBits(x)); }
-            else if (v instanceof double[] a) { add(LIST, a.length); for (double x : a) add(F64, Double.doubleToRawLongBits(x)); }
-            else if (v instanceof boolean[] a) { add(LIST, a.length); for (boolean x : a) add(BOOL, x ? 1 : 0); }
+            } else if (v instanceof int[] a) { add(LIST, a.length); for (int x : a) leaf(INT, x); }
+            else if (v instanceof long[] a) { add(LIST, a.length); for (long x : a) leaf(INT, x); }
+            else if (v instanceof float[] a) { add(LIST, a.length); for (float x : a) leaf(F32, Float.floatToRawIntBits(x)); }
+            else if (v instanceof double[] a) { add(LIST, a.length); for (double x : a) leaf(F64, Double.doubleToRawLongBits(x)); }
+            else if (v instanceof boolean[] a) { add(LIST, a.length); for (boolean x : a) leaf(BOOL, x ? 1 : 0); }
             else if (v instanceof ByteBuffer || v instanceof PassByReference) obj(OBJ, v);
             else throw new IllegalArgumentException("cannot pass a " + v.getClass().getName() + " to Python");
         }
 
         private void handle(Handle h) {
             long id = h.idOrZero();
-            if (id != 0) { add(HANDLE, id); return; }
+            if (id != 0) { leaf(HANDLE, id); return; }
             Batch.Slot slot = batch == null ? null : batch.slotOf(h);
             if (slot != null) { add(PENDING); add(slot.call()); add(slot.out()); }
-            else add(HANDLE, h.id());           // flushes the batch that makes h, or says why h is unusable
+            else leaf(HANDLE, h.id());          // flushes the batch that makes h, or says why h is unusable
         }
 
         Object[] objs() { return objs == null ? null : objs.toArray(); }
@@ -186,6 +211,23 @@ public final class Codec {
                 for (int k = 0; k < carried.nSlots; k++) out[3 + nf + nd + carried.objSlots[k]] += shift;
             }
             System.arraycopy(ints, 0, out, 3 + nf + nd + nc, n);
+            return out;
+        }
+
+        /**
+         * The positions of the leaves of {@link #frame(int, long, long[], Request, Request)}'s request counted
+         * without its frees (the header's target first), or null when the request cannot be templated (an OBJ).
+         */
+        int[] leaves(Request deferred, Request carried) {
+            int nd = deferred == null || deferred.calls() == 0 ? 0 : deferred.n;
+            int nc = carried == null || carried.calls() == 0 ? 0 : carried.n;
+            if (opaque || (nd > 0 && deferred.opaque) || (nc > 0 && carried.opaque)) return null;
+            int[] out = new int[1 + (nd > 0 ? deferred.nLeaves : 0) + (nc > 0 ? carried.nLeaves : 0) + nLeaves];
+            out[0] = 1;
+            int k = 1;
+            if (nd > 0) for (int i = 0; i < deferred.nLeaves; i++) out[k++] = 3 + deferred.leafSlots[i];
+            if (nc > 0) for (int i = 0; i < carried.nLeaves; i++) out[k++] = 3 + nd + carried.leafSlots[i];
+            for (int i = 0; i < nLeaves; i++) out[k++] = 3 + nd + nc + leafSlots[i];
             return out;
         }
 

@@ -20,6 +20,7 @@ public abstract class EndpointBackend implements Backend {
     private final ConcurrentLinkedQueue<Long> pendingFree = new ConcurrentLinkedQueue<>();
     private final AtomicLong requests = new AtomicLong();
     private final Codec.Types types = new Codec.Types();
+    private final Templates templates = new Templates();     // guarded by this
     private volatile String closedReason;
 
     /**
@@ -28,6 +29,13 @@ public abstract class EndpointBackend implements Backend {
      * @return the number of requests sent
      */
     public long requests() { return requests.get(); }
+
+    /**
+     * Requests sent as template replays so far (see {@link Templates}).
+     *
+     * @return the number of replays
+     */
+    public synchronized long replays() { return templates.replays(); }
 
     /**
      * Send one framed request; returns the raw reply (a scalar, Codec.SELF, long[], {long[],
@@ -97,9 +105,21 @@ public abstract class EndpointBackend implements Backend {
             Codec.Request later = deferred;
             if (later != null) deferred = null;
             long[] frame = req.frame(op, target, drainFrees(), later, carried);
+            Object[] objs = req.objs(later, carried);
             requests.incrementAndGet();
-            // decoded under the lock: a reply may use a type code another thread's reply defined (TYPEDEF)
-            return decode(transport(name, frame, req.objs(later, carried)));
+            if (!Bridge.templates())
+                return decode(transport(name, frame, objs));    // (decoded under the lock: a reply may use a
+                                                                // type code another thread's reply defined)
+            Templates.Framed f = templates.frame(name, frame, objs, req.leaves(later, carried));
+            Object raw;
+            try {
+                raw = transport(name, f.frame(), f.objs());
+            } catch (RuntimeException e) {
+                f.failed();
+                throw e;
+            }
+            if (raw instanceof AlphaException) f.failed();
+            return decode(raw);
         }
     }
 
