@@ -13,6 +13,8 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+from alpha_py.java.launcher import default_jvm_options  # noqa: E402
 
 
 def best_us(fn, reps):
@@ -140,6 +142,9 @@ def main():
                     help="Java Modules call their units one by one (-Dalpha.bridge.batch=false)")
     ap.add_argument("--no-lazy", dest="lazy", action="store_false",
                     help="a Java Module forward's batch is sent when it returns (-Dalpha.bridge.lazy=false)")
+    ap.add_argument("--jvm-opt", dest="jvm_opts", action="append", default=[],
+                    help="a JVM option for both bridges' JVMs (repeatable); JPype's JVM otherwise gets the launcher's "
+                         "defaults (alpha_py/java/launcher.py default_jvm_options), Py4J's the same ones here")
     ap.add_argument("--native", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.native:
@@ -153,9 +158,11 @@ def main():
             "python": [sys.executable, __file__, "--native", "--reps", args[0], "--steps", args[1],
                        "--engine", a.engine],
             "jpype": [sys.executable, "-m", "alpha_py.java", "--cp", cp, f"-Dalpha.engine={a.engine}",
+                      *[f"--jvm-opt={o}" for o in a.jvm_opts],
                       f"-Dalpha.bridge.batch={str(a.batch).lower()}", f"-Dalpha.bridge.lazy={str(a.lazy).lower()}",
                       "alpha.examples.BridgeBench"] + args,
-            "py4j": [a.java, f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={pypath}",
+            "py4j": [a.java, *a.jvm_opts, *default_jvm_options(a.jvm_opts),
+                     f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={pypath}",
                      f"-Dalpha.engine={a.engine}", f"-Dalpha.bridge.batch={str(a.batch).lower()}",
                      f"-Dalpha.bridge.lazy={str(a.lazy).lower()}", "-cp", cp, "alpha.examples.BridgeBench"] + args,
         }

@@ -16,6 +16,9 @@ def parser():
                     help="class path: the alpha-java jar and your application's jars/classes")
     ap.add_argument("-D", dest="props", action="append", default=[], metavar="KEY=VALUE",
                     help="a Java system property (-Dalpha.cifar10=DIR), as with the java launcher")
+    ap.add_argument("--jvm-opt", dest="jvm_opts", action="append", default=[], metavar="OPTION",
+                    help="a JVM option, repeatable (--jvm-opt=-Xmx4g); unless one chooses a collector or an AVX level, "
+                         "the JVM also gets -XX:+UseSerialGC -XX:UseAVX=2 (faster CUDA calls in a Java training step)")
     ap.add_argument("main_class")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     return ap
@@ -24,7 +27,7 @@ def parser():
 def main(argv=None):
     a = parser().parse_args(argv)
     try:
-        run_main(a.main_class, a.args, [a.cp] if a.cp else [], [f"-D{p}" for p in a.props])
+        run_main(a.main_class, a.args, [a.cp] if a.cp else [], [f"-D{p}" for p in a.props] + a.jvm_opts)
     except Exception as e:  # a Java exception escaping main: print it like the java launcher does
         import jpype
         if isinstance(e, jpype.JException):

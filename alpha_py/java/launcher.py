@@ -19,6 +19,21 @@ def alpha_java_classpath():
     return [j for j in jars if not j.endswith(("-sources.jar", "-tests.jar"))][-1:]
 
 
+def default_jvm_options(jvm_args=()):
+    """The options this launcher adds for a JVM that lives inside the Python process (JPype), unless `jvm_args`
+    already chooses a collector or an AVX level: the serial collector and AVX2 code. With the defaults (G1's
+    parallel workers, AVX-512 copies) every CUDA call of a Java training step measured 1.7-5x slower on the lent
+    H100 host (a kernel launch 94-121 us instead of 24-28: bench/NOTES-java.md); the Java side of a step is small
+    and single-threaded, so neither costs it anything measurable."""
+    chosen = " ".join(jvm_args)
+    out = []
+    if not any(f"-XX:+Use{gc}GC" in chosen for gc in ("Serial", "Parallel", "G1", "Z", "Shenandoah", "Epsilon")):
+        out.append("-XX:+UseSerialGC")
+    if "-XX:UseAVX=" not in chosen:
+        out.append("-XX:UseAVX=2")
+    return out
+
+
 def start_jvm(classpath=(), jvm_args=()):
     """Start the JVM (once per process) and install the JPype backend; returns the endpoint."""
     import jpype
@@ -31,7 +46,7 @@ def start_jvm(classpath=(), jvm_args=()):
                for p in cp):
         cp += alpha_java_classpath()
     if not jpype.isJVMStarted():
-        jpype.startJVM(*jvm_args, classpath=cp, convertStrings=True)
+        jpype.startJVM(*jvm_args, *default_jvm_options(jvm_args), classpath=cp, convertStrings=True)
     endpoint = _make_endpoint()
     jpype.JClass("alpha.bridge.Bridge").install(jpype.JClass("alpha.bridge.JPypeBackend")(endpoint))
     _state["endpoint"] = endpoint
