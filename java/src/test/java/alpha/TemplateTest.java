@@ -1,6 +1,5 @@
 package alpha;
 
-import static alpha.Alpha.F;
 import static alpha.Alpha.alpha;
 import static alpha.Alpha.nn;
 import static org.junit.jupiter.api.Assertions.*;
@@ -10,9 +9,7 @@ import alpha.bridge.EndpointBackend;
 import alpha.engine.Engine;
 import alpha.engine.Tensor;
 import alpha.loss.LossFunction;
-import alpha.nn.Module;
 import alpha.nn.Parameter;
-import alpha.nn.Unit;
 import alpha.optim.Optimizer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,26 +32,11 @@ class TemplateTest {
 
     static long replays() { return ((EndpointBackend) Bridge.backend()).replays(); }
 
-    /** Every other step takes another path (another unit and F function). */
-    static class Net extends Module {
-        Unit fc1 = nn.fullconnect(true, 6, 8);
-        Unit fc2 = nn.fullconnect(true, 8, 8);
-        Unit fc3 = nn.fullconnect(true, 8, 8);
-        Unit head = nn.fullconnect(true, 8, 3);
-        int calls;
-
-        @Override
-        public Tensor[] __forward__(Tensor... X) {
-            Tensor[] h = F.leakyRelu(fc1.forward(X));
-            h = (calls++ % 2 == 1) ? F.tanh(fc3.forward(h)) : fc2.forward(h);
-            return head.forward(h);
-        }
-    }
+    /** LazyStepTest's net: every third step takes another path (another unit and F function). */
+    static final class Net extends LazyStepTest.Net {}
 
     static Tensor input(int step, int rows, int cols) {
-        float[] x = new float[rows * cols];
-        for (int i = 0; i < x.length; i++) x[i] = (float) Math.sin(0.37 * i + 1.3 * step);
-        return eg.tensor(x, rows, cols);
+        return cols == 6 ? eg.tensor(LazyStepTest.input(step, rows), rows, 6) : eg.tensor(new float[rows * cols], rows, cols);
     }
 
     /** 14 steps (rows 4, then 3 from step 9; the lr halves at step 6); the losses' gradients read every third
