@@ -115,10 +115,10 @@ public abstract class EndpointBackend implements Backend {
             try {
                 raw = transport(name, f.frame(), f.objs());
             } catch (RuntimeException e) {
-                f.failed();
+                templates.failed(f);
                 throw e;
             }
-            if (raw instanceof AlphaException) f.failed();
+            if (raw instanceof AlphaException) templates.failed(f);
             return decode(raw);
         }
     }

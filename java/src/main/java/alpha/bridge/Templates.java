@@ -31,8 +31,9 @@ final class Templates {
         @Override public int hashCode() { return hash; }
     }
 
-    /** A structure's template number; -1: seen once, -2: never templated (its definition failed). */
-    private static final class Entry { int id = -1; }
+    /** A structure's template number; -1: not defined (seen once, or its definition failed), -2: never templated
+     *  (its definition failed 3 times). */
+    private static final class Entry { int id = -1, fails; }
 
     private final ArrayDeque<Integer> freeIds = new ArrayDeque<>();
     private int nextId;
@@ -48,9 +49,14 @@ final class Templates {
     /** A request about to be sent: its frame, how it goes (plain, DEFINE or REPLAY) and its entry. */
     record Framed(long[] frame, Object[] objs, Entry entry) {
         boolean defines() { return entry != null && (frame[0] & Codec.DEFINE) != 0; }
+    }
 
-        /** The request failed: a structure that failed at its definition is not templated again. */
-        void failed() { if (defines()) entry.id = -2; }
+    /** The request failed: a structure whose definition failed is defined again the next time it is sent (its
+     *  number goes back), and never templated after 3 failed definitions. */
+    void failed(Framed f) {
+        if (!f.defines() || f.entry().id < 0) return;
+        freeIds.push(f.entry().id);
+        f.entry().id = ++f.entry().fails >= 3 ? -2 : -1;
     }
 
     /**
