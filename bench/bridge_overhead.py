@@ -3,7 +3,7 @@ bulk transfer of a 64 MB tensor each way (MB/s) and one MnistCNN training step (
 Java through JPype and Py4J vs native Python: op by op (zoo net, Java Module) and through
 alpha.train_step (one bridge call per step). Compiles alpha-java + examples with javac, runs
 java/examples/alpha/examples/BridgeBench.java under each bridge, prints a table (not asserted).
-Usage: python bench/bridge_overhead.py [--reps 3000] [--steps 10]"""
+Usage: python bench/bridge_overhead.py [--reps 3000] [--steps 10] [--big 512] [--engine cuda] [--jvm-opt OPT]"""
 import argparse
 import os
 import re
@@ -35,7 +35,7 @@ def make_engine(kind):
     return alpha.engine.cpu_float32()
 
 
-def native(reps, steps, kind):
+def native(reps, steps, kind, big=512):
     """The same operations in Python, no bridge (step() closes over net/opt, rebound below)."""
     sys.path.insert(0, REPO)
     from alpha_py import alpha, nn
@@ -94,6 +94,22 @@ def native(reps, steps, kind):
         def __forward__(self, X):
             return self.fc3.forward(F.relu(self.fc2.forward(F.relu(self.fc1.forward(X)))))
 
+    eg.set_seed(0)                                     # MnistNet at a GPU-bound batch, each timed batch synced
+    net = MnistNet().train().init(eg)
+    opt = alpha.optim.Adam(net.param_map(), 1e-3)
+    x, y = eg.uniform(-1.0, 1.0, big, 28, 28, 1), eg.onehot([i % 10 for i in range(big)], 10)
+    probe = next(iter(net.param_map().values()))
+    for _ in range(20):
+        step()
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(5 * steps):
+            step()
+        probe.value()
+        best = min(best, (time.perf_counter() - t0) / (5 * steps) * 1e3)
+    print(f"big_module_step_ms {best:.3f}")
+
     eg.set_seed(0)
     net = SmallNet().train().init(eg)
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
@@ -145,18 +161,19 @@ def main():
     ap.add_argument("--jvm-opt", dest="jvm_opts", action="append", default=[],
                     help="a JVM option for both bridges' JVMs (repeatable); JPype's JVM otherwise gets the launcher's "
                          "defaults (alpha_py/java/launcher.py default_jvm_options), Py4J's the same ones here")
+    ap.add_argument("--big", type=int, default=512, help="batch of the GPU-bound Java Module CNN row (default 512)")
     ap.add_argument("--native", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.native:
-        return native(a.reps, a.steps, a.engine)
+        return native(a.reps, a.steps, a.engine, a.big)
     pypath = REPO + os.pathsep + os.environ.get("PYTHONPATH", "")
     env = dict(os.environ, PYTHONPATH=pypath)
-    args = [str(a.reps), str(a.steps)]
+    args = [str(a.reps), str(a.steps), str(a.big)]
     with tempfile.TemporaryDirectory() as tmp:
         cp = a.classes or compile_java(tmp)
         runs = {
             "python": [sys.executable, __file__, "--native", "--reps", args[0], "--steps", args[1],
-                       "--engine", a.engine],
+                       "--engine", a.engine, "--big", args[2]],
             "jpype": [sys.executable, "-m", "alpha_py.java", "--cp", cp, f"-Dalpha.engine={a.engine}",
                       *[f"--jvm-opt={o}" for o in a.jvm_opts],
                       f"-Dalpha.bridge.batch={str(a.batch).lower()}", f"-Dalpha.bridge.lazy={str(a.lazy).lower()}",
@@ -191,6 +208,8 @@ def main():
                              ("same CNN as a Java Module (ms)", "module_step_ms", "module_calls_per_step"),
                              ("3-layer MLP Module, batch 16 (ms)", "small_module_step_ms",
                               "small_module_calls_per_step"),
+                             (f"same CNN as a Java Module, b{a.big} (ms)", "big_module_step_ms",
+                              "module_calls_per_step"),
                              ("MnistCNN via alpha.train_step (ms)", "trainstep_ms", "trainstep_calls_per_step")):
         row(name, key, "10.3f")
         for k in bridges:

@@ -29,6 +29,8 @@ import alpha.optim.Optimizer;
  *                the second step (the first learns each call's number of outputs);
  *   small_module_step_ms / small_module_calls_per_step   a 3-layer MLP Module (batch 16, Adam): a
  *                step of well under a millisecond, so the bridge's share shows as on a GPU;
+ *   big_module_step_ms   MnistNet as a Java Module at batch args[2] (default 512), each timed batch of steps
+ *                ending with a read of a parameter, so queued GPU work counts (a GPU-bound step on a GPU);
  *   trainstep_ms / trainstep_calls_per_step   the zoo MnistCNN step through alpha.train_step (one
  *                bridge call per step; the last loss of each batch is read, so queued GPU work counts).
  * Each figure is the best of 5 batches (the machine may be shared). Prints "key value" lines.
@@ -180,6 +182,30 @@ public class BridgeBench {
         System.out.printf("small_module_calls_per_step %d%n", b.requests() - r0);
         for (int i = 0; i < 6000; i += 300) time(sstep, 300);   // the JIT needs seconds to reach the steady state
         System.out.printf("small_module_step_ms %.4f%n", time(sstep, reps / 2) / 1e3);
+
+        int nb = args.length > 2 ? Integer.parseInt(args[2]) : 512;    // the Java Module CNN, a GPU-bound batch
+        eg.set_seed(0);
+        MnistTrain.MnistNet bnet = new MnistTrain.MnistNet().train().init(eg);
+        Optimizer bopt = alpha.optim.Adam(bnet.param_map(), 1e-3f);
+        int[] blabels = new int[nb];
+        for (int i = 0; i < nb; i++) blabels[i] = i % 10;
+        Tensor bx = eg.uniform(-1f, 1f, nb, 28, 28, 1), by = eg.onehot(blabels, 10);
+        alpha.nn.Parameter probe = bnet.param_map().values().iterator().next();
+        Runnable bstep = () -> {
+            Tensor yh = bnet.forward(bx)[0];
+            bnet.backward(ls.gradient(yh, by));
+            bopt.update().clear_grads();
+            bnet.gc();
+        };
+        for (int i = 0; i < 20; i++) bstep.run();
+        double bbest = Double.MAX_VALUE;
+        for (int k = 0; k < 5; k++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 5 * steps; i++) bstep.run();
+            probe.value();                                  // waits for the queued steps
+            bbest = Math.min(bbest, (System.nanoTime() - t0) / 1e6 / (5 * steps));
+        }
+        System.out.printf("big_module_step_ms %.3f%n", bbest);
 
         eg.set_seed(0);                                     // the zoo CNN through alpha.train_step
         Unit tnet = nn.MnistCNN().train().init(eg);
