@@ -2,7 +2,10 @@
 (alpha_py.distributed.allreduce.allreduce_steps: forward/backward, NCCL all-reduce of the flat
 gradient through cupy.cuda.nccl, optimizer update) — on 1 GPU vs 2 GPUs, ResNet18 on CIFAR-shaped
 synthetic uint8 batches (fixed batch per GPU). Rendezvous from bench/nccl_launcher.py (no Spark).
-  python3 bench/nccl_scaling.py --gpus 1 2 --batch-per-gpu 256 --steps 20 [--tf32] [--graph on|off]"""
+--wires fp32 bf16: the multi-GPU runs once per all-reduce wire format (NcclAllReduce(wire=...)); --precision: the
+engine's (fp32 | tf32 | bf16; --tf32 is --precision tf32).
+  python3 bench/nccl_scaling.py --gpus 1 2 --batch-per-gpu 256 --steps 20 [--precision bf16] [--wires fp32 bf16]
+       [--graph on|off]"""
 import argparse
 import os
 import sys
@@ -23,8 +26,9 @@ def rank_fn(rank, world, comm, opts, state):
     spec = JobSpec(opts["model"], (32, 32, 3), 10, "adam", 1e-3, "cuda", opts["bpg"] * world, world,
                    seed=0, shuffle=True)
     spec.graph = {"on": None, "off": False}[opts["graph"]]
+    spec.precision = opts["precision"]
+    comm.wire = opts["wire"]
     tr = Trainer(spec, device_id=rank)
-    tr.eg.backend.tf32 = opts["tf32"]
     tr.load(state)
     rng = np.random.default_rng(rank)
     n = opts["bpg"] * 8                                  # 8 distinct batches per rank, reshuffled
@@ -90,7 +94,10 @@ def main():
     ap.add_argument("--batch-per-gpu", dest="bpg", type=int, default=256)
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
-    ap.add_argument("--tf32", action="store_true")
+    ap.add_argument("--tf32", action="store_true", help="the same as --precision tf32")
+    ap.add_argument("--precision", choices=["fp32", "tf32", "bf16"], default="fp32")
+    ap.add_argument("--wires", nargs="+", choices=["fp32", "bf16"], default=["fp32"],
+                    help="all-reduce wire formats to run (multi-GPU runs; one GPU runs once)")
     ap.add_argument("--graph", choices=["on", "off"], default="on",
                     help="on: each rank's step (with its NCCL all-reduce) captured into a CUDA graph")
     ap.add_argument("--check", action="store_true", help="first verify 2-GPU == 1-GPU on the global batch")
@@ -100,24 +107,27 @@ def main():
     from alpha_py.distributed.fit import initial_state
     from alpha_py.distributed.worker import JobSpec
     state = initial_state(JobSpec(args.model, (32, 32, 3), 10, "adam", 1e-3, "cpu", args.bpg, 1))
-    opts = {"model": args.model, "bpg": args.bpg, "steps": args.steps, "warmup": args.warmup, "tf32": args.tf32,
-            "graph": args.graph}
+    precision = "tf32" if args.tf32 else args.precision
+    opts = {"model": args.model, "bpg": args.bpg, "steps": args.steps, "warmup": args.warmup,
+            "precision": precision, "graph": args.graph}
     rows = []
     for g in args.gpus:
-        res = launch(rank_fn, g, (opts, state))
-        sums = {round(r["checksum"], 2) for r in res}
-        ips = res[0]["images"] / max(r["seconds"] for r in res)
-        rows.append((g, ips, max(r["seconds"] for r in res) / args.steps * 1e3, res[0]["loss"], len(sums) == 1))
-        st = res[0]["steps"]
-        print(f"done {g} GPU(s): {ips:.1f} images/s, replicas identical: {len(sums) == 1}; rank 0 steps: "
-              f"{st['eager']} op by op, {st['captures']} captured, {st['replays']} replayed", flush=True)
-    base = rows[0][1]
-    print(f"\n{args.model} CIFAR-shaped, batch {args.bpg}/GPU, {'TF32' if args.tf32 else 'fp32'}, "
-          f"graph {args.graph}, "
+        for wire in (args.wires if g > 1 else args.wires[:1]):
+            res = launch(rank_fn, g, (dict(opts, wire=wire), state))
+            sums = {round(r["checksum"], 2) for r in res}
+            ips = res[0]["images"] / max(r["seconds"] for r in res)
+            rows.append((g, wire, ips, max(r["seconds"] for r in res) / args.steps * 1e3, res[0]["loss"],
+                         len(sums) == 1))
+            st = res[0]["steps"]
+            print(f"done {g} GPU(s), {wire} all-reduce: {ips:.1f} images/s, replicas identical: {len(sums) == 1}; "
+                  f"rank 0 steps: {st['eager']} op by op, {st['captures']} captured, {st['replays']} replayed",
+                  flush=True)
+    base = rows[0][2]
+    print(f"\n{args.model} CIFAR-shaped, batch {args.bpg}/GPU, {precision}, graph {args.graph}, "
           f"{args.steps} timed steps after {args.warmup} warm-up")
-    print(f"{'GPUs':>4} {'images/s':>10} {'ms/step':>8} {'speedup':>8} {'loss':>8} {'replicas equal':>15}")
-    for g, ips, ms, loss, same in rows:
-        print(f"{g:>4} {ips:10.1f} {ms:8.1f} {ips / base:8.2f} {loss:8.4f} {str(same):>15}")
+    print(f"{'GPUs':>4} {'wire':>5} {'images/s':>10} {'ms/step':>8} {'speedup':>8} {'loss':>8} {'replicas equal':>15}")
+    for g, wire, ips, ms, loss, same in rows:
+        print(f"{g:>4} {wire:>5} {ips:10.1f} {ms:8.1f} {ips / base:8.2f} {loss:8.4f} {str(same):>15}")
 
 
 if __name__ == "__main__":

@@ -216,3 +216,26 @@ def test_bf16_captured_step_equals_op_by_op_and_checkpoint_state_is_fp32():
     assert l1 == l0
     assert all(np.array_equal(s0[k], s1[k]) for k in s0)
     assert all(v.dtype in (np.float32, np.float64) for v in s1.values())
+
+
+def test_nccl_all_reduce_wire_bf16_rounds_once_and_fp32_is_exact():
+    """A one-rank NCCL communicator: the bf16 wire returns each gradient value rounded to bf16 (nearest even, as
+    the conv operands are), the fp32 wire returns it unchanged; an unknown wire is refused by name."""
+    require_gpu()
+    import cupy
+    from alpha_py.distributed.nccl import NcclAllReduce, new_unique_id
+    eg = alpha.engine.cuda_float32(0)
+    rng = np.random.default_rng(3)
+    g = np.concatenate([rng.standard_normal(1001).astype(np.float32) * 1e-3, [0.0, -0.0, 1.0 + 2 ** -9]])
+    g = g.astype(np.float32)
+    bits = g.view(np.uint32)
+    want = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16).astype(np.uint32).view(np.float32)   # RNE
+    for wire, expect in (("fp32", g), ("bf16", want)):
+        comm = NcclAllReduce(new_unique_id(), 0, 1, wire=wire)
+        try:
+            out = cupy.asnumpy(comm.allreduce_mean(eg.backend, cupy.asarray(g)))
+        finally:
+            comm.close()
+        assert out.dtype == np.float32 and np.array_equal(out, expect), wire
+    with pytest.raises(ArgumentError, match="wire 'fp16'"):
+        NcclAllReduce(new_unique_id(), 0, 1, wire="fp16")

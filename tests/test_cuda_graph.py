@@ -366,8 +366,9 @@ def test_nccl_all_reduce_is_captured_with_the_step():
         tr = Trainer(spec, 0)
         tr.load(state)
         comm = NcclAllReduce(new_unique_id(), 0, 1)
-        try:
-            loss = allreduce_steps(tr, comm, spec, images, labels, 0, 0, 8, 4)
+        try:                                    # two segments: the captured step goes on after the buffer average
+            allreduce_steps(tr, comm, spec, images, labels, 0, 0, 4, 4)
+            loss = allreduce_steps(tr, comm, spec, images, labels, 0, 4, 8, 4)
             out[graph] = (loss, net_state(tr.net), tr.steps(comm).stats())
         finally:
             comm.close()

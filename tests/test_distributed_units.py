@@ -330,3 +330,30 @@ def test_replicas_build_with_the_driver_s_alpha_param():
     assert alpha.AlphaParam.is_default()
     plain = Trainer(JobSpec("mnist_cnn", (28, 28, 1), 10, batch=8, workers=1, seed=3))
     assert {u.p1 for u in plain.net.units() if type(u).__name__ == "LeakyRelu"} == {0.01}
+
+
+def test_allreduce_segments_keep_float64_buffers_and_equal_one_segment():
+    """Two allreduce segments (steps [0, 3) then [3, 6)) give the state of one [0, 6) segment, and BatchNorm's
+    float64 exp_beta keeps its dtype (only float32 buffers are averaged; a captured GPU step refuses a replaced dtype).
+    Both replicas load the same state dict: loading copies it (training must not change the caller's arrays)."""
+    from alpha_py.distributed.allreduce import allreduce_steps
+    from alpha_py.distributed.collective import GatherAllReduce
+    from alpha_py.distributed.fit import initial_state
+    from alpha_py.distributed.state import net_state
+    from alpha_py.distributed.worker import Trainer
+    spec = JobSpec("mnist_cnn", (28, 28, 1), 10, "adam", 1e-3, "cpu", 8, 1, seed=0, shuffle=False)
+    state = initial_state(spec)
+    rng = np.random.default_rng(4)
+    images, labels = rng.integers(0, 256, (48, 28, 28, 1), dtype=np.uint8), rng.integers(0, 10, 48)
+    out = []
+    for cuts in ((0, 6), (0, 3, 6)):
+        tr = Trainer(spec, 0)
+        tr.load(state)
+        for a, b in zip(cuts, cuts[1:]):
+            allreduce_steps(tr, GatherAllReduce(None, 0, 1), spec, images, labels, 0, a, b, 6)
+        smap = tr.net.state_map()
+        eb = [n for n in smap if n.endswith("exp_beta")]
+        assert eb and all(str(smap[n].data.dtype) == "float64" for n in eb), eb
+        out.append(net_state(tr.net))
+    assert all(np.array_equal(out[0][k], out[1][k]) for k in out[0])
+    assert all(np.array_equal(state["net"][k], initial_state(spec)["net"][k]) for k in state["net"])

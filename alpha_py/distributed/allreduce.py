@@ -17,8 +17,11 @@ from .worker import finite_mean, task_gpu
 
 
 def _buffer_names(net):
-    trainable = set(net.param_map())
-    return [n for n in net.state_map() if n not in trainable]
+    """The float32 buffers (BatchNorm's running statistics): averaged over the ranks. A float64 buffer (BatchNorm's
+    exp_beta, beta^t of the step count) is the same on every rank and keeps its dtype: replacing it by a float32
+    average would change its precision and make a captured step refuse the replaced array."""
+    trainable, smap = set(net.param_map()), net.state_map()
+    return [n for n in smap if n not in trainable and str(smap[n].data.dtype) == "float32"]
 
 
 def allreduce_steps(tr, coll, spec, images, labels, rank, start, end, steps_per_epoch):

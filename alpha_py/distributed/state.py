@@ -32,7 +32,8 @@ def load_net_state(net, state, who="load_net_state"):
         if tuple(a.shape) != tuple(p.shape):
             raise CheckpointError(f"{who}: {name} has shape {fmt_shape(a.shape)}, net expects "
                                   f"{fmt_shape(p.shape)}")
-        p.data = b.from_host(a, dtype=p.data.dtype)
+        d = b.from_host(a, dtype=p.data.dtype)
+        p.data = d.copy() if d is a else d      # (the CPU engine would train in the caller's arrays)
 
 
 def optim_state(opt):
