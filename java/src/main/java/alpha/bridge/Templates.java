@@ -21,6 +21,9 @@ final class Templates {
     static final int MAX = 256;
     /** Structures remembered, defined or seen once. */
     private static final int REMEMBERED = 4 * MAX;
+    /** Longer requests (a long list of numbers: labels, dims of a big tensor built from ints) go whole: a structure
+     *  this size is rarely sent twice, and remembering it would cost memory. */
+    static final int MAX_INTS = 8192;
 
     private record Key(String name, long[] skeleton, Object[] objs, int hash) {
         @Override public boolean equals(Object o) {
@@ -61,10 +64,11 @@ final class Templates {
 
     /**
      * The frame to send for a request: itself, its DEFINE form (the structure's second time) or its REPLAY form.
-     * `leaves`: the leaf positions counted without the frees (null: the request has an OBJ and is sent as is).
+     * `leaves`: the leaf positions counted without the frees (null: the request has an OBJ and is sent as is); a
+     * request longer than {@link #MAX_INTS} is sent as is too.
      */
     Framed frame(String name, long[] frame, Object[] objs, int[] leaves) {
-        if (leaves == null) return new Framed(frame, objs, null);
+        if (leaves == null || frame.length > MAX_INTS) return new Framed(frame, objs, null);
         int nf = (int) frame[2];
         long[] skel = new long[frame.length - nf];
         skel[0] = frame[0];
