@@ -150,11 +150,16 @@ def test_a_maven_project_resolves_the_documented_coordinates(program, tmp_path):
     assert "alpha-java-0.1.0.jar" in jars and "py4j-0.10.9.9.jar" in jars, jars
 
 
-def test_the_jpype_jvm_gets_serial_gc_and_avx2_unless_the_user_chooses():
+def test_the_jpype_jvm_gets_serial_gc_and_avx2_unless_the_user_chooses(monkeypatch):
+    import platform
+    from alpha_py.java import launcher
     from alpha_py.java.launcher import default_jvm_options
-    assert default_jvm_options() == ["-XX:+UseSerialGC", "-XX:UseAVX=2"]
-    assert default_jvm_options(["-Xmx2g", "-XX:+UseG1GC"]) == ["-XX:UseAVX=2"]
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        assert default_jvm_options() == ["-XX:+UseSerialGC", "-XX:UseAVX=2"]
+        assert default_jvm_options(["-Xmx2g", "-XX:+UseG1GC"]) == ["-XX:UseAVX=2"]
     assert default_jvm_options(["-XX:UseAVX=3", "-XX:+UseZGC"]) == []
+    monkeypatch.setattr(launcher.platform, "machine", lambda: "aarch64")     # an x86-only flag elsewhere
+    assert default_jvm_options() == ["-XX:+UseSerialGC"]
     from alpha_py.java.__main__ import parser
     a = parser().parse_args(["--cp", "x.jar", "--jvm-opt=-XX:+UseParallelGC", "Main", "1"])
     assert a.jvm_opts == ["-XX:+UseParallelGC"] and a.main_class == "Main" and a.args == ["1"]

@@ -4,6 +4,7 @@ views a staged NumPy array (jpype.nio.convertToDirectBuffer) and Python views Ja
 buffers (memoryview), no copies. Imports jpype, numpy and alpha_py.bridge."""
 import glob
 import os
+import platform
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _state = {}
@@ -29,8 +30,8 @@ def default_jvm_options(jvm_args=()):
     out = []
     if not any(f"-XX:+Use{gc}GC" in chosen for gc in ("Serial", "Parallel", "G1", "Z", "Shenandoah", "Epsilon")):
         out.append("-XX:+UseSerialGC")
-    if "-XX:UseAVX=" not in chosen:
-        out.append("-XX:UseAVX=2")
+    if "-XX:UseAVX=" not in chosen and platform.machine().lower() in ("x86_64", "amd64"):
+        out.append("-XX:UseAVX=2")              # (an x86 flag: other JVMs refuse to start with it)
     return out
 
 
