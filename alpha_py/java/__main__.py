@@ -18,7 +18,8 @@ def parser():
                     help="a Java system property (-Dalpha.cifar10=DIR), as with the java launcher")
     ap.add_argument("--jvm-opt", dest="jvm_opts", action="append", default=[], metavar="OPTION",
                     help="a JVM option, repeatable (--jvm-opt=-Xmx4g); unless one chooses a collector or an AVX level, "
-                         "the JVM also gets -XX:+UseSerialGC and, on x86, -XX:UseAVX=2 (faster CUDA calls in a Java training step)")
+                         "the JVM also gets -XX:+UseSerialGC and, on x86, -XX:UseAVX=2 (faster CUDA calls in a Java "
+                         "training step)")
     ap.add_argument("main_class")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     return ap
