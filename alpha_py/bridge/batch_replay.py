@@ -97,7 +97,8 @@ class BatchCall:
 
 
 class BatchReplay:
-    """A dispatcher's kept BatchCalls; run(...) takes a batch through the recorder, or says it cannot (None)."""
+    """A dispatcher's kept BatchCalls; run_wire / run_calls take a batch through the recorder, or say they cannot
+    (None)."""
 
     def __init__(self):
         self.kept = {}
@@ -105,38 +106,41 @@ class BatchReplay:
     def run_wire(self, dispatcher, ints, pos, objs):
         """A batch as Java framed it at ints[pos] -> (one output list per call, position after the calls), or None:
         no recorder, or a batch this path does not take (the dispatcher then runs it call by call)."""
-        get = dispatcher.registry.get
-        try:
-            n, pos = ints[pos], pos + 1
-            calls, known = [], False
+        get, end = dispatcher.registry.get, [pos]
+
+        def calls():
+            n, p = ints[pos], pos + 1
             for _ in range(n):
-                op, target, name = ints[pos], ints[pos + 1], str(objs[ints[pos + 2]])
+                op, target, name = ints[p], ints[p + 1], str(objs[ints[p + 2]])
                 if op == codec.OP_CALL:
                     target = get(target)
-                    if not known and getattr(target, "engine", None) is not None:
-                        if _recorder(((op, target, None, None),)) is None:
-                            return None                 # no recorder: the batch is decoded once, call by call
-                        known = True
-                elif op != codec.OP_NEW:
-                    return None
-                args, pos = codec.decode_args(ints, pos + 3, objs, get, _no_java_objects, OUTS)
-                calls.append((op, target, name, args))
-        except _NotRecordable:
-            return None
-        results = self.run_calls(dispatcher, calls)
-        return None if results is None else (results, pos)
+                args, p = codec.decode_args(ints, p + 3, objs, get, _no_java_objects, OUTS)
+                end[0] = p
+                yield op, target, name, args
+        results = self.run_calls(dispatcher, calls())
+        return None if results is None else (results, end[0])
 
     def run_calls(self, dispatcher, calls):
         """The batch's calls, (op, target, name, args) with _Ref arguments for outputs of earlier calls, run through
-        the recorder as one call -> one output list per call; None: no recorder or not a batch it takes."""
-        calls = list(calls)
-        if any(op not in (codec.OP_CALL, codec.OP_NEW) for op, _, _, _ in calls):
+        the recorder as one call -> one output list per call; None: no recorder (known at the first unit, before the
+        rest is decoded) or not a batch it takes. The recorder is the engine's of the batch's first unit."""
+        taken, auto = [], None
+        try:
+            for call in calls:
+                op, target = call[0], call[1]
+                if op not in (codec.OP_CALL, codec.OP_NEW):
+                    return None
+                if auto is None and op == codec.OP_CALL and getattr(target, "engine", None) is not None:
+                    auto = getattr(target.engine, "auto", None)
+                    if auto is None:
+                        return None
+                taken.append(call)
+        except _NotRecordable:
             return None
-        auto = _recorder(calls)
         if auto is None or auto.inside:
             return None
         ext, consts, key, plan = [], [], [], []
-        for op, target, name, args in calls:
+        for op, target, name, args in taken:
             parts = [_describe(a, ext, consts) for a in args]
             key.append((op, id(target), name, tuple(p[0] for p in parts)))
             plan.append((op, target, name, tuple(p[1] for p in parts)))
@@ -152,12 +156,3 @@ class BatchReplay:
             results.append(list(flat[i:i + c]))
             i += c
         return results
-
-
-def _recorder(calls):
-    """The loop recorder of the engine the batch runs on (its first unit's), or None."""
-    for op, target, _, _ in calls:
-        eg = getattr(target, "engine", None) if op == codec.OP_CALL else None
-        if eg is not None:
-            return getattr(eg, "auto", None)
-    return None
