@@ -303,11 +303,11 @@ typedef unsigned short bf16_t;
 #define WG_KERNELS(NAME, T) \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<128, T>(x, w, y, g); } \
-    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n64(const T* __restrict__ x, \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 3) NAME##_fwd_n64(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<64, T>(x, w, y, g); } \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_dgrad_s_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_dgrad_phases<128, T>(x, w, y, g); } \
-    extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_dgrad_s_n64(const T* __restrict__ x, \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, 3) NAME##_dgrad_s_n64(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_dgrad_phases<64, T>(x, w, y, g); } \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_wgrad_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM, int Rp, int chunk) { \
