@@ -42,7 +42,8 @@ class _Out:
 OUTS = _Outs()
 
 
-def _no_java_objects(obj):
+def refuse_java_objects(obj):
+    """The java_object of a batch decoded for the recorder: a Java object argument is not recordable."""
     raise _NotRecordable("a Java object argument")
 
 
@@ -97,28 +98,10 @@ class BatchCall:
 
 
 class BatchReplay:
-    """A dispatcher's kept BatchCalls; run_wire / run_calls take a batch through the recorder, or say they cannot
-    (None)."""
+    """A dispatcher's kept BatchCalls; run_calls takes a batch through the recorder, or says it cannot (None)."""
 
     def __init__(self):
         self.kept = {}
-
-    def run_wire(self, dispatcher, ints, pos, objs):
-        """A batch as Java framed it at ints[pos] -> (one output list per call, position after the calls), or None:
-        no recorder, or a batch this path does not take (the dispatcher then runs it call by call)."""
-        get, end = dispatcher.registry.get, [pos]
-
-        def calls():
-            n, p = ints[pos], pos + 1
-            for _ in range(n):
-                op, target, name = ints[p], ints[p + 1], str(objs[ints[p + 2]])
-                if op == codec.OP_CALL:
-                    target = get(target)
-                args, p = codec.decode_args(ints, p + 3, objs, get, _no_java_objects, OUTS)
-                end[0] = p
-                yield op, target, name, args
-        results = self.run_calls(dispatcher, calls())
-        return None if results is None else (results, end[0])
 
     def run_calls(self, dispatcher, calls):
         """The batch's calls, (op, target, name, args) with _Ref arguments for outputs of earlier calls, run through

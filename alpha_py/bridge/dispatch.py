@@ -7,7 +7,7 @@ from ..errors import AlphaError
 from ..facade import alpha
 from ..params import AlphaParam
 from . import codec, functions
-from .batch_replay import OUTS, BatchReplay
+from .batch_replay import OUTS, BatchReplay, refuse_java_objects
 from .plan import Plans, evaluate
 from .registry import Registry, kind_of
 
@@ -39,7 +39,7 @@ class Dispatcher:
             except Exception as e:
                 return False, (type(e).__name__, f"bridge template: {e}")
             return self._serve(plan.name, _Planned(plan, leaves, frees, self.registry.get))
-        return self._serve(name, _Wire(ints, objs))
+        return self._serve(name, _Wire(ints, objs, self.registry.get))
 
     def _serve(self, name, rq):
         """A request (`rq`: _Wire or _Planned): the void calls Java sent late, a carried batch, the frees, the call."""
@@ -84,13 +84,17 @@ class Dispatcher:
             return False, error
 
     def _run(self, calls, keep=True):
-        """Run the calls `calls(results, cur)` yields — (op, target, name, args), each decoded when its turn comes
-        (PENDING: an output of an earlier call, in `results`), `cur` naming the call being decoded or run — : a
-        batch (unit forwards and F functions of a Java Module forward; -> one list of outputs per call) or,
-        keep=False, the void calls Java deferred."""
+        """Run the calls `calls(results, cur, java_object)` yields — (op, target, name, args), each decoded when its
+        turn comes (PENDING: an output of an earlier call, in `results`), `cur` naming the call being decoded or run —:
+        a batch (unit forwards and F functions of a Java Module forward; -> one list of outputs per call), handed to
+        the loop recorder as one call where it takes it, or, keep=False, the void calls Java deferred."""
         results, cur = [], [None, None, "batch"]
         try:
-            for op, target, name, args in calls(results, cur):
+            if keep:
+                done = self._replay.run_calls(self, calls(OUTS, [None, None, None], refuse_java_objects))
+                if done is not None:
+                    return done
+            for op, target, name, args in calls(results, cur, self.java_object):
                 if op == _CALL:
                     out = getattr(target, name)(*args)
                 elif op == _NEW:
@@ -163,12 +167,22 @@ class Dispatcher:
         return f"{where}: {msg}{late}"
 
 
-class _Wire:
-    """A request as Java framed it (codec.py), decoded as it runs."""
-    __slots__ = ("ints", "objs", "pos")
+class _Request:
+    """One request being served: header() -> (op, target id, frees); run() runs its next group of calls (the void
+    calls sent late, a carried batch, a batch: Dispatcher._run); args() decodes the request's own arguments. A subclass
+    gives _next(): the next group as calls(results, cur, java_object), a generator of (op, target, name, args)."""
+    __slots__ = ()
 
-    def __init__(self, ints, objs):
-        self.ints, self.objs = ints, objs
+    def run(self, d, keep=True):
+        return d._run(self._next(), keep)
+
+
+class _Wire(_Request):
+    """A request as Java framed it (codec.py), decoded as it runs."""
+    __slots__ = ("ints", "objs", "get", "pos")
+
+    def __init__(self, ints, objs, get):
+        self.ints, self.objs, self.get = ints, objs, get
 
     def header(self):
         ints = self.ints
@@ -176,36 +190,27 @@ class _Wire:
         self.pos = 3 + nfree
         return ints[0], ints[1], ints[3:3 + nfree]
 
-    def run(self, d, keep=True):
-        if keep:
-            done = d._replay.run_wire(d, self.ints, self.pos, self.objs)
-            if done is not None:
-                results, self.pos = done
-                return results
-        return d._run(self._calls(d), keep)
+    def _next(self):
+        ints, objs, get, start = self.ints, self.objs, self.get, self.pos
 
-    def _calls(self, d):
-        ints, objs, get, java_object, decode = self.ints, self.objs, d.registry.get, d.java_object, codec.decode_args
-
-        def calls(results, cur):
-            n, pos = ints[self.pos], self.pos + 1
+        def calls(results, cur, java_object):
+            n, pos = ints[start], start + 1
             for _ in range(n):
                 op, target, cur[1] = ints[pos], ints[pos + 1], None
                 cur[0], cur[2] = op, str(objs[ints[pos + 2]])
                 if op == _CALL:
                     target = cur[1] = get(target)
-                args, pos = decode(ints, pos + 3, objs, get, java_object, results)
-                self.pos = pos
+                args, pos = codec.decode_args(ints, pos + 3, objs, get, java_object, results)
                 yield op, target, cur[2], args
-            self.pos = pos
+            self.pos = pos                      # (only once every call was decoded)
         return calls
 
     def args(self, d, carried):
-        return codec.decode_args(self.ints, self.pos, self.objs, d.registry.get, d.java_object, carried)[0]
+        return codec.decode_args(self.ints, self.pos, self.objs, self.get, d.java_object, carried)[0]
 
 
-class _Planned:
-    """A templated request: its Plan (plan.py) and this time's leaves and frees."""
+class _Planned(_Request):
+    """A templated request: its Plan (plan.py) and this time's leaves and frees (no Java objects: never templated)."""
     __slots__ = ("plan", "leaves", "frees", "get", "groups")
 
     def __init__(self, plan, leaves, frees, get):
@@ -215,23 +220,18 @@ class _Planned:
     def header(self):
         return self.plan.op, self.leaves[0], self.frees
 
-    def run(self, d, keep=True):
-        group = self.groups.pop(0)
-        if keep:
-            results = d._replay.run_calls(d, self._each(group, OUTS, [None, None, None]))
-            if results is not None:
-                return results
-        return d._run(lambda results, cur: self._each(group, results, cur), keep)
+    def _next(self):
+        group, leaves, get = self.groups.pop(0), self.leaves, self.get
 
-    def _each(self, group, results, cur):
-        leaves, get = self.leaves, self.get
-        for op, target, name, recipes in group:
-            cur[0], cur[1], cur[2] = op, None, name
-            if op == _CALL:
-                target = cur[1] = get(leaves[target])
-            else:
-                target = leaves[target]
-            yield op, target, name, evaluate(recipes, leaves, get, results)
+        def calls(results, cur, java_object):
+            for op, target, name, recipes in group:
+                cur[0], cur[1], cur[2] = op, None, name
+                if op == _CALL:
+                    target = cur[1] = get(leaves[target])
+                else:
+                    target = leaves[target]
+                yield op, target, name, evaluate(recipes, leaves, get, results)
+        return calls
 
     def args(self, d, carried):
         return evaluate(self.plan.args, self.leaves, self.get, carried)

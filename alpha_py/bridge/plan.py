@@ -28,7 +28,7 @@ class Plan:
         self.deferred = self.carried = self.calls = self.args = None
 
 
-def compile_request(name, ints, objs, end=None):
+def compile_request(name, ints, objs):
     """The Plan of a whole request (frees included, as the wire has them; positions are counted without the frees,
     as Java counts them) -> (plan, position after the request)."""
     nfree = ints[2]
