@@ -44,23 +44,25 @@ def spy(names):
         setattr(cls, meth, timed)
 
 
+def spy_reset():
+    for acc in SPIED.values():
+        acc[:] = [0.0, 0]
+
+
 def spied(steps, label):
-    """Print the per-step times of the spied methods (not for label "warm") and reset them."""
+    """Print the per-step times of the spied methods since spy_reset(), and reset them."""
     for k, (sec, n) in SPIED.items():
-        if label == "warm":
-            SPIED[k][:] = [0.0, 0]
-            continue
         print(f"  spy {label:6s} {k:40s} {sec / steps * 1e6:8.1f} us/step  ({n / steps:.1f} calls/step)")
-        SPIED[k][:] = [0.0, 0]
+    spy_reset()
 
 
-def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jvm_args=()):
+def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jvm_opts=()):
     import jpype
     from alpha_py.java.launcher import start_jvm
 
     cp = classes or compile_java(tempfile.mkdtemp(prefix="alpha-bridge-profile-"))
     endpoint = start_jvm(cp.split(os.pathsep), [f"-Dalpha.bridge.batch={str(batch).lower()}",
-                                                f"-Dalpha.bridge.lazy={str(lazy).lower()}", *jvm_args])
+                                                f"-Dalpha.bridge.lazy={str(lazy).lower()}", *jvm_opts])
     engines = jpype.JClass("alpha.Alpha").alpha.engine
     eg = engines.cuda_float32(0, "fp32") if engine == "cuda" else engines.cpu_float32()   # as Python's cuda_float32(0)
     loop = jpype.JClass("alpha.examples.BridgeBench$SmallLoop")(eg)
@@ -91,7 +93,7 @@ def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jv
           f"{min(by_templates[False]):.1f} / {plain:.1f} us, "
           f"{sorted(by_templates[False])[3]:.1f} / {sorted(by_templates[True])[3]:.1f} us")
     if SPIED:
-        spied(1, "warm")
+        spy_reset()
         loop.run(steps)
         spied(steps, "java")
     if profile:
@@ -199,7 +201,7 @@ def python_side(steps, engine="cpu"):
     for _ in range(300):
         step()
     if SPIED:
-        spied(1, "warm")
+        spy_reset()
         for _ in range(steps):
             step()
         spied(steps, "python")
@@ -224,7 +226,8 @@ def main():
     ap.add_argument("--classes", help="class path of compiled alpha-java + examples + py4j jar (default: javac)")
     ap.add_argument("--cprofile", type=int, default=0, metavar="N",
                     help="also print the N costliest functions (own time) of a cProfile of the Java steps")
-    ap.add_argument("--jvm-arg", action="append", default=[], help="an extra JVM option (repeatable)")
+    ap.add_argument("--jvm-opt", dest="jvm_opts", action="append", default=[],
+                    help="an extra JVM option (repeatable), as bench/bridge_overhead.py and python -m alpha_py.java")
     ap.add_argument("--python-side", action=argparse.BooleanOptionalAction, default=True,
                     help="also time the same step written in Python (default on)")
     ap.add_argument("--spy", default="", help="comma-separated module:Class.method to time per step on both sides "
@@ -233,7 +236,7 @@ def main():
     if a.spy:
         spy(a.spy.split(","))
     plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch, a.lazy, a.engine, a.classes,
-                                                               a.cprofile, a.jvm_arg)
+                                                               a.cprofile, a.jvm_opts)
     print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
           f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
           f"(dispatcher share {disp - direct:.2f} us)")
