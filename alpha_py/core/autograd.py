@@ -1,16 +1,66 @@
 """Core layer: autograd — nodes recorded by each unit's forward on its output tensors, and the
-reverse topological walk that runs each unit's backward. Gradients reach tensors only through
-Tensor.accumulate_grad. Imports alpha_py.errors only (tensors and units arrive as arguments)."""
+reverse topological walk that runs each unit's backward. The graph keeps Refs of tensors, never their data.
+Gradients reach tensors only through Tensor.accumulate_grad. Imports weakref and alpha_py.errors only."""
+import weakref
+
 from ..errors import StateError
 
 
+class Ref:
+    """What the graph (a node's inputs, a unit's last inputs/outputs) keeps of a tensor: its producer (node, index),
+    shape and engine, and a weak reference to the tensor itself — never its data. So an intermediate's memory goes
+    as soon as the units that saved it for their backward (their ctx) and the caller let go of it, as in PyTorch.
+    While the tensor lives its own fields are read (delete() still cuts the graph there; a deferred placeholder
+    bound later is seen); once it is gone the producer recorded at creation stands."""
+
+    __slots__ = ("_t", "_node", "_index", "_shape", "engine")
+
+    def __init__(self, t):
+        self._t = weakref.ref(t)
+        self._node, self._index, self.engine = t.node, t.index, t.engine
+        d = t._data
+        self._shape = None if d is None else tuple(d.shape)
+
+    def tensor(self):
+        """The tensor, or None once nothing else holds it."""
+        return self._t()
+
+    @property
+    def node(self):
+        t = self._t()
+        return self._node if t is None else t.node
+
+    @property
+    def index(self):
+        t = self._t()
+        return self._index if t is None else t.index
+
+    @property
+    def shape(self):
+        t = self._t()
+        return self._shape if t is None else t.shape
+
+    def need_grad(self):
+        t = self._t()
+        return t is not None and t._need_grad
+
+    def accumulate_grad(self, g):
+        t = self._t()
+        if t is not None:
+            t.accumulate_grad(g)
+
+
+def refs(tensors):
+    return [t.ref() for t in tensors]
+
+
 class Node:
-    """One recorded op application: the unit, its input tensors and the saved context."""
+    """One recorded op application: the unit, Refs of its input tensors and the saved context."""
 
     __slots__ = ("op", "inputs", "ctx", "n_out", "done")
 
     def __init__(self, op, inputs, ctx, n_out):
-        self.op, self.inputs, self.ctx, self.n_out, self.done = op, tuple(inputs), ctx, n_out, False
+        self.op, self.inputs, self.ctx, self.n_out, self.done = op, tuple(t.ref() for t in inputs), ctx, n_out, False
 
 
 def _topo_order(outputs, stop_ids):
@@ -39,9 +89,9 @@ def _accumulate(backend, slot, key, g):
 
 
 def run_backward(outputs, grads, targets=()):
-    """Back-propagate `grads` (device arrays) from `outputs`; stop at `targets` (tensors) and
-    return their gradients (None where none flowed). Leaf tensors with need_grad accumulate
-    into their own grad; Parameters accumulate in their unit's backward."""
+    """Back-propagate `grads` (device arrays) from `outputs`; stop at `targets` and return their gradients (None
+    where none flowed); outputs and targets are Refs. Leaf tensors with need_grad accumulate into their own grad;
+    Parameters accumulate in their unit's backward."""
     stop_ids = {id(t) for t in targets}
     order = _topo_order(outputs, stop_ids)
     pending = {}                               # (id(node), index) -> grad array

@@ -1,6 +1,7 @@
 """Core layer: Tensor (device array + autograd link + Syncer), Syncer and Result.
-Imports alpha_py.errors only; the engine owning a tensor supplies the backend."""
+Imports alpha_py.errors and core.autograd's Ref only; the engine owning a tensor supplies the backend."""
 from ..errors import StateError, fmt_shape
+from .autograd import Ref
 from .tensor_math import TensorMath
 
 
@@ -47,6 +48,7 @@ class Tensor(TensorMath):
     engine's loop recorder while the value is deferred (engine/autoloop.py); reading it runs the work first."""
 
     _lazy = None
+    _ref = None
 
     RESULT = Result
 
@@ -127,6 +129,13 @@ class Tensor(TensorMath):
         return self._data is None and self._lazy is None
 
     # ------------------------------------------------------------------ gradients
+    def ref(self):
+        """The autograd graph's Ref of this tensor (one per tensor: its identity is the tensor's there)."""
+        r = self._ref
+        if r is None:
+            r = self._ref = Ref(self)
+        return r
+
     def need_grad(self, flag=None):
         if flag is None:
             return self._need_grad

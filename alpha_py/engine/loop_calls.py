@@ -1,8 +1,9 @@
 """Engine layer: the calls of a forward driven from outside a unit (a Java Module calls its units, and alpha.F,
 one by one through the bridge, then names the outputs with record_forward), made recordable by the loop
-recorder (engine/autoloop.py) so such an iteration is captured like a Python net's. Imports loop_graph only."""
+recorder (engine/autoloop.py) so such an iteration is captured like a Python net's. Imports loop_graph and core.autograd.refs."""
 import threading
 
+from ..core.autograd import refs
 from .loop_graph import DEFER, EAGER
 
 MAX_F_UNITS = 256         # alpha.F units kept for top-level F calls (one per name and parameters)
@@ -11,9 +12,9 @@ MAX_F_UNITS = 256         # alpha.F units kept for top-level F calls (one per na
 def _set_last(unit):
     """The logged body of record_forward: (n, has_inputs, *outputs, *inputs) -> the unit's last forward."""
     def rec(n, has_in, *ts):
-        unit._last_out = list(ts[:n])
+        unit._last_out = refs(ts[:n])
         if has_in:
-            unit._last_in = list(ts[n:])
+            unit._last_in = refs(ts[n:])
         return unit
     return rec
 

@@ -2,7 +2,7 @@
 primitives), Module (user graphs over Unit fields) and Sequence. Imports engine/ (tensor, autograd)."""
 from collections import OrderedDict
 
-from ..core.autograd import Node, free_graph, run_backward
+from ..core.autograd import Node, free_graph, refs, run_backward
 from ..core.tensor import Tensor
 from ..errors import ArgumentError, ShapeError, StateError, fmt_shape
 
@@ -236,7 +236,7 @@ class Unit:
     def _forward(self, *xs):
         xs = list(xs)
         outs = self._run(xs)
-        self._last_in, self._last_out = xs, outs
+        self._last_in, self._last_out = refs(xs), refs(outs)      # Refs: no data kept (core/autograd.py)
         return outs
 
     def _run(self, xs):
@@ -270,8 +270,8 @@ class Unit:
         a = _auto(self)
         if a is not None:                    # logged like a forward, so a Java Module's loop is captured too
             return a.record_forward(self, outputs, inputs)
-        self._last_out = list(outputs)
-        self._last_in = self._last_in if inputs is None else list(inputs)
+        self._last_out = refs(outputs)
+        self._last_in = self._last_in if inputs is None else refs(inputs)
         return self
 
     def gc(self):
