@@ -25,23 +25,33 @@ class Activation(NamedTuple):
     params: tuple
     doc: str
     slots: tuple = (1, 2)               # which kernel parameter (p1 / p2) each of `params` becomes
+    from_y: bool = False                # act' is a function of y alone: act_bwd(gy, y, y) == act_bwd(gy, x, y) bit for
+                                        # bit (slopes >= 0), so a unit keeps only its output for backward
 
 
 ACTIVATIONS = {a.name: a for a in (
-    Activation("relu", "Relu", "ACT_RELU", (), "y = max(x, 0)."),
-    Activation("relu6", "Relu6", "ACT_RELU6", (), "y = min(max(x, 0), 6)."),
+    Activation("relu", "Relu", "ACT_RELU", (), "y = max(x, 0).", from_y=True),
+    Activation("relu6", "Relu6", "ACT_RELU6", (), "y = min(max(x, 0), 6).", from_y=True),
     Activation("leakyRelu", "LeakyRelu", "ACT_LEAKY_RELU", (Param("slope", 0.01, 0.0, what="negative slope"),),
-               "y = x if x > 0 else slope * x (slope default 0.01)."),
+               "y = x if x > 0 else slope * x (slope default 0.01).", from_y=True),
     Activation("elu", "Elu", "ACT_ELU", (Param("alpha", 1.0, 0.0, open=True),
                                          Param("negative_slope", 0.01, 0.0, what="negative slope")),
                "y = alpha * (x if x > 0 else negative_slope * (exp(x) - 1)); v1.2's alpha=1, negative_slope=0.01 "
                "by default (the kernels' p2 = alpha, p1 = negative_slope).", slots=(2, 1)),
     Activation("softplus", "Softplus", "ACT_SOFTPLUS", (), "y = log(1 + exp(x))."),
     Activation("gelu", "Gelu", "ACT_GELU", (), "tanh approximation of GELU."),
-    Activation("sigmoid", "Sigmoid", "ACT_SIGMOID", (), "y = 1 / (1 + exp(-x))."),
+    Activation("sigmoid", "Sigmoid", "ACT_SIGMOID", (), "y = 1 / (1 + exp(-x)).", from_y=True),
     Activation("hard_sigmoid", "HardSigmoid", "ACT_HARD_SIGMOID", (), "y = clip(x/6 + 1/2, 0, 1)."),
-    Activation("tanh", "Tanh", "ACT_TANH", (), "y = tanh(x)."),
+    Activation("tanh", "Tanh", "ACT_TANH", (), "y = tanh(x).", from_y=True),
 )}
+
+
+def grad_from_output(name, p1=0.0):
+    """Can activation `name` (parameter p1) be differentiated from its output alone, bit for bit? (Its units then
+    keep only y for backward, so x's memory can go.)"""
+    spec = ACTIVATIONS.get(name)
+    return spec is not None and spec.from_y and p1 >= 0.0
+
 ACT_IDENTITY = "ACT_IDENTITY"        # kernels/act.cuh: no activation (plain batchNorm: bn_apply<ACT_IDENTITY>)
 
 

@@ -4,7 +4,7 @@ plus softmax / log_softmax. Imports alpha_py.ops, alpha_py.params, nn.unit and e
 import math
 
 from ..errors import ArgumentError, fmt_shape
-from ..ops import ACTIVATIONS
+from ..ops import ACTIVATIONS, grad_from_output
 from ..params import AlphaParam
 from .unit import Unit
 
@@ -55,7 +55,7 @@ class Activation(Unit):
 
     def _fwd(self, eg, x):
         y = eg.backend.act_fwd(self.act, x, self.p1, self.p2)
-        return (y,), (x, y)
+        return (y,), ((y if grad_from_output(self.act, self.p1) else x), y)     # keep x only when act' needs it
 
     def _bwd(self, eg, ctx, gys, needs):
         x, y = ctx

@@ -3,6 +3,7 @@
 fuse(a, b). Forward runs first._fwd then second._fwd; backward second._bwd then first._bwd. Imports sibling
 nn modules."""
 from ..errors import ArgumentError
+from ..ops import grad_from_output
 from . import activation as act
 from .binary import Add, Linear2
 from .dropout import BernouliMul, Dropout
@@ -79,19 +80,23 @@ class _FusedBnAct(Fused):
 
 
 class _FusedAddAct(Fused):
-    """add_<act>: y = act(a + b) through the backend's add_act primitive; backward recomputes
-    a + b and returns act'(a + b) * grad_y to both inputs."""
+    """add_<act>: y = act(a + b) through the backend's add_act primitive; backward returns act'(a + b) * grad_y to
+    both inputs, from y alone where the activation allows it (ops.grad_from_output: the addends are not kept),
+    else recomputing a + b."""
 
     def _fwd(self, eg, x1, x2):
         s = self.second
         a, b = self.first._fit(eg, x1, x2)          # likeX1: both in the output's shape
         y = eg.backend.add_act(s.act, a, b, s.p1, s.p2)
+        if grad_from_output(s.act, s.p1):           # act' from y alone: the addends' memory can go
+            return (y,), (None, None, y, x1.shape, x2.shape)
         return (y,), (a, b, y, x1.shape, x2.shape)
 
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx
         s, bk = self.second, eg.backend
-        gz = bk.add_act_bwd(s.act, gys[0], a, b, y, s.p1, s.p2)
+        gz = (bk.act_bwd(s.act, gys[0], y, y, s.p1, s.p2) if a is None else
+              bk.add_act_bwd(s.act, gys[0], a, b, y, s.p1, s.p2))
         unfit = self.first._unfit
         return (unfit(eg, gz, s1) if needs[0] else None, unfit(eg, gz, s2) if needs[1] else None)
 

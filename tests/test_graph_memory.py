@@ -1,0 +1,106 @@
+"""The autograd graph keeps no tensor data: an intermediate's memory goes once the units that saved it for their
+backward let go (core/autograd.py Ref), and units keep only what their backward reads (activations whose
+derivative is a function of their output keep only the output: ops.grad_from_output). CPU engine; the same
+primitives on the GPU in tests/test_cuda_units.py's parity runs."""
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+from alpha_py import F, alpha, nn
+from alpha_py.ops import ACTIVATIONS, grad_from_output
+
+
+class Fork(nn.Module):
+    """a = fc1(x), b = fc2(x), y = add_<act>(a, b) (or a plain add): a and b are kept by no backward."""
+
+    def __init__(self, act=None):
+        super().__init__()
+        self.fc1, self.fc2, self.act = nn.fullconnect(4, 6), nn.fullconnect(4, 6), act
+        self.seen = []
+
+    def __forward__(self, x):
+        a, b = self.fc1(x)[0], self.fc2(x)[0]
+        self.seen = [weakref.ref(a.data), weakref.ref(b.data)]
+        return getattr(F, f"add_{self.act}")(a, b) if self.act else F.add(a, b)
+
+
+def _run(act, seed=3):
+    eg = alpha.engine.cpu_float32().set_seed(seed)
+    net = Fork(act)
+    net.init(eg)
+    x = eg.tensor(np.random.default_rng(seed).standard_normal((5, 4)).astype(np.float32))
+    y = net.forward(x)[0]
+    gc.collect()
+    alive = [r() is not None for r in net.seen]
+    net.backward(eg.tensor(np.ones((5, 6), np.float32)))
+    grads = [p.grad_data.copy() for p in net.params()]
+    return alive, y.numpy(), grads
+
+
+@pytest.mark.parametrize("act", [None, "relu", "leakyRelu", "sigmoid", "tanh", "relu6"])
+def test_an_intermediate_no_backward_reads_is_freed_after_forward(act):
+    alive, y, grads = _run(act)
+    assert alive == [False, False], "the graph or the units kept the addends' data"
+    assert np.isfinite(y).all() and all(np.isfinite(g).all() for g in grads)
+
+
+@pytest.mark.parametrize("act", ["gelu", "elu", "softplus", "hard_sigmoid"])
+def test_an_activation_that_needs_its_input_keeps_it(act):
+    alive, _, _ = _run(act)
+    assert alive == [True, True]
+
+
+def test_grad_from_output_names_the_activations_whose_derivative_reads_only_y():
+    assert {n for n in ACTIVATIONS if grad_from_output(n)} == {"relu", "relu6", "leakyRelu", "sigmoid", "tanh"}
+    assert not grad_from_output("leakyRelu", -0.5) and not grad_from_output("nope")
+
+
+@pytest.mark.parametrize("act", ["relu", "relu6", "leakyRelu", "sigmoid", "tanh"])
+@pytest.mark.parametrize("engine", ["cpu_float32", "cpu_float64"])
+def test_the_derivative_from_y_equals_the_one_from_x_bit_for_bit(act, engine):
+    eg = getattr(alpha.engine, engine)()
+    bk, t = eg.backend, np.float64 if engine.endswith("64") else np.float32
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal(4000) * 4).astype(t)
+    a[:40] = [0.0, -0.0, 6.0, -6.0, 1e-45, -1e-45, np.nan, 3.0, 5.999999, 6.000001] * 4
+    b = np.where(rng.random(4000) < 0.1, -a, 0).astype(t)          # some exact zeros of a + b
+    gy = rng.standard_normal(4000).astype(t)
+    p1 = 0.2 if act == "leakyRelu" else 0.0
+    y = bk.add_act(act, a, b, p1)
+    want = bk.add_act_bwd(act, gy, a, b, y, p1)
+    got = bk.act_bwd(act, gy, y, y, p1)
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint8), np.asarray(want).view(np.uint8))
+
+
+def test_a_child_unit_backs_up_after_the_net_forward_with_its_input_data_gone():
+    """Units keep Refs of their last inputs/outputs: a child's own backward still works (Dragon-Alpha's meaning)
+    when the data of its input is held by nobody."""
+    eg = alpha.engine.cpu_float32().set_seed(1)
+    net = nn.sequence(nn.fullconnect(4, 6), nn.relu(), nn.fullconnect(6, 3))
+    net.init(eg)
+    x = eg.tensor(np.random.default_rng(1).standard_normal((5, 4)).astype(np.float32))
+    net.forward(x)
+    gx = net[2].backward(eg.tensor(np.ones((5, 3), np.float32)))[0]
+    w = net[2]._params["weight"].numpy()                                   # [in, out]
+    np.testing.assert_allclose(gx.numpy(), np.ones((5, 3), np.float32) @ w.T, rtol=1e-6)
+
+
+def test_the_graph_holds_no_tensor_and_deleting_one_still_cuts_it():
+    eg = alpha.engine.cpu_float32().set_seed(2)
+    fc1, fc2 = nn.fullconnect(4, 4), nn.fullconnect(4, 4)
+    fc1.init(eg), fc2.init(eg)
+    x = eg.tensor(np.ones((2, 4), np.float32)).need_grad(True)
+    h = fc1(x)[0]
+    y = fc2(h)[0]
+    assert all(r.tensor() is h for r in y.node.inputs)
+    ref = weakref.ref(h)
+    del h
+    gc.collect()
+    assert ref() is None and y.node.inputs[0].node is not None          # the producer is still recorded
+    x2 = eg.tensor(np.ones((2, 4), np.float32)).need_grad(True)
+    h2 = fc1(x2)[0]
+    y2 = fc2(h2)[0]
+    h2.delete()                                                          # delete() cuts the graph as before
+    assert y2.node.inputs[0].node is None
