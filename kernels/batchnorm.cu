@@ -2,15 +2,17 @@
 // [M, C] (all leading dims x features, row-major). Column sums are Kahan-compensated and split over S
 // row segments (part[S, C]), then finished per column (col_finish2).
 // | kernel              | args                                                            | launch                         |
-// | bn_partial<MODE,ACT>| x, gy, mean, inv, gamma, beta, M, C, part1, part2, p1, p2       | grid (ceil(C/32), S) x (32, 8) |
+// | bn_partial<MODE,ACT>| x, gy, mean, inv, gamma, beta, M, C, part1, part2, p1, p2, xmode| grid (ceil(C/32), S) x (32, 8)|
 // |   MODE 3: part1 = sum (x-k), part2 = sum (x-k)^2 with k = x[0, c] (one pass over x for the batch statistics)        |
 // |   MODE 2: g = gy*act'(z) with z = (x-mean)*inv*gamma+beta; part1 = sum g, part2 = sum g*(x-mean)                    |
 // | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/32) x (32, 8)           |
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
-// | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2  y = act(xhat*gamma+beta) | 1 thread/elem, 256        |
-// | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats | 1 thread/elem, 256        |
+// | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2, xmode, xb  y = act(xhat*gamma+beta) | 1 thread/elem |
+// | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats, xmode | 1 thread/elem |
 // | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
 // gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
+// xmode (bn_partial, bn_apply, bn_bwd_apply): how x is read — 0 fp32; 1 fp32 rounded to bf16 (nearest even) on
+// load, and bn_apply writes those bf16 bits to xb (bf16 training keeps only them for backward); 2 bf16 bits.
 //! instances: bn_partial<3,ACT_IDENTITY> bn_partial<2,ACT_IDENTITY>
 //! instances: bn_partial<2,ACT_RELU> bn_partial<2,ACT_RELU6> bn_partial<2,ACT_LEAKY_RELU> bn_partial<2,ACT_ELU>
 //! instances: bn_partial<2,ACT_SOFTPLUS> bn_partial<2,ACT_GELU> bn_partial<2,ACT_SIGMOID> bn_partial<2,ACT_HARD_SIGMOID>
@@ -24,20 +26,39 @@
 #include "act.cuh"
 #include "kahan.cuh"
 
+// x[i] as xmode says (see the table); bits: its bf16 bits (modes 1, 2)
+__device__ __forceinline__ float ld_x(const void* x, long long i, int xmode, unsigned short& bits) {
+    if (xmode == 2) {
+        bits = static_cast<const unsigned short*>(x)[i];
+        return __uint_as_float((unsigned)bits << 16);
+    }
+    const float v = static_cast<const float*>(x)[i];
+    if (xmode == 0) return v;
+    unsigned b;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(v));
+    bits = (unsigned short)b;
+    return __uint_as_float((b & 0xffffu) << 16);
+}
+__device__ __forceinline__ float ld_x(const void* x, long long i, int xmode) {
+    unsigned short bits;
+    return ld_x(x, i, xmode, bits);
+}
+
 template <int MODE, ActId ACT>
-__global__ void bn_partial(const float* __restrict__ x, const float* __restrict__ gy, const float* __restrict__ mean,
+__global__ void bn_partial(const void* __restrict__ x, const float* __restrict__ gy, const float* __restrict__ mean,
                            const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
-                           long long M, int C, float* __restrict__ part1, float* __restrict__ part2, float p1, float p2) {
+                           long long M, int C, float* __restrict__ part1, float* __restrict__ part2, float p1, float p2,
+                           int xmode) {
     __shared__ float s1[8][33], s2[8][33];
     int c = blockIdx.x * 32 + threadIdx.x;
     Kahan k1, k2;
     if (c < C) {
-        float mu = MODE == 3 ? x[c] : mean[c];
+        float mu = MODE == 3 ? ld_x(x, c, xmode) : mean[c];
         float iv = MODE == 2 ? inv[c] : 0.f;
         float ga = (MODE == 2 && gamma) ? gamma[c] : 1.f;
         float be = (MODE == 2 && beta) ? beta[c] : 0.f;
         for (long long r = blockIdx.y * 8LL + threadIdx.y; r < M; r += 8LL * gridDim.y) {
-            float v = x[r * C + c];
+            float v = ld_x(x, r * C + c, xmode);
             if (MODE == 3) { float d = v - mu; k1.add(d); k2.add(d * d); }
             else {
                 float d = v - mu;
@@ -73,15 +94,16 @@ extern "C" __global__ void col_finish2(const float* __restrict__ part1, const fl
 }
 
 // batch statistics from MODE 3's shifted sums: mean = k + S1/M, var = S2/M - (S1/M)^2 (biased), inv = 1/sqrt(var+eps)
+// (k = x[0, c] read as MODE 3 read it: xmode)
 extern "C" __global__ void bn_finish_stats(const float* __restrict__ part1, const float* __restrict__ part2, int S, int C,
-                                           const float* __restrict__ x, long long M, float eps, float* __restrict__ mean,
-                                           float* __restrict__ var, float* __restrict__ inv) {
+                                           const void* __restrict__ x, long long M, float eps, float* __restrict__ mean,
+                                           float* __restrict__ var, float* __restrict__ inv, int xmode) {
     const int c = blockIdx.x * 32 + threadIdx.x;
     float s1, s2;
     col_reduce2(part1, part2, S, C, c, s1, s2);
     if (threadIdx.y != 0 || c >= C) return;
     const float d = s1 / (float)M, v = fmaxf(s2 / (float)M - d * d, 0.f);
-    mean[c] = x[c] + d;
+    mean[c] = ld_x(x, c, xmode) + d;
     var[c] = v;
     inv[c] = 1.f / sqrtf(v + eps);
 }
@@ -103,30 +125,33 @@ extern "C" __global__ void bn_running_bc(float* __restrict__ rm, float* __restri
 }
 
 template <ActId ACT>
-__global__ void bn_apply(const float* __restrict__ x, const float* __restrict__ mean, const float* __restrict__ inv,
+__global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ mean, const float* __restrict__ inv,
                          const float* __restrict__ gamma, const float* __restrict__ beta, float* __restrict__ y,
-                         long long M, int C, float p1, float p2) {
+                         long long M, int C, float p1, float p2, int xmode, unsigned short* __restrict__ xb) {
     long long n = M * C;
     GRID_LOOP(i, n) {
         int c = (int)(i % C);
-        float z = (x[i] - mean[c]) * inv[c];
+        unsigned short bits;
+        const float v = ld_x(x, i, xmode, bits);
+        if (xb) xb[i] = bits;
+        float z = (v - mean[c]) * inv[c];
         if (gamma) z = z * gamma[c] + beta[c];
         y[i] = act_f<ACT>(z, p1, p2);
     }
 }
 
 template <ActId ACT>
-__global__ void bn_bwd_apply(const float* __restrict__ gy, const float* __restrict__ x, const float* __restrict__ mean,
+__global__ void bn_bwd_apply(const float* __restrict__ gy, const void* __restrict__ x, const float* __restrict__ mean,
                              const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
                              const float* __restrict__ s1, const float* __restrict__ s2, float* __restrict__ gx,
-                             long long M, int C, float p1, float p2, int batch_stats) {
+                             long long M, int C, float p1, float p2, int batch_stats, int xmode) {
     long long n = M * C;
     float fm = (float)M;
     GRID_LOOP(i, n) {
         int c = (int)(i % C);
         float ga = gamma ? gamma[c] : 1.f;
         float iv = inv[c];
-        float xhat = (x[i] - mean[c]) * iv;
+        float xhat = (ld_x(x, i, xmode) - mean[c]) * iv;
         float g = gy[i];
         if (ACT != ACT_IDENTITY) {
             float z = gamma ? xhat * ga + beta[c] : xhat;

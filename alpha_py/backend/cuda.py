@@ -3,12 +3,13 @@ inherited from ArrayBackend; activations, batchNorm(+act), softmax(+crossEntropy
 random numbers and image ops run our kernels/*.cu (conv/pool in cuda_conv.py, optimizers in
 cuda_optim.py, the element-wise math family and batched matMuls in cuda_math.py, CUDA graphs of training steps in
 cuda_graph.py). Imported only by alpha.engine.cuda_float32;
-imports cupy, numpy, alpha_py.ops and backend/."""
+imports cupy, numpy, alpha_py.errors, alpha_py.ops and backend/."""
 import math
 
 import cupy
 import numpy as np
 
+from ..errors import ArgumentError
 from ..ops import ACT_IDENTITY
 from .act_ops import activation
 from .base import ArrayBackend, bn_unbias
@@ -300,7 +301,7 @@ class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraph
         return super().mean(x, axis, keepdims) if out is None else out
 
     # ---------------------------------------------------------------- batchNorm (+ activation)
-    def _bn_partial(self, mode, act, x2, gy2, mean, inv, gamma, beta, p1=0.0, p2=0.0):
+    def _bn_partial(self, mode, act, x2, gy2, mean, inv, gamma, beta, p1=0.0, p2=0.0, xmode=0):
         """Column partial sums part1 (and part2 for modes 2, 3) over S row segments (kernels/batchnorm.cu)."""
         m, c = x2.shape
         s = self._col_splits(m, c)
@@ -310,7 +311,7 @@ class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraph
         self.kernel("batchnorm", f"bn_partial<{mode},{act}>")(
             (-(-c // 32), s), (32, 8),
             (x2, opt(gy2), opt(mean), opt(inv), opt(gamma), opt(beta), i64(m), i32(c), part1, opt(part2),
-             f32(p1), f32(p2)))
+             f32(p1), f32(p2), i32(xmode)))
         return part1, part2, s
 
     def _bn_col_finish(self, part1, part2, s, c, scale):
@@ -321,23 +322,29 @@ class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraph
                                                  NULL if out2 is None else out2, f32(scale)))
         return out1, out2
 
-    def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0):
+    def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0, keep=None):
+        """keep (a list; bf16 training): x is rounded to bf16 as it is read — the statistics and y are those of the
+        rounded values — and keep receives those bf16 bits [M, C] (uint16), all bn_act_bwd needs of x."""
         act = self._act_kernel(name, "bn_act_fwd")
         c = x.shape[-1]
         x2 = self.c(x).reshape(-1, c)
+        xmode = 0 if keep is None else 1
         if mean is None:                  # batch statistics in one pass: shifted sums, then mean/var/inv together
-            part1, part2, s = self._bn_partial(3, ACT_IDENTITY, x2, None, None, None, None, None)
+            part1, part2, s = self._bn_partial(3, ACT_IDENTITY, x2, None, None, None, None, None, xmode=xmode)
             mean, var, inv = (cupy.empty((c,), dtype=self.dtype) for _ in range(3))
             self.kernel("batchnorm", "bn_finish_stats")((-(-c // 32),), (32, 8),
                                                         (part1, part2, i32(s), i32(c), x2, i64(x2.shape[0]),
-                                                         f32(eps), mean, var, inv))
+                                                         f32(eps), mean, var, inv, i32(xmode)))
         else:
             inv = f32(1.0) / cupy.sqrt(var + f32(eps))
         y = cupy.empty_like(x2)
+        xb = None if keep is None else cupy.empty(x2.shape, dtype=np.uint16)
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
                          (x2, self.c(mean), inv, opt(gamma), opt(beta), y, i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2)))
+                          f32(p1), f32(p2), i32(xmode), NULL if xb is None else xb))
+        if keep is not None:
+            keep[:] = [xb]
         return y.reshape(x.shape), mean, var, inv
 
     def bn_running(self, run_mean, run_var, mean, var, exp_beta, beta1, beta2, n):
@@ -350,24 +357,30 @@ class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraph
             run_mean, run_var, self.c(mean), self.c(var), exp_beta, i32(c), np.float64(beta1), np.float64(beta2),
             np.float64(bn_unbias(n))))
 
-    def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
-        return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var)
+    def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None, keep=None):
+        return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var, keep=keep)
 
     def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
+        """x: the forward's input, or its bf16 bits [M, C] (uint16) that bn_act_fwd(keep=) kept."""
         act = self._act_kernel(name, "bn_act_bwd")
-        c = x.shape[-1]
-        x2, gy2 = self.c(x).reshape(-1, c), self.c(gy).reshape(-1, c)
+        c = gy.shape[-1]
+        gy2 = self.c(gy).reshape(-1, c)
+        if x.size != gy.size or x.shape[-1] != c:
+            raise ArgumentError(f"bn_act_bwd: x {x.dtype} {tuple(x.shape)} is neither the forward's input nor its "
+                                f"kept bf16 bits for gradient {tuple(gy.shape)}")
+        x2 = (x if x.dtype == np.uint16 else self.c(x)).reshape(-1, c)          # c() would make bf16 bits floats
+        xmode = 2 if x2.dtype == np.uint16 else 0
         mean, inv_std = self.c(mean), self.c(inv_std)
-        s1, s2 = self._bn_col_finish(*self._bn_partial(2, act, x2, gy2, mean, inv_std, gamma, beta, p1, p2),
-                                     x2.shape[1], 1.0)
-        gx = cupy.empty_like(x2)
+        s1, s2 = self._bn_col_finish(*self._bn_partial(2, act, x2, gy2, mean, inv_std, gamma, beta, p1, p2, xmode),
+                                     c, 1.0)
+        gx = cupy.empty_like(gy2)
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
                          (gy2, x2, mean, inv_std, opt(gamma), opt(beta), s1, s2, gx, i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(1 if batch_stats else 0)))
+                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode)))
         if gamma is None:
-            return gx.reshape(x.shape), None, None
-        return gx.reshape(x.shape), s2 * inv_std, s1
+            return gx.reshape(gy.shape), None, None
+        return gx.reshape(gy.shape), s2 * inv_std, s1
 
     def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
         return self.bn_act_bwd(None, gy, x, mean, inv_std, gamma, None, batch_stats)

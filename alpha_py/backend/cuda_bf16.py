@@ -121,19 +121,28 @@ class CudaBf16Ops:
         return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic))
 
     def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad, x_bf16=None):
-        x, gy = self.c(x), self.c(gy)
-        oc = w_shape[0]
-        cands = {"bf16mma": lambda: self._mma_conv_bwd_filter(x, gy, w_shape, stride, pad)}
-        if x_bf16 is not None and (x_bf16.dtype != np.uint16 or x_bf16.shape[:3] != x.shape[:3]
-                                   or x_bf16.shape[3] != -(-x.shape[3] // 8) * 8):
+        """x None: only x's bf16 cast x_bf16 was kept (a training Conv3D), so only the wgmma kernels can run."""
+        gy, oc = self.c(gy), w_shape[0]
+        if x is None and x_bf16 is None:
+            raise ArgumentError("conv_bwd_filter: x is None and no x_bf16 (its kept bf16 cast) given")
+        x_shape = tuple(x_bf16.shape[:3]) + (w_shape[3],) if x is None else tuple(x.shape)
+        if x_bf16 is not None and (x_bf16.dtype != np.uint16 or x_bf16.ndim != 4 or x_bf16.shape[:3] != x_shape[:3]
+                                   or x_bf16.shape[3] != -(-x_shape[3] // 8) * 8 or gy.shape[0] != x_shape[0]):
             raise ArgumentError(f"conv_bwd_filter: x_bf16 {x_bf16.dtype} {tuple(x_bf16.shape)} is not the bf16 "
-                                f"cast of x {tuple(x.shape)} (conv_fwd(keep=...) gives it)")
+                                f"cast of x {x_shape} (conv_fwd(keep=...) gives it)")
+        cands = {}
+        if x is not None:
+            x = self.c(x)
+            cands["bf16mma"] = lambda: self._mma_conv_bwd_filter(x, gy, w_shape, stride, pad)
         xw = x if x_bf16 is None else x_bf16
         if self._wgb_ok():
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_filter(xw, gy, w_shape, stride, pad, 128, bn,
                                                                              True, True)
-        return self._bf16_run("bwd_filter", (x.shape, tuple(w_shape), stride, pad), cands, _default(cands, oc))
+        if not cands:
+            raise ArgumentError(f"conv_bwd_filter: only x's bf16 cast {tuple(x_bf16.shape)} was given and this GPU "
+                                "has no wgmma kernels to read it: pass x")
+        return self._bf16_run("bwd_filter", (x_shape, tuple(w_shape), stride, pad), cands, _default(cands, oc))
 
     # ---------------------------------------------------------------- dense convolutions (kernels/conv_bf16.cu)
     def _mma_conv_fwd(self, x, w, stride, pad):

@@ -1,6 +1,7 @@
 """Engine layer: the calls of a forward driven from outside a unit (a Java Module calls its units, and alpha.F,
 one by one through the bridge, then names the outputs with record_forward), made recordable by the loop
-recorder (engine/autoloop.py) so such an iteration is captured like a Python net's. Imports loop_graph and core.autograd.refs."""
+recorder (engine/autoloop.py) so such an iteration is captured like a Python net's. Imports loop_graph and
+core.autograd.refs."""
 import threading
 
 from ..core.autograd import refs

@@ -79,21 +79,24 @@ class Conv3D(_ConvBase):
 
     def _fwd(self, eg, x):
         b = eg.backend
-        if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW
+        if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW ...
             keep = []
             y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep)
-            return (self._add_bias(eg, y),), ((x, keep[0]) if keep else x)
+            return (self._add_bias(eg, y),), ((x.shape, keep[0]) if keep else x)       # ... and not x itself
         fwd = b.conv_fwd if self.training else getattr(b, "conv_fwd_eval", b.conv_fwd)   # CPU: F(4x4) at inference
         y = fwd(x, self.weight().data, self.stride, self.padding)
         return (self._add_bias(eg, y),), x
 
     def _bwd(self, eg, ctx, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()
-        x, xb = ctx if isinstance(ctx, tuple) else (ctx, None)
-        w.accumulate_grad(b.conv_bwd_filter(x, gy, w.shape, self.stride, self.padding) if xb is None else
-                          b.conv_bwd_filter(x, gy, w.shape, self.stride, self.padding, x_bf16=xb))
+        if isinstance(ctx, tuple):                     # bf16: x's cast only (the wgmma kernels read it)
+            x_shape, xb = ctx
+            w.accumulate_grad(b.conv_bwd_filter(None, gy, w.shape, self.stride, self.padding, x_bf16=xb))
+        else:
+            x_shape = ctx.shape
+            w.accumulate_grad(b.conv_bwd_filter(ctx, gy, w.shape, self.stride, self.padding))
         self._bias_grad(eg, gy)
-        return (b.conv_bwd_data(gy, w.data, x.shape, self.stride, self.padding) if needs[0] else None,)
+        return (b.conv_bwd_data(gy, w.data, x_shape, self.stride, self.padding) if needs[0] else None,)
 
 
 class Deconv3D(_ConvBase):

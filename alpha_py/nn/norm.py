@@ -154,10 +154,10 @@ class BatchNorm(_FeatureUnit):
         g, be = self._gamma_beta()
         x2 = x.reshape(-1, self.features)
 
-        def norm(mean=None, var=None):
+        def norm(mean=None, var=None, **keep):
             if act is None:
-                return b.bn_fwd(x2, g, be, self._eps, mean, var)
-            return b.bn_act_fwd(act[0], x2, g, be, self._eps, mean, var, act[1], act[2])
+                return b.bn_fwd(x2, g, be, self._eps, mean, var, **keep)
+            return b.bn_act_fwd(act[0], x2, g, be, self._eps, mean, var, act[1], act[2], **keep)
 
         if not self.training:
             y, mean, _, inv = norm(*self._eval_stats(eg))
@@ -166,6 +166,11 @@ class BatchNorm(_FeatureUnit):
             _, bm, bv, _ = b.bn_fwd(x2, None, None, self._eps)
             y, mean, _, inv = norm(*self._updated_running(eg, bm, bv, x2.shape[0]))
             batch_stats = False
+        elif eg.precision() == "bf16":     # x read rounded to bf16; only those bits are kept for backward
+            keep = []
+            y, mean, var, inv = norm(keep=keep)
+            self._update_running(eg, mean, var, x2.shape[0])
+            return (y.reshape(x.shape),), (keep[0], mean, inv, True)
         else:
             y, mean, var, inv = norm()
             self._update_running(eg, mean, var, x2.shape[0])
