@@ -39,6 +39,13 @@ def host(a):
     return np.asarray(a)
 
 
+def round_bf16(x):
+    """x rounded to bf16 (round to nearest even) and back to fp32, on the host."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32)
+
+
 def rel_err(g, c):
     g, c = np.asarray(host(g), np.float64), np.asarray(host(c), np.float64)
     assert g.shape == c.shape, f"shape {g.shape} != {c.shape}"

@@ -6,7 +6,7 @@ import pytest
 
 from alpha_py import alpha
 from alpha_py.errors import ArgumentError
-from cuda_parity import ERRORS, cpu, keep_allocator, rel_err, require_gpu  # noqa: F401 (keep_allocator: autouse)
+from cuda_parity import ERRORS, cpu, keep_allocator, rel_err, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
 
 pytestmark = pytest.mark.gpu
 U = 2.0 ** -8           # unit roundoff of bf16 (8-bit significand, round to nearest)
@@ -44,15 +44,8 @@ def test_matmul_bf16_parity(m, k, n, ta, tb):
     assert e < bound(k), f"relative error {e:.3g} >= {bound(k):.3g}"
     if k >= 16:     # the operands really were rounded to bf16 (an fp32 GEMM lands near 1e-7)
         assert e > 1e-4, f"relative error {e:.3g}: no bf16 rounding seen"
-    exact = bc.matmul(_round_bf16(a), _round_bf16(b), ta, tb)   # same rounding on the CPU: fp32-close
+    exact = bc.matmul(round_bf16(a), round_bf16(b), ta, tb)   # same rounding on the CPU: fp32-close
     assert rel_err(got, exact) < 1e-5 + k * 2.0 ** -24
-
-
-def _round_bf16(x):
-    """x rounded to bf16 (round to nearest even) and back to fp32, on the host."""
-    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
-    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
-    return u.astype(np.uint32).view(np.float32)
 
 
 # (N, H, W, IC), (OC, FH, FW), stride, pad: N = 1, channels not multiples of 4/8/16, odd H/W, strides 1/2
@@ -103,7 +96,7 @@ def test_conv_bf16_wgmma_kernels(xs, ws, stride, pad, bn):
     w = rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32)
     y = bc.conv_fwd(x, w, stride, pad)
     gy = rng.standard_normal(y.shape).astype(np.float32)
-    xr, wr, gyr = _round_bf16(x), _round_bf16(w), _round_bf16(gy)
+    xr, wr, gyr = round_bf16(x), round_bf16(w), round_bf16(gy)
     dx, dw, dgy = bg.from_host(x), bg.from_host(w), bg.from_host(gy)
     cases = [("fwd", bg.tc_fwd(dx, dw, stride, pad, 128, bn, True, True), y, bc.conv_fwd(xr, wr, stride, pad),
               ws[1] * ws[2] * xs[3]),

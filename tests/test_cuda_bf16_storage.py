@@ -8,7 +8,7 @@ import pytest
 
 from alpha_py import F, alpha, nn
 from alpha_py.errors import ArgumentError
-from cuda_parity import keep_allocator, require_gpu  # noqa: F401 (keep_allocator: autouse)
+from cuda_parity import keep_allocator, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
 
 pytestmark = pytest.mark.gpu
 _EG = {}
@@ -23,12 +23,6 @@ def engine(precision, seed=0):
     return _EG[precision].set_seed(seed)
 
 
-def _round_bf16(x):
-    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
-    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
-    return u.astype(np.uint32).view(np.float32)
-
-
 def _bits(a):
     return np.ascontiguousarray(a).view(np.uint8)
 
@@ -40,7 +34,7 @@ def test_batchnorm_keeps_bf16_bits_and_equals_it_on_the_rounded_input(act, shape
     rng = np.random.default_rng(len(shape) + shape[-1])
     c = shape[-1]
     x = (rng.standard_normal(shape) * 3 + 1).astype(np.float32)
-    xr = _round_bf16(x)
+    xr = round_bf16(x)
     g, b = (bg.from_host(rng.standard_normal(c).astype(np.float32)) for _ in range(2))
     keep = []
     got = bg.bn_act_fwd(act, bg.from_host(x), g, b, 1e-5, p1=0.1, keep=keep)
