@@ -52,6 +52,14 @@ def grad_from_output(name, p1=0.0):
     spec = ACTIVATIONS.get(name)
     return spec is not None and spec.from_y and p1 >= 0.0
 
+
+def slope_from_sign(name, p1=0.0):
+    """act'(x) = 1 where y > 0, else a constant slope (relu: 0; leakyRelu with slope p1 >= 0: p1) -> that slope, or
+    None for the other activations: the derivative then needs only y's sign (bf16 training keeps y's bf16 bits)."""
+    if name == "relu":
+        return 0.0
+    return float(p1) if name == "leakyRelu" and p1 >= 0.0 else None
+
 ACT_IDENTITY = "ACT_IDENTITY"        # kernels/act.cuh: no activation (plain batchNorm: bn_apply<ACT_IDENTITY>)
 
 

@@ -7,12 +7,14 @@
 // |   MODE 2: g = gy*act'(z) with z = (x-mean)*inv*gamma+beta; part1 = sum g, part2 = sum g*(x-mean)                    |
 // | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/32) x (32, 8)           |
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
-// | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2, xmode, xb  y = act(xhat*gamma+beta) | 1 thread/elem |
+// | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2, xmode, xb, yb  y = act(xhat*gamma+beta) | 1 thread/elem |
 // | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats, xmode | 1 thread/elem |
 // | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
 // gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
 // xmode (bn_partial, bn_apply, bn_bwd_apply): how x is read — 0 fp32; 1 fp32 rounded to bf16 (nearest even) on
 // load, and bn_apply writes those bf16 bits to xb (bf16 training keeps only them for backward); 2 bf16 bits.
+// bn_apply: y (fp32) and yb (y's bf16 bits, nearest even: what a convolution reading y rebuilds from the kept x
+// bits in xmode 2) are each written unless null.
 //! instances: bn_partial<3,ACT_IDENTITY> bn_partial<2,ACT_IDENTITY>
 //! instances: bn_partial<2,ACT_RELU> bn_partial<2,ACT_RELU6> bn_partial<2,ACT_LEAKY_RELU> bn_partial<2,ACT_ELU>
 //! instances: bn_partial<2,ACT_SOFTPLUS> bn_partial<2,ACT_GELU> bn_partial<2,ACT_SIGMOID> bn_partial<2,ACT_HARD_SIGMOID>
@@ -127,7 +129,8 @@ extern "C" __global__ void bn_running_bc(float* __restrict__ rm, float* __restri
 template <ActId ACT>
 __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ mean, const float* __restrict__ inv,
                          const float* __restrict__ gamma, const float* __restrict__ beta, float* __restrict__ y,
-                         long long M, int C, float p1, float p2, int xmode, unsigned short* __restrict__ xb) {
+                         long long M, int C, float p1, float p2, int xmode, unsigned short* __restrict__ xb,
+                         unsigned short* __restrict__ yb) {
     long long n = M * C;
     GRID_LOOP(i, n) {
         int c = (int)(i % C);
@@ -136,7 +139,13 @@ __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ m
         if (xb) xb[i] = bits;
         float z = (v - mean[c]) * inv[c];
         if (gamma) z = z * gamma[c] + beta[c];
-        y[i] = act_f<ACT>(z, p1, p2);
+        const float out = act_f<ACT>(z, p1, p2);
+        if (y) y[i] = out;
+        if (yb) {
+            unsigned b;
+            asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(out));
+            yb[i] = (unsigned short)b;
+        }
     }
 }
 

@@ -24,6 +24,8 @@ def test_module_specs_per_mode():
     assert ("conv_fwd", "conv_fwd<64,64,0,2>") in tf32 and ("conv_fwd", "conv_fwd<64,64,1,1>") not in tf32
     assert ("conv_tc", None) in tf32 and ("conv_tc", "tc_conv_fwd<64,64>") in tf32
     assert ("conv_wgmma", None) not in tf32 and ("conv_wgmma", None) in kp.module_specs(TABLE, 2, hopper=True)
+    real = kp.module_specs(kp.family_table(), 2, hopper=True, rare=True)      # bf16 families: on first use only
+    assert not [s for s in real if s[0] in ("gemm_bf16", "bf16_act")] and "bf16_act" in kp.family_table()
 
 
 def test_queue_order():

@@ -10,7 +10,7 @@ from alpha_py.backend import kernel_loader as kl
 from alpha_py.backend.base import ArrayBackend
 from alpha_py.backend.optim_ops import STEP_SCALARS, kernel_scalars
 from alpha_py.nn.activation import ACTIVATION_CLASSES, Activation
-from alpha_py.ops import ACT_IDENTITY, ACTIVATIONS, MATH, OPTIM_RULES
+from alpha_py.ops import ACT_IDENTITY, ACTIVATIONS, MATH, OPTIM_RULES, grad_from_output, slope_from_sign
 from alpha_py.optim.rules import OPTIMIZERS
 
 
@@ -58,6 +58,16 @@ def test_activation_kernels_are_the_table_plus_identity():
                                       | {f"bn_bwd_apply<{a}>" for a in with_identity}
                                       | {f"bn_partial<2,{a}>" for a in with_identity}
                                       | {f"bn_partial<3,{ACT_IDENTITY}>"})
+
+
+def test_bf16_twin_kernels_and_the_sign_derivative():
+    """kernels/bf16_act.cu has add_act_twin for every activation; only relu and leakyRelu (slope >= 0) take their
+    derivative from y's sign (ops.slope_from_sign), and those are among the from-y activations."""
+    assert instances("bf16_act") == {f"add_act_twin<{a.kernel}>" for a in ACTIVATIONS.values()}
+    assert slope_from_sign("relu") == 0.0 and slope_from_sign("leakyRelu", 0.2) == pytest.approx(0.2)
+    assert slope_from_sign("leakyRelu", -0.1) is None
+    assert [a for a in ACTIVATIONS if slope_from_sign(a, 0.01) is not None] == ["relu", "leakyRelu"]
+    assert all(grad_from_output(a, 0.01) for a in ("relu", "leakyRelu"))
 
 
 def test_math_kernels_are_the_math_table():

@@ -14,6 +14,7 @@ from ..ops import ACT_IDENTITY
 from .act_ops import activation
 from .base import ArrayBackend, bn_unbias
 from .cuda_bf16 import CudaBf16Ops
+from .cuda_bf16_twin import CudaBf16Twins
 from .cuda_conv import CudaConvOps
 from .cuda_graph import CudaGraphOps
 from .cuda_math import CudaMathOps
@@ -53,7 +54,7 @@ class _Event:
             self.event.synchronize()
 
 
-class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
+class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraphOps, ArrayBackend):
     name = "cuda"
 
     def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, tf32=False):
@@ -342,7 +343,7 @@ class CudaBackend(CudaBf16Ops, CudaMathOps, CudaConvOps, CudaOptimOps, CudaGraph
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
                          (x2, self.c(mean), inv, opt(gamma), opt(beta), y, i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(xmode), NULL if xb is None else xb))
+                          f32(p1), f32(p2), i32(xmode), NULL if xb is None else xb, NULL))
         if keep is not None:
             keep[:] = [xb]
         return y.reshape(x.shape), mean, var, inv

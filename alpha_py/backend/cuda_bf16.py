@@ -71,14 +71,14 @@ class CudaBf16Ops:
         return c
 
     # ---------------------------------------------------------------- dense convolutions: algorithm choice
-    def _bf16_run(self, pass_name, key, cands, default):
+    def _bf16_run(self, pass_name, key, cands, default, mode="bf16"):
         """Run the candidate chosen for this layer: timed on first use of its shapes (outside a capture) in the
         algorithm cache under mode 'bf16', then memoised like the fp32 choice (cuda_conv.py _run_conv)."""
         cache = self._algo_cache()
-        mkey = (pass_name, key, "bf16", cache.enabled)
+        mkey = (pass_name, key, mode, cache.enabled)
         name = cache.memo.get(mkey)
         if name not in cands:
-            file_key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + ("bf16",)
+            file_key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (mode,)
             capturing = cupy.cuda.get_current_stream().is_capturing()
             name = cache.pick(file_key, cands, default, can_time=not capturing)
             if not capturing:
@@ -91,7 +91,9 @@ class CudaBf16Ops:
         zero-padded to 8 when cast (forward, bwd-filter); bwd-data gathers gY, so its OC must be a multiple of 8."""
         return self.wgmma_ok() and gathered % 8 == 0
 
-    def bf16_conv_fwd(self, x, w, stride, pad, keep=None):
+    def bf16_conv_fwd(self, x, w, stride, pad, keep=None, x_bf16=None):
+        if x_bf16 is not None:
+            return self._bf16_conv_fwd_bits(x, x_bf16, w, stride, pad)
         x, w = self.c(x), self.c(w)
         oc = w.shape[0]
 
@@ -109,6 +111,21 @@ class CudaBf16Ops:
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: wg(bn)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
+
+    def _bf16_conv_fwd_bits(self, x, xb, w, stride, pad):
+        """The forward on x's bf16 bits made already (a twin): only the wgmma kernels read bits, timed apart from the
+        forward that casts (mode 'bf16x')."""
+        w = self.c(w)
+        cp = -(-x.shape[3] // 8) * 8
+        if xb.dtype != np.uint16 or tuple(xb.shape) != tuple(x.shape[:3]) + (cp,):
+            raise ArgumentError(f"conv_fwd: x_bf16 {xb.dtype} {tuple(xb.shape)} is not the bf16 bits of x "
+                                f"{tuple(x.shape)} (channels padded to {cp})")
+        if not self._wgb_ok():
+            raise ArgumentError("conv_fwd: x_bf16 (x's bf16 bits) needs the wgmma kernels (compute capability 9.0); "
+                                f"this GPU has {self.device.compute_capability}: pass x alone")
+        cands = {f"bf16wg128x{bn}": (lambda bn=bn: self.tc_fwd(xb, w, stride, pad, 128, bn, True, True))
+                 for bn in (128, 64)}
+        return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, w.shape[0]), "bf16x")
 
     def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):
         gy, w = self.c(gy), self.c(w)

@@ -199,6 +199,7 @@ class CudaGraphOps:
 
     def copy_into(self, dst, src):
         """dst[...] = src on the current stream, without allocating (same shape; dtype cast allowed)."""
+        self.drop_twin(dst)                       # dst's bf16 twin (backend/cuda_bf16_twin.py) no longer matches it
         if dst.dtype == src.dtype and dst.flags.c_contiguous and src.flags.c_contiguous and dst.shape == src.shape:
             if dst.nbytes:
                 dst.data.copy_from_device_async(src.data, dst.nbytes, cupy.cuda.get_current_stream())

@@ -80,6 +80,10 @@ class Conv3D(_ConvBase):
     def _fwd(self, eg, x):
         b = eg.backend
         if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW ...
+            twin = b.twin_of(x) if b.wgmma_ok() else None
+            if twin is not None:                 # ... or the bits the unit that made x made once for every reader
+                y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, x_bf16=twin[0])
+                return (self._add_bias(eg, y),), (x.shape, twin[1])
             keep = []
             y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep)
             return (self._add_bias(eg, y),), ((x.shape, keep[0]) if keep else x)       # ... and not x itself
@@ -89,9 +93,10 @@ class Conv3D(_ConvBase):
 
     def _bwd(self, eg, ctx, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()
-        if isinstance(ctx, tuple):                     # bf16: x's cast only (the wgmma kernels read it)
-            x_shape, xb = ctx
-            w.accumulate_grad(b.conv_bwd_filter(None, gy, w.shape, self.stride, self.padding, x_bf16=xb))
+        if isinstance(ctx, tuple):                     # bf16: x's cast only (the wgmma kernels read it), or a twin's
+            x_shape, xb = ctx                          # Recast that rebuilds it
+            w.accumulate_grad(b.conv_bwd_filter(None, gy, w.shape, self.stride, self.padding,
+                                                x_bf16=b.twin_bits(xb)))
         else:
             x_shape = ctx.shape
             w.accumulate_grad(b.conv_bwd_filter(ctx, gy, w.shape, self.stride, self.padding))

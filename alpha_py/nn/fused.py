@@ -2,8 +2,10 @@
 `second`: batchNorm_<act>, affine_<act>, <act>_dropout, add_<act>, linear2_<act>, <act>_bernouliMul, and
 fuse(a, b). Forward runs first._fwd then second._fwd; backward second._bwd then first._bwd. Imports sibling
 nn modules."""
+import numpy as np
+
 from ..errors import ArgumentError
-from ..ops import grad_from_output
+from ..ops import grad_from_output, slope_from_sign
 from . import activation as act
 from .binary import Add, Linear2
 from .dropout import BernouliMul, Dropout
@@ -85,18 +87,30 @@ class _FusedAddAct(Fused):
     else recomputing a + b."""
 
     def _fwd(self, eg, x1, x2):
-        s = self.second
+        s, bk = self.second, eg.backend
         a, b = self.first._fit(eg, x1, x2)          # likeX1: both in the output's shape
-        y = eg.backend.add_act(s.act, a, b, s.p1, s.p2)
+        if self._twin(eg, a, b):                    # bf16 training: y's bf16 bits written beside y, shared with the
+            y, yb = bk.add_act_twin(s.act, a, b, s.p1, s.p2)      # convolutions reading y (backend/cuda_bf16_twin.py)
+            if slope_from_sign(s.act, s.p1) is not None:           # act' from the bits' sign: y's memory can go
+                return (y,), (None, None, yb, x1.shape, x2.shape)
+        else:
+            y = bk.add_act(s.act, a, b, s.p1, s.p2)
         if grad_from_output(s.act, s.p1):           # act' from y alone: the addends' memory can go
             return (y,), (None, None, y, x1.shape, x2.shape)
         return (y,), (a, b, y, x1.shape, x2.shape)
 
+    def _twin(self, eg, a, b):
+        return (self.training and eg.precision() == "bf16" and getattr(eg.backend, "bf16_twins", False)
+                and a.shape == b.shape and a.ndim > 0 and a.shape[-1] % 8 == 0)
+
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx
         s, bk = self.second, eg.backend
-        gz = (bk.act_bwd(s.act, gys[0], y, y, s.p1, s.p2) if a is None else
-              bk.add_act_bwd(s.act, gys[0], a, b, y, s.p1, s.p2))
+        if y.dtype == np.uint16:                    # y's bf16 bits (bf16 training, relu / leakyRelu)
+            gz = bk.act_bwd_sign(gys[0], y, slope_from_sign(s.act, s.p1))
+        else:
+            gz = (bk.act_bwd(s.act, gys[0], y, y, s.p1, s.p2) if a is None else
+                  bk.add_act_bwd(s.act, gys[0], a, b, y, s.p1, s.p2))
         unfit = self.first._unfit
         return (unfit(eg, gz, s1) if needs[0] else None, unfit(eg, gz, s2) if needs[1] else None)
 

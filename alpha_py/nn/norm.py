@@ -170,7 +170,9 @@ class BatchNorm(_FeatureUnit):
             keep = []
             y, mean, var, inv = norm(keep=keep)
             self._update_running(eg, mean, var, x2.shape[0])
-            return (y.reshape(x.shape),), (keep[0], mean, inv, True)
+            y = y.reshape(x.shape)          # a convolution reading y rebuilds its bf16 bits from the kept ones
+            b.bn_twin(y, act and act[0], keep[0], mean, inv, g, be, *(act[1:] if act else ()))
+            return (y,), (keep[0], mean, inv, True)
         else:
             y, mean, var, inv = norm()
             self._update_running(eg, mean, var, x2.shape[0])

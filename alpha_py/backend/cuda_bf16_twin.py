@@ -1,0 +1,108 @@
+"""Backend layer (CUDA): bf16 training's twins — the bf16 bits of an activation, made once by the unit that produced
+it and shared by every convolution that reads it and by the activation's own backward, instead of each casting (and
+keeping) a copy. A twin is registered against the fp32 output array (by identity; it goes with the array) as bits
+(add_<act> writes them beside y) or as a Recast (BatchNorm(+act)'s output rebuilt, bit for bit, from the bf16 bits of
+BN's input that BN keeps anyway: a convolution keeps the Recast, not its input's cast). Imports cupy, numpy."""
+import weakref
+
+import cupy
+import numpy as np
+
+from ..errors import ArgumentError
+
+i32, i64, f32 = np.int32, np.int64, np.float32
+NULL = np.uint64(0)
+
+
+class Recast:
+    """act(batchNorm(x)) as bf16 bits, from BN's kept bf16 bits of x and its statistics (kernels/batchnorm.cu
+    bn_apply in xmode 2): the same arithmetic as the forward's, so the same bits. Holds only references to what BN
+    keeps for its own backward and its parameters (read when bits() runs, as BN's backward reads them)."""
+
+    __slots__ = ("backend", "act", "xb", "mean", "inv", "gamma", "beta", "p1", "p2", "shape")
+
+    def __init__(self, backend, act, xb, mean, inv, gamma, beta, p1, p2, shape):
+        self.backend, self.act, self.xb, self.mean, self.inv = backend, act, xb, mean, inv
+        self.gamma, self.beta, self.p1, self.p2, self.shape = gamma, beta, p1, p2, tuple(shape)
+
+    def bits(self):
+        b, (m, c) = self.backend, self.xb.shape
+        out = cupy.empty(self.shape, dtype=np.uint16)
+        opt = lambda a: NULL if a is None else a    # noqa: E731
+        b.launch_flat("batchnorm", f"bn_apply<{self.act}>", self.xb.size,
+                      (self.xb, self.mean, self.inv, opt(self.gamma), opt(self.beta), NULL, i64(m), i32(c),
+                       f32(self.p1), f32(self.p2), i32(2), NULL, out))
+        return out
+
+
+class CudaBf16Twins:
+    """Mixin of CudaBackend. `bf16_twins = False` turns the sharing off (every convolution casts its own input)."""
+
+    bf16_twins = True
+
+    def set_twin(self, a, twin):
+        """Register `twin` (bf16 bits in a's shape, or a Recast) for the fp32 array `a`; only in bf16, with the
+        channels (last axis) a multiple of 8 (the wgmma kernels' 16-byte chunks). -> whether it was registered."""
+        if not (self.bf16_twins and self._bf16) or a.ndim == 0 or a.shape[-1] % 8:
+            return False
+        m = self.__dict__.setdefault("_twins", {})
+        k = id(a)
+
+        def gone(ref, k=k, m=m):
+            e = m.get(k)
+            if e is not None and e[0] is ref:
+                del m[k]
+        m[k] = (weakref.ref(a, gone), twin)
+        return True
+
+    def twin_of(self, a):
+        """(bf16 bits of the fp32 array a now, what a consumer keeps of them for backward: the bits or the Recast),
+        or None when no unit registered a twin for a. A Recast's bits are built for each call and not held (a's
+        consumer is usually one convolution; holding them while a lives would outlast it)."""
+        m = self.__dict__.get("_twins")
+        e = m.get(id(a)) if m else None
+        if e is None or e[0]() is not a:
+            return None
+        tw = e[1]
+        return (tw.bits(), tw) if isinstance(tw, Recast) else (tw, tw)
+
+    def drop_twin(self, a):
+        """Forget a's twin (a is about to be written in place)."""
+        m = self.__dict__.get("_twins")
+        if m:
+            m.pop(id(a), None)
+
+    @staticmethod
+    def twin_bits(kept):
+        """The bits a consumer kept (twin_of's second value), rebuilt when it kept a Recast."""
+        return kept.bits() if isinstance(kept, Recast) else kept
+
+    def bn_twin(self, y, act, xb, mean, inv, gamma, beta, p1=0.0, p2=0.0):
+        """Register BatchNorm(+act `act`, None: plain)'s fp32 output y as rebuildable from its kept input bits xb."""
+        if self.bf16_twins and self._bf16 and y.shape[-1] % 8 == 0:
+            code = self._act_kernel(act, "bn_twin")
+            self.set_twin(y, Recast(self, code, xb, mean, inv, gamma, beta, p1, p2, y.shape))
+
+    def add_act_twin(self, name, a, b, p1=0.0, p2=0.0):
+        """y = act(a + b) and y's bf16 bits in one pass (kernels/bf16_act.cu; a positive y never rounds to +0, so
+        act_bwd_sign can take relu's / leakyRelu's derivative from the bits) -> (y, bits), y registered with them."""
+        code = self._act_kernel(name, "add_act_twin")
+        if a.shape != b.shape:
+            raise ArgumentError(f"add_act_twin: addends {tuple(a.shape)} and {tuple(b.shape)} differ")
+        a, b = self.c(a), self.c(b)
+        y = cupy.empty_like(a)
+        yb = cupy.empty(a.shape, dtype=np.uint16)
+        self.launch_flat("bf16_act", f"add_act_twin<{code}>", a.size, (a, b, y, yb, i64(a.size), f32(p1), f32(p2)))
+        self.set_twin(y, yb)
+        return y, yb
+
+    def act_bwd_sign(self, gy, yb, slope):
+        """gx = gy * (y > 0 ? 1 : slope) with y read from add_act_twin's bits: relu (slope 0) and leakyRelu (its
+        slope >= 0) backward from their output, bit for bit what act_bwd gives from the fp32 y."""
+        gy = self.c(gy)
+        if yb.dtype != np.uint16 or yb.shape != gy.shape:
+            raise ArgumentError(f"act_bwd_sign: bits {yb.dtype} {tuple(yb.shape)} are not the bf16 bits of an output "
+                                f"of the gradient's shape {tuple(gy.shape)}")
+        gx = cupy.empty_like(gy)
+        self.launch_flat("bf16_act", "act_bwd_sign", gy.size, (gy, yb, gx, i64(gy.size), f32(slope)))
+        return gx

@@ -1,0 +1,37 @@
+// kernels/bf16_act.cu — bf16 training's residual add+activation writing, beside y, the bf16 bits of y that the
+// next convolutions read and the activation's backward keeps (instead of an fp32 copy of y).
+// | kernel            | args                                     | launch                                        |
+// | add_act_twin<ACT> | a, b, y, yb, n, p1, p2  y = act(a + b), yb = bf16(y) | 1 thread/elem, 256                |
+// | act_bwd_sign      | gy, yb, gx, n, slope    gx = gy * (y > 0 ? 1 : slope), y read from its bits yb | same      |
+// yb rounds to nearest even except that a positive y never becomes +0 (it becomes the smallest subnormal), so the
+// sign test of act_bwd_sign is y > 0's answer for every y (zeros, subnormals, NaN: false; +inf: true): relu and
+// leakyRelu (slope 0 / p1) take their derivative from it exactly. Needs bf16 conversion (compute capability >= 8.0).
+//! instances: add_act_twin<ACT_RELU> add_act_twin<ACT_RELU6> add_act_twin<ACT_LEAKY_RELU> add_act_twin<ACT_ELU>
+//! instances: add_act_twin<ACT_SOFTPLUS> add_act_twin<ACT_GELU> add_act_twin<ACT_SIGMOID>
+//! instances: add_act_twin<ACT_HARD_SIGMOID> add_act_twin<ACT_TANH>
+#include "grid.cuh"
+#include "act.cuh"
+
+__device__ __forceinline__ unsigned short bf16_nz(float v) {
+    unsigned b;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(v));
+    b &= 0xffffu;
+    return (unsigned short)((b == 0u && v > 0.f) ? 1u : b);
+}
+
+template <ActId ACT>
+__global__ void add_act_twin(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ y,
+                             unsigned short* __restrict__ yb, long long n, float p1, float p2) {
+    GRID_LOOP(i, n) {
+        const float v = act_f<ACT>(a[i] + b[i], p1, p2);
+        y[i] = v;
+        yb[i] = bf16_nz(v);
+    }
+}
+
+// bits 0x0001..0x7f80 are the positive bf16 values (0x7f80 = +inf); 0, NaN and negatives fall outside
+extern "C" __global__ void act_bwd_sign(const float* __restrict__ gy, const unsigned short* __restrict__ yb,
+                                        float* __restrict__ gx, long long n, float slope) {
+    GRID_LOOP(i, n)
+        gx[i] = ((unsigned)yb[i] - 1u < 0x7f80u) ? gy[i] : gy[i] * slope;
+}

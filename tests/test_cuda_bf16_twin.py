@@ -1,0 +1,155 @@
+"""bf16 twins (GPU): the bf16 bits of an activation made once by the unit that produced it — add_<act> writes them
+beside y, BatchNorm(+act) registers a Recast that rebuilds them from its kept input bits — and shared by the
+convolutions reading it and by relu / leakyRelu's backward; with and without them a training step computes the same
+bits, and keeps less. Skipped without a GPU."""
+import weakref
+
+import numpy as np
+import pytest
+
+from alpha_py import F, alpha, nn
+from alpha_py.errors import ArgumentError
+from cuda_parity import keep_allocator, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
+
+pytestmark = pytest.mark.gpu
+_EG = {}
+
+
+def engine(precision="bf16", seed=0):
+    require_gpu()
+    if precision not in _EG:
+        _EG[precision] = alpha.engine.cuda_float32(0, precision=precision, auto_graph=False, conv_autotune=False)
+    return _EG[precision].set_seed(seed)
+
+
+def _rne_bits(x):
+    return (round_bf16(x).view(np.uint32) >> 16).astype(np.uint16)
+
+
+@pytest.mark.parametrize("act,p1", [("relu", 0.0), ("leakyRelu", 0.1), ("leakyRelu", 0.0)])
+def test_add_act_twin_writes_y_and_its_bits_and_the_sign_gives_the_derivative(act, p1):
+    b = engine().backend
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((4, 5, 16)).astype(np.float32)
+    c = rng.standard_normal((4, 5, 16)).astype(np.float32)
+    special = np.array([0.0, -0.0, 1e-45, -1e-45, 3e-39, 1e-40, np.inf, -np.inf, np.nan, 5.0, -5.0, 2.0 ** -133,
+                        2.0 ** -134, -(2.0 ** -134), 1.0, -1.0], np.float32)
+    a[0, 0], c[0, 0] = special, 0.0
+    ga, gc = b.from_host(a), b.from_host(c)
+    y, yb = b.add_act_twin(act, ga, gc, p1)
+    want = b.to_host(b.add_act(act, ga, gc, p1))
+    np.testing.assert_array_equal(b.to_host(y).view(np.uint32), want.view(np.uint32))
+    bits, rne = b.to_host(yb), _rne_bits(np.where(np.isnan(want), 0.0, want).astype(np.float32))
+    finite = ~np.isnan(want)
+    tiny_pos = finite & (want > 0) & (rne == 0)            # fp32 subnormals below 2^-134 round to +0 ...
+    assert (bits[tiny_pos] == 1).all()                     # ... and become the smallest subnormal instead
+    np.testing.assert_array_equal(bits[finite & ~tiny_pos], rne[finite & ~tiny_pos])
+    pos = finite & (want > 0)
+    assert pos.sum() >= 5 and ((bits[pos].astype(np.int64) - 1) < 0x7F80).all()    # every y > 0: positive bits
+    assert ((bits[~finite] & 0x7F80) == 0x7F80).all() and ((bits[~finite] & 0x7F) != 0).all()     # NaN stays NaN
+    gy = rng.standard_normal(a.shape).astype(np.float32)
+    got = b.to_host(b.act_bwd_sign(b.from_host(gy), yb, p1))
+    ref = b.to_host(b.act_bwd(act, b.from_host(gy), b.from_host(want), b.from_host(want), p1))
+    np.testing.assert_array_equal(got, ref)
+
+
+def test_act_bwd_sign_refuses_bits_of_another_shape():
+    b = engine().backend
+    import cupy
+    with pytest.raises(ArgumentError, match="act_bwd_sign: bits uint16 .4, 8. are not"):
+        b.act_bwd_sign(b.from_host(np.ones((4, 16), np.float32)), cupy.zeros((4, 8), cupy.uint16), 0.0)
+    with pytest.raises(ArgumentError, match="add_act_twin: addends"):
+        b.add_act_twin("relu", b.from_host(np.ones((2, 8), np.float32)), b.from_host(np.ones((1, 8), np.float32)))
+
+
+@pytest.mark.parametrize("act", [None, "relu", "leakyRelu", "gelu"])
+@pytest.mark.parametrize("shape", [(1, 8), (3, 5, 7, 16), (64, 8, 8, 64)])
+def test_batchnorm_twin_rebuilds_the_cast_of_its_output_bit_for_bit(act, shape):
+    b = engine().backend
+    rng = np.random.default_rng(shape[-1])
+    c = shape[-1]
+    x = b.from_host((rng.standard_normal(shape) * 2 + 0.5).astype(np.float32))
+    g, be = (b.from_host(rng.standard_normal(c).astype(np.float32)) for _ in range(2))
+    keep = []
+    y, mean, _, inv = b.bn_act_fwd(act, x, g, be, 1e-5, p1=0.1, keep=keep)
+    y = y.reshape(shape)
+    b.bn_twin(y, act, keep[0], mean, inv, g, be, 0.1)
+    now, kept = b.twin_of(y)
+    want = b.to_host(b.to_bf16(y))
+    np.testing.assert_array_equal(b.to_host(now), want)
+    assert now.shape == shape and type(kept).__name__ == "Recast"
+    np.testing.assert_array_equal(b.to_host(b.twin_bits(kept)), want)           # rebuilt again: the same bits
+    assert b.twin_of(y)[0] is not now                                           # built per call, not held
+
+
+def test_twins_need_8_channels_bf16_and_the_same_array():
+    b = engine().backend
+    import cupy
+    y = cupy.ones((4, 12), cupy.float32)
+    assert not b.set_twin(y, cupy.zeros((4, 12), cupy.uint16))                 # 12 channels: no 16-byte chunks
+    y = cupy.ones((4, 16), cupy.float32)
+    assert b.set_twin(y, cupy.zeros((4, 16), cupy.uint16))
+    assert b.twin_of(y.reshape(4, 16)) is None                                 # another array object (a view)
+    assert b.twin_of(y)[0].shape == (4, 16)
+    b.copy_into(y, cupy.zeros_like(y))                                          # written in place: forgotten
+    assert b.twin_of(y) is None
+    assert b.set_twin(y, cupy.zeros((4, 16), cupy.uint16))
+    n = len(b._twins)
+    del y
+    assert len(b._twins) == n - 1                                               # gone with the array
+    b32 = engine("fp32").backend
+    assert not b32.set_twin(cupy.ones((4, 16), cupy.float32), cupy.zeros((4, 16), cupy.uint16))
+
+
+class Blocks(nn.Module):
+    """Two basic blocks (identity, then stride 2 with a 1x1 conv shortcut reading the same input) of width 16/32;
+    `seen`: weak references to the first block's fp32 output and BN1's output."""
+
+    def __init__(self):
+        super().__init__()
+        self.a1, self.a2 = nn.conv3D(False, 16, 16, 3, 1, 1), nn.conv3D(False, 16, 16, 3, 1, 1)
+        self.abn1, self.abn2 = nn.batchNorm_leakyRelu(16), nn.batchNorm(16)
+        self.b1, self.b2 = nn.conv3D(False, 16, 32, 3, 2, 1), nn.conv3D(False, 32, 32, 3, 1, 1)
+        self.bbn1, self.bbn2 = nn.batchNorm_relu(32), nn.batchNorm(32)
+        self.sc, self.scbn = nn.conv3D(False, 16, 32, 1, 2, 0), nn.batchNorm(32)
+        self.seen = []
+
+    def __forward__(self, x):
+        y1 = self.abn1(self.a1(x)[0])[0]
+        out1 = F.add_leakyRelu(self.abn2(self.a2(y1)[0])[0], x)[0]
+        res = self.bbn2(self.b2(self.bbn1(self.b1(out1)[0])[0])[0])[0]
+        self.seen = [weakref.ref(out1.data), weakref.ref(y1.data)]
+        return F.add_relu(res, self.scbn(self.sc(out1)[0])[0])
+
+
+def _run(twins):
+    eg = engine("bf16", 11)
+    eg.backend.bf16_twins = twins
+    try:
+        rng = np.random.default_rng(2)
+        x = eg.tensor(rng.standard_normal((6, 9, 9, 16)).astype(np.float32))
+        gy = eg.tensor(rng.standard_normal((6, 5, 5, 32)).astype(np.float32))
+        net = Blocks()
+        net.init(eg)
+        y = net.forward(x)[0]
+        alive = [r() is not None for r in net.seen]
+        net.backward(gy)
+        grads = [eg.backend.to_host(p.grad_data) for p in net.params() if p.grad_data is not None]
+        out = y.numpy()
+        net.gc()
+        return alive, out, grads
+    finally:
+        del eg.backend.bf16_twins
+
+
+def test_two_residual_blocks_compute_the_same_bits_with_twins_and_keep_no_fp32_block_output():
+    if not engine().backend.wgmma_ok():
+        pytest.skip("the convolutions read a twin's bits on the wgmma kernels (compute capability 9.0)")
+    alive0, y0, g0 = _run(False)
+    alive1, y1, g1 = _run(True)
+    assert alive0 == [True, False]          # add_leakyRelu keeps its fp32 output; BN1's output goes after conv2
+    assert alive1 == [False, False]         # with twins it keeps the output's bf16 bits instead
+    np.testing.assert_array_equal(y1.view(np.uint32), y0.view(np.uint32))
+    assert len(g1) == len(g0) == 15
+    for a, e in zip(g1, g0):
+        np.testing.assert_array_equal(a.view(np.uint32), e.view(np.uint32))
