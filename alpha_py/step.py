@@ -306,7 +306,7 @@ class TrainStep:
             sx, sy = b.empty(key[0], key[1]), b.empty(key[2], key[3])
             X, Y = Tensor(eg, sx), Tensor(eg, sy)
             try:
-                graph, outs = b.graph_capture(body, self._pool)
+                graph, outs = b.graph_capture(body, self._pool, reset=lambda: self._undo(snap))
             except BaseException as e:
                 self._undo(snap)
                 if isinstance(e, USER_ERRORS) or not isinstance(e, Exception):

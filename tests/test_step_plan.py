@@ -198,3 +198,24 @@ def test_an_arena_the_pool_refuses_leaves_the_pool_in_charge():
     with pytest.raises(MemoryError):
         step.run(mem)                         # the plan's arena is refused; the step itself then fails too
     assert mem.state == "off" and "cap" in mem.stats["error"]
+
+
+def test_a_capture_planner_records_on_scratch_and_serves_after_one_trace():
+    """The two-pass capture (backend/cuda_graph.py graph_capture): the first pass is served by `scratch` and
+    traced, the second gets the arena from `arena` at once; what outlives the pass (the output) comes from the
+    pool, and no handout overlaps a live block."""
+    dev, scratch, step = Device(), Device(), Step([1000, 3000, 200, 5000])
+    arenas = []
+
+    def arena(total):
+        arenas.append(dev.pool(total))
+        return arenas[-1]
+
+    mem = StepMemory(dev.pool, Ptr, scratch=scratch.pool, traces=1, arena=arena)
+    step.run(mem)
+    per_step = len(step.sizes) * 3 + 1
+    assert scratch.pool_calls == per_step and dev.pool_calls == 0 and mem.state == "record"
+    step.run(mem)
+    assert mem.state == "serve" and len(arenas) == 1 and arenas[0].n == mem.plan.total
+    assert dev.pool_calls == 2 and mem.stats["planned"] == per_step - 1       # the arena, the output
+    assert scratch.pool_calls == per_step and mem.live == 0

@@ -48,6 +48,7 @@ class CudaGraphOps:
     """capture_state / graph_capture / graph_launch / graph_retire, the device random state, copy_into."""
 
     graphs_supported = True
+    plan_captures = True                         # graph_capture(reset=...): two passes, a planned arena
     rng_hook = None                              # called before each random draw (the loop recorder's flush)
     _rng_state = None
     _cap_stream = None
@@ -70,10 +71,13 @@ class CudaGraphOps:
         """A new private pool for the graphs of one step runner."""
         return self.memory.private_pool()
 
-    def graph_capture(self, fn, pool):
+    def graph_capture(self, fn, pool, reset=None):
         """Record fn()'s device work into a CUDA graph (nothing runs). Returns (CapturedGraph, fn()'s result).
         fn's exception, or a failed capture, leaves no capture running; host-side effects of fn (step
-        counters, rebinding) are the caller's to undo, device memory is untouched."""
+        counters, rebinding) are the caller's to undo, device memory is untouched. With `reset` (a callable that
+        undoes fn's host-side effects) and `plan_captures` on, fn is captured twice: first on the engine's
+        allocator, traced, its graph dropped unrun; then served from an arena of `pool` packed by that trace
+        (GraphPool.capture_memory), which the graph keeps."""
         if self.capture_state() is not None:
             raise GraphError("graph_capture: this thread is already capturing a step")
         with self.device:
@@ -83,6 +87,32 @@ class CudaGraphOps:
                 self._cap_stream = cupy.cuda.Stream(non_blocking=True)
             for name in ("rng_uniform<1>", "rng_gaussian<1>", "rng_dropout<1>"):
                 self.kernel("random", name)      # load the captured-step variants now, not while capturing
+        mem = pool.capture_memory() if reset is not None and self.plan_captures else None
+        if mem is None:
+            graph, out = self._capture_once(fn, pool.malloc)
+        else:
+            graph, out = self._planned_pass(fn, mem, mem.begin())  # traced on the engine's allocator
+            del graph, out                                         # its graph never runs
+            reset()
+            alloc = mem.begin()                                    # the plan: its arena, the rest from the pool
+            graph, out = self._planned_pass(fn, mem, pool.malloc if mem.state == "record" else alloc)
+            if mem.arena is not None:
+                graph.keep.append(mem.arena)
+        self.counters.captures += 1                                # one per captured step
+        return graph, out
+
+    def _planned_pass(self, fn, mem, alloc):
+        try:
+            graph, out = self._capture_once(fn, alloc)
+        except BaseException:
+            mem.finish(False)
+            raise
+        arena = mem.arena
+        mem.finish(True)                         # outputs still alive: the plan leaves them to the pool
+        mem.arena = arena                        # (a divergent pass drops the plan; its graph still needs it)
+        return graph, out
+
+    def _capture_once(self, fn, malloc):
         stream, cap = self._cap_stream, _Capture(self._rng_calls)
         gc.collect()                             # finalizers (frees, event/graph destructors) run now,
         was_enabled = gc.isenabled()             # not inside the capture
@@ -90,7 +120,7 @@ class CudaGraphOps:
         self._tls.capture = cap
         graph = None
         try:
-            with self.device, stream, cupy.cuda.using_allocator(pool.malloc):
+            with self.device, stream, cupy.cuda.using_allocator(malloc):
                 stream.begin_capture()
                 try:
                     out = fn()
@@ -106,7 +136,6 @@ class CudaGraphOps:
             self._tls.capture = None
             if was_enabled:
                 gc.enable()
-        self.counters.captures += 1
         return CapturedGraph(graph, cap, self._rng_calls - cap.rng_base), out
 
     @staticmethod

@@ -5,6 +5,7 @@ allocations). Imported only by cuda.py (after CuPy is known to work); imports cu
 alpha_py.core.mempool and errors."""
 import collections
 import threading
+import weakref
 
 import cupy
 import numpy as np
@@ -133,6 +134,7 @@ class GraphPool:
         self._memory, self._home = memory, cupy.cuda.get_current_stream()
         self.pool = _GraphMemp(cap).bind(self._segment, DeviceMemory._raw_free)
         self.device_id, self.counters = memory.device_id, memory.counters
+        self._arenas = []                     # weak references to this pool's planned-capture arenas
 
     def _segment(self, nbytes):
         """A segment from the engine's allocator, taken as if on the stream the steps run on (CuPy's own
@@ -150,6 +152,33 @@ class GraphPool:
     def release(self):
         """Give the free segments back to the engine's pool (call once no graph uses them)."""
         return self.pool.clear()
+
+    def capture_memory(self):
+        """A StepMemory for one capture run twice (cuda_graph.py graph_capture): the first pass is served by the
+        engine's allocator and traced (its graph never runs), the second from one arena of this pool packed by
+        that trace, so a graph holds about its live peak and not what best fit left between blocks; blocks that
+        outlive the capture (its outputs) come from this pool as before."""
+        return StepMemory(self.malloc, self._memory._wrap, scratch=self._segment, traces=1, arena=self._arena)
+
+    def _arena(self, total):
+        """An arena of at least `total` bytes: a live one of this pool's (its graphs replay one after another and
+        their temporaries die within a replay), else a new one. Each graph served from an arena keeps it."""
+        live = [a for a in (r() for r in self._arenas) if a is not None]
+        for a in live:
+            if a.size >= total:
+                return a
+        a = _Arena(self.malloc(total), total)
+        self._arenas = [weakref.ref(x) for x in live] + [weakref.ref(a)]
+        return a
+
+
+class _Arena:
+    """A planned capture's arena: `ptr` for StepMemory, the pool block alive as long as this object."""
+
+    __slots__ = ("mem", "ptr", "size", "__weakref__")
+
+    def __init__(self, mem, size):
+        self.mem, self.ptr, self.size = mem, mem.ptr, size
 
 
 class DeviceTables:

@@ -97,13 +97,18 @@ class StepMemory:
 
     States: 'record' — every request goes to the pool and is traced; once two consecutive steps traced the
     same sizes, they are packed into a Plan and its arena taken (after MAX_RECORDS steps without, 'off').
-    'serve' — request i gets its planned bytes when its size matches and every earlier holder of those bytes has been freed, else the pool (so a block
-    someone still holds is never handed out twice); a step whose sequence differs from the plan goes back to
-    'record'; after MAX_REPLANS such steps, 'off' (the pool only). A step that starts while blocks of the
-    previous one are still held (e.g. a user kept an intermediate array) runs on the pool."""
+    'serve' — request i gets its planned bytes when its size matches and every earlier holder of those bytes
+    has been freed, else the pool (so a block someone still holds is never handed out twice); a step whose
+    sequence differs from the plan goes back to 'record'; after MAX_REPLANS such steps, 'off' (the pool only).
+    A step that starts while blocks of the previous one are still held (e.g. a user kept an intermediate array)
+    runs on the pool. A captured step's planner (backend/cuda_memory.py GraphPool.capture_memory) records on
+    `scratch`, plans after one trace (traces=1) and takes the arena from `arena`."""
 
-    def __init__(self, pool, wrap, trim=None, counters=None):
+    def __init__(self, pool, wrap, trim=None, counters=None, scratch=None, traces=2, arena=None):
         self._pool, self._wrap, self._trim, self._counters = pool, wrap, trim, counters
+        self._scratch = scratch             # where recorded requests are served (default: pool)
+        self._traces = traces               # identical traces in a row before a plan (1: the first trace)
+        self._arena_alloc = arena           # arena(total) -> pointer of the plan's arena (default: pool)
         self.state = "record"
         self.plan, self.arena, self._base = None, None, 0
         self._trace, self._prev_sig, self._ready, self._records = None, None, None, 0
@@ -141,7 +146,7 @@ class StepMemory:
                 return
             ends = list(trace.end)
             sig = (tuple(trace.sizes), tuple(e is None for e in ends))
-            if sig == self._prev_sig:
+            if sig == self._prev_sig or self._traces == 1:
                 self._ready = (trace.sizes, trace.start, ends)
             self._prev_sig = sig
             self._records += 1
@@ -156,7 +161,7 @@ class StepMemory:
         return self._pool(n)
 
     def _record(self, n):
-        ptr = self._pooled(n)
+        ptr = self._pooled(n) if self._scratch is None else self._scratch(n)
         trace = self._trace
         return self._wrap(ptr.ptr, n, _Watch(trace, trace.add(n), ptr))
 
@@ -203,7 +208,7 @@ class StepMemory:
         if self._trim is not None:
             self._trim()                         # the recorded steps' blocks are free: hand them back first
         try:
-            self.arena = self._pool(plan.total)
+            self.arena = (self._arena_alloc or self._pool)(plan.total)
         except Exception as e:                   # noqa: BLE001 - e.g. the pool's cap: stay on the pool
             self.state, self.stats["error"] = "off", f"{type(e).__name__}: {e}"
             return

@@ -86,10 +86,19 @@ class LoopGraphs:
             return [[None if t is None else (t._array if isinstance(t, Result) else t._data)
                      for t in _outputs(kind, out)] for kind, out in res]
 
+        def restore():                       # host state back as before the capture (it ran nothing)
+            for p, d in bound:
+                p._data = d
+            for p, g in grads:
+                p._grad = g
+            for opt, st in opts:
+                opt.restore_host_state(st)
+            b.set_rng_state(rng)
+
         self.inside = True
         try:
             with eg.stepping():
-                graph, outs = b.graph_capture(body, tpl.pool)
+                graph, outs = b.graph_capture(body, tpl.pool, reset=restore)
             tpl.graph, tpl.outs, tpl.bound = graph, outs, bound
             self._plan_drop(tpl.sig[0])
             ins = [(a.data.ptr, a.data.ptr + a.nbytes) for a in tpl.ins]
@@ -100,13 +109,7 @@ class LoopGraphs:
             self.counts["failed"] += 1
         finally:
             self.inside = False
-            for p, d in bound:
-                p._data = d
-            for p, g in grads:
-                p._grad = g
-            for opt, st in opts:
-                opt.restore_host_state(st)
-            b.set_rng_state(rng)
+            restore()
 
     def _detach(self):
         """Objects resolved to graph outputs at the last launch and still held get their own copy before
