@@ -27,22 +27,33 @@ class Plan:
         self.sizes = list(sizes)
         self.offsets, self.rank, self.need = [None] * n, [0] * n, [0] * n
         planned = [i for i in range(n) if end[i] is not None]
-        placed = []                                  # (lo, hi, start, end, i)
-        for i in sorted(planned, key=lambda k: (-_round(sizes[k]), start[k])):   # greedy by size
-            size, s, e = _round(sizes[i]), start[i], end[i]
-            off = 0
-            for lo, hi in sorted((lo, hi) for lo, hi, s2, e2, _ in placed if s2 < e and s < e2):
-                if off + size <= lo:
-                    break
-                off = max(off, hi)
-            self.offsets[i] = off
-            placed.append((off, off + size, s, e, i))
+        placed = min((_place(sizes, start, end, sorted(planned, key=key)) for key in (    # greedy by size; ties:
+            lambda k: (-_round(sizes[k]), start[k]),                                    # first allocated first,
+            lambda k: (-_round(sizes[k]), start[k] - end[k], start[k]))),              # or longest-lived first
+            key=lambda pl: max((hi for _, hi, _, _, _ in pl), default=0))
+        for lo, hi, s, e, i in placed:
+            self.offsets[i] = lo
         for r, i in enumerate(sorted(planned, key=lambda k: end[k]), 1):
             self.rank[i] = r
         for lo, hi, s, _, j in placed:
             self.need[j] = max((self.rank[i] for lo2, hi2, _, e2, i in placed
                                 if e2 <= s and lo2 < hi and lo < hi2), default=0)
         self.total = max((hi for _, hi, _, _, _ in placed), default=0)
+
+
+def _place(sizes, start, end, order):
+    """Offsets in `order`: each block at the lowest offset where it overlaps no block placed before it that is
+    alive at the same time -> [(lo, hi, start, end, i)]."""
+    placed = []
+    for i in order:
+        size, s, e = _round(sizes[i]), start[i], end[i]
+        off = 0
+        for lo, hi in sorted((lo, hi) for lo, hi, s2, e2, _ in placed if s2 < e and s < e2):
+            if off + size <= lo:
+                break
+            off = max(off, hi)
+        placed.append((off, off + size, s, e, i))
+    return placed
 
 
 class _Trace:
