@@ -1,6 +1,7 @@
 // kernels/act.cuh — the activation math shared by elementwise.cu and batchnorm.cu: act_f<ACT> (forward) and
 // act_d<ACT> (derivative), one ActId enumerator per row of alpha_py.ops.ACTIVATIONS (Activation.kernel names it;
-// p1, p2 are its parameters: leakyRelu slope; elu alpha, slope) plus ACT_IDENTITY for plain batchNorm.
+// p1, p2 are its parameters: leakyRelu slope; elu alpha, slope) plus ACT_IDENTITY for plain batchNorm; bn_affine, the
+// normalisation of one value (batchnorm.cu's bn_apply and bf16_act.cu's fused add read it, so both round alike).
 #pragma once
 #define GELU_C 0.7978845608028654f
 
@@ -48,4 +49,12 @@ __device__ __forceinline__ float act_d(float x, float y, float p1, float p2) {
     if (ACT == ACT_HARD_SIGMOID) return (x > -3.f && x < 3.f) ? (1.f / 6.f) : 0.f;
     if (ACT == ACT_TANH) return 1.f - y * y;
     return 1.f;
+}
+
+// (v - mean) * inv, then * gamma + beta when gamma is given (c: the channel)
+__device__ __forceinline__ float bn_affine(float v, const float* __restrict__ mean, const float* __restrict__ inv,
+                                           const float* __restrict__ gamma, const float* __restrict__ beta, int c) {
+    float z = (v - mean[c]) * inv[c];
+    if (gamma) z = z * gamma[c] + beta[c];
+    return z;
 }

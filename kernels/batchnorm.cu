@@ -137,9 +137,7 @@ __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ m
         unsigned short bits;
         const float v = ld_x(x, i, xmode, bits);
         if (xb) xb[i] = bits;
-        float z = (v - mean[c]) * inv[c];
-        if (gamma) z = z * gamma[c] + beta[c];
-        const float out = act_f<ACT>(z, p1, p2);
+        const float out = act_f<ACT>(bn_affine(v, mean, inv, gamma, beta, c), p1, p2);
         if (y) y[i] = out;
         if (yb) {
             unsigned b;

@@ -153,3 +153,52 @@ def test_two_residual_blocks_compute_the_same_bits_with_twins_and_keep_no_fp32_b
     assert len(g1) == len(g0) == 15
     for a, e in zip(g1, g0):
         np.testing.assert_array_equal(a.view(np.uint32), e.view(np.uint32))
+
+
+def test_a_batchnorm_output_is_computed_only_when_read():
+    """On Hopper a bf16 training BatchNorm output stays unwritten (LazyData) while only convolutions read it; read,
+    it is bit for bit the fp32 output BatchNorm writes with twins off."""
+    eg = engine("bf16", 4)
+    b = eg.backend
+    if not b.wgmma_ok():
+        pytest.skip("lazy BatchNorm outputs need the wgmma kernels (compute capability 9.0)")
+    bn, conv = nn.batchNorm_leakyRelu(16).init(eg), nn.conv3D(False, 16, 16, 3, 1, 1).init(eg)
+    x = eg.tensor(np.random.default_rng(1).standard_normal((4, 6, 6, 16)).astype(np.float32))
+    y = bn.forward(x)[0]
+    assert y._data is None and y.shape == (4, 6, 6, 16) and y.dataType() == "float32" and not y.is_deleted()
+    z = conv.forward(y)[0]
+    assert y._data is None                                  # the convolution read the Recast's bits
+    b.bf16_twins = False
+    try:
+        y0 = bn.forward(x)[0]
+        z0 = conv.forward(y0)[0]
+    finally:
+        del b.bf16_twins
+    assert y0._data is not None
+    np.testing.assert_array_equal(y.numpy().view(np.uint32), y0.numpy().view(np.uint32))   # computed now
+    np.testing.assert_array_equal(z.numpy().view(np.uint32), z0.numpy().view(np.uint32))
+    assert b.twin_of(y.data)[1] is not None                # the computed data keeps its twin
+
+
+@pytest.mark.parametrize("first_act", [None, "leakyRelu"])
+def test_add_act_reads_a_lazy_batchnorm_addend_from_its_bits(first_act):
+    """add_act_twin on lazy BatchNorm outputs (a plain one read from its bits in the add's kernel, one with an
+    activation computed first) equals add_act on the fp32 outputs, bit for bit."""
+    b = engine().backend
+    if not b.wgmma_ok():
+        pytest.skip("lazy BatchNorm outputs need the wgmma kernels (compute capability 9.0)")
+    rng = np.random.default_rng(8)
+    shape, c = (3, 5, 5, 24), 24
+    lazies = []
+    for act in (first_act, None):
+        x = b.from_host((rng.standard_normal(shape) * 2).astype(np.float32))
+        g, be = (b.from_host(rng.standard_normal(c).astype(np.float32)) for _ in range(2))
+        keep = []
+        _, mean, _, inv = b.bn_act_fwd(act, x, g, be, 1e-5, p1=0.1, keep=keep, write_y=False)
+        lazies.append(b.bn_lazy(shape, act, keep[0], mean, inv, g, be, 0.1))
+    dense = [lz.source.fp32() for lz in lazies]
+    for a1, a2 in ((lazies[0], lazies[1]), (dense[0], lazies[1]), (lazies[1], dense[0])):
+        y, yb = b.add_act_twin("leakyRelu", a1, a2, 0.2)
+        want = b.add_act("leakyRelu", dense[0] if a1 is not lazies[1] else dense[1],
+                         dense[1] if a2 is lazies[1] else dense[0], 0.2)
+        np.testing.assert_array_equal(b.to_host(y).view(np.uint32), b.to_host(want).view(np.uint32))

@@ -323,9 +323,10 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
                                                  NULL if out2 is None else out2, f32(scale)))
         return out1, out2
 
-    def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0, keep=None):
+    def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0, keep=None, write_y=True):
         """keep (a list; bf16 training): x is rounded to bf16 as it is read — the statistics and y are those of the
-        rounded values — and keep receives those bf16 bits [M, C] (uint16), all bn_act_bwd needs of x."""
+        rounded values — and keep receives those bf16 bits [M, C] (uint16), all bn_act_bwd needs of x.
+        write_y=False (with keep): y is not computed (None; cuda_bf16_twin.py bn_lazy rebuilds it from the bits)."""
         act = self._act_kernel(name, "bn_act_fwd")
         c = x.shape[-1]
         x2 = self.c(x).reshape(-1, c)
@@ -338,15 +339,15 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
                                                          f32(eps), mean, var, inv, i32(xmode)))
         else:
             inv = f32(1.0) / cupy.sqrt(var + f32(eps))
-        y = cupy.empty_like(x2)
+        y = cupy.empty_like(x2) if write_y or keep is None else None
         xb = None if keep is None else cupy.empty(x2.shape, dtype=np.uint16)
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
-                         (x2, self.c(mean), inv, opt(gamma), opt(beta), y, i64(x2.shape[0]), i32(c),
+                         (x2, self.c(mean), inv, opt(gamma), opt(beta), opt(y), i64(x2.shape[0]), i32(c),
                           f32(p1), f32(p2), i32(xmode), NULL if xb is None else xb, NULL))
         if keep is not None:
             keep[:] = [xb]
-        return y.reshape(x.shape), mean, var, inv
+        return None if y is None else y.reshape(x.shape), mean, var, inv
 
     def bn_running(self, run_mean, run_var, mean, var, exp_beta, beta1, beta2, n):
         """base.bn_running on the device (exp_beta read and advanced there: a captured step replays it)."""
@@ -358,8 +359,8 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
             run_mean, run_var, self.c(mean), self.c(var), exp_beta, i32(c), np.float64(beta1), np.float64(beta2),
             np.float64(bn_unbias(n))))
 
-    def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None, keep=None):
-        return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var, keep=keep)
+    def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None, keep=None, write_y=True):
+        return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var, keep=keep, write_y=write_y)
 
     def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
         """x: the forward's input, or its bf16 bits [M, C] (uint16) that bn_act_fwd(keep=) kept."""

@@ -2,12 +2,15 @@
 it and shared by every convolution that reads it and by the activation's own backward, instead of each casting (and
 keeping) a copy. A twin is registered against the fp32 output array (by identity; it goes with the array) as bits
 (add_<act> writes them beside y) or as a Recast (BatchNorm(+act)'s output rebuilt, bit for bit, from the bf16 bits of
-BN's input that BN keeps anyway: a convolution keeps the Recast, not its input's cast). Imports cupy, numpy."""
+BN's input that BN keeps anyway: a convolution keeps the Recast, not its input's cast). On Hopper a bf16 BatchNorm
+output is not even written in fp32 until something reads it (core/tensor.py LazyData): the convolutions reading it
+take the Recast's bits. Imports cupy, numpy, core.tensor, errors."""
 import weakref
 
 import cupy
 import numpy as np
 
+from ..core.tensor import LazyData
 from ..errors import ArgumentError
 
 i32, i64, f32 = np.int32, np.int64, np.float32
@@ -26,12 +29,24 @@ class Recast:
         self.gamma, self.beta, self.p1, self.p2, self.shape = gamma, beta, p1, p2, tuple(shape)
 
     def bits(self):
+        """The output's bf16 bits (nearest even), in its shape."""
+        return self._apply(np.uint16)
+
+    def fp32(self):
+        """The fp32 output itself, bit for bit what the forward would have written (a lazy BatchNorm output read);
+        registered with this Recast as its twin."""
+        y = self._apply(np.float32)
+        self.backend.set_twin(y, self)
+        return y
+
+    def _apply(self, dtype):
         b, (m, c) = self.backend, self.xb.shape
-        out = cupy.empty(self.shape, dtype=np.uint16)
+        out = cupy.empty(self.shape, dtype=dtype)
+        y, yb = (out, NULL) if dtype == np.float32 else (NULL, out)
         opt = lambda a: NULL if a is None else a    # noqa: E731
         b.launch_flat("batchnorm", f"bn_apply<{self.act}>", self.xb.size,
-                      (self.xb, self.mean, self.inv, opt(self.gamma), opt(self.beta), NULL, i64(m), i32(c),
-                       f32(self.p1), f32(self.p2), i32(2), NULL, out))
+                      (self.xb, self.mean, self.inv, opt(self.gamma), opt(self.beta), y, i64(m), i32(c),
+                       f32(self.p1), f32(self.p2), i32(2), NULL, yb))
         return out
 
 
@@ -59,6 +74,8 @@ class CudaBf16Twins:
         """(bf16 bits of the fp32 array a now, what a consumer keeps of them for backward: the bits or the Recast),
         or None when no unit registered a twin for a. A Recast's bits are built for each call and not held (a's
         consumer is usually one convolution; holding them while a lives would outlast it)."""
+        if type(a) is LazyData:                  # a BatchNorm output not computed in fp32 (nn/norm.py)
+            return a.source.bits(), a.source
         m = self.__dict__.get("_twins")
         e = m.get(id(a)) if m else None
         if e is None or e[0]() is not a:
@@ -83,16 +100,33 @@ class CudaBf16Twins:
             code = self._act_kernel(act, "bn_twin")
             self.set_twin(y, Recast(self, code, xb, mean, inv, gamma, beta, p1, p2, y.shape))
 
+    def bn_lazy_ok(self, channels):
+        """May a bf16 BatchNorm output stay unwritten (a LazyData) until read? Only where the convolutions that
+        read it take its bf16 bits instead (the wgmma kernels), with twins on and 8-channel chunks."""
+        return self.bf16_twins and self._bf16 and channels % 8 == 0 and self.wgmma_ok()
+
+    def bn_lazy(self, shape, act, xb, mean, inv, gamma, beta, p1=0.0, p2=0.0):
+        """BatchNorm(+act)'s output as a LazyData over its Recast (computed in fp32 only when read)."""
+        code = self._act_kernel(act, "bn_lazy")
+        return LazyData(Recast(self, code, xb, mean, inv, gamma, beta, p1, p2, shape), shape, np.dtype(np.float32))
+
     def add_act_twin(self, name, a, b, p1=0.0, p2=0.0):
         """y = act(a + b) and y's bf16 bits in one pass (kernels/bf16_act.cu; a positive y never rounds to +0, so
-        act_bwd_sign can take relu's / leakyRelu's derivative from the bits) -> (y, bits), y registered with them."""
+        act_bwd_sign can take relu's / leakyRelu's derivative from the bits) -> (y, bits), y registered with them.
+        An addend may be a lazy plain-BatchNorm output (LazyData): read from its bits, never written in fp32."""
         code = self._act_kernel(name, "add_act_twin")
-        if a.shape != b.shape:
+        if tuple(a.shape) != tuple(b.shape):
             raise ArgumentError(f"add_act_twin: addends {tuple(a.shape)} and {tuple(b.shape)} differ")
-        a, b = self.c(a), self.c(b)
-        y = cupy.empty_like(a)
-        yb = cupy.empty(a.shape, dtype=np.uint16)
-        self.launch_flat("bf16_act", f"add_act_twin<{code}>", a.size, (a, b, y, yb, i64(a.size), f32(p1), f32(p2)))
+        shape = tuple(a.shape)
+        a, b = (_addend(self, v) for v in (a, b))
+        y = cupy.empty(shape, dtype=np.float32)
+        yb = cupy.empty(shape, dtype=np.uint16)
+        if a[5] == b[5] == 0:
+            self.launch_flat("bf16_act", f"add_act_twin<{code}>", y.size,
+                             (a[0], b[0], y, yb, i64(y.size), f32(p1), f32(p2)))
+        else:
+            self.launch_flat("bf16_act", f"add_act_twin_bn<{code}>", y.size,
+                             a + b + (y, yb, i64(y.size), i32(shape[-1]), f32(p1), f32(p2)))
         self.set_twin(y, yb)
         return y, yb
 
@@ -106,3 +140,15 @@ class CudaBf16Twins:
         gx = cupy.empty_like(gy)
         self.launch_flat("bf16_act", "act_bwd_sign", gy.size, (gy, yb, gx, i64(gy.size), f32(slope)))
         return gx
+
+
+def _addend(backend, v):
+    """An add_act_twin addend as (x, mean, inv, gamma, beta, mode): fp32 (mode 0), or a lazy plain BatchNorm output
+    as its kept input bits (mode 2); a lazy output of BatchNorm + activation is computed in fp32 first."""
+    if type(v) is LazyData:
+        r = v.source
+        if r.act != "ACT_IDENTITY":
+            return (r.fp32(), NULL, NULL, NULL, NULL, i32(0))
+        opt = lambda a: NULL if a is None else a    # noqa: E731
+        return (r.xb, r.mean, r.inv, opt(r.gamma), opt(r.beta), i32(2))
+    return (backend.c(v), NULL, NULL, NULL, NULL, i32(0))

@@ -19,7 +19,7 @@ class Ref:
         self._t = weakref.ref(t)
         self._node, self._index, self.engine = t.node, t.index, t.engine
         d = t._data
-        self._shape = None if d is None else tuple(d.shape)
+        self._shape = tuple(d.shape) if d is not None else getattr(t._lazy, "lazy_shape", None)
 
     def tensor(self):
         """The tensor, or None once nothing else holds it."""

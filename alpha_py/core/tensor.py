@@ -43,6 +43,30 @@ class Result:
         return f"Result({self.get()})"
 
 
+class LazyData:
+    """A tensor's data not computed yet: `source.fp32()` computes it (bf16 training: a BatchNorm output, rebuilt
+    bit for bit from the bf16 input bits BatchNorm keeps). A Tensor holding one as `_lazy` computes it when its
+    data is first read; a unit that reads `source` directly (a bf16 convolution) never does."""
+
+    __slots__ = ("source", "lazy_shape", "dtype")
+
+    def __init__(self, source, shape, dtype):
+        self.source, self.lazy_shape, self.dtype = source, tuple(shape), dtype
+
+    def resolve(self, t):
+        if t._data is None:
+            t._data = self.source.fp32()
+        t._lazy = None
+        return t._data
+
+    def shape_of(self, t):
+        return self.lazy_shape
+
+    @property
+    def shape(self):
+        return self.lazy_shape
+
+
 class Tensor(TensorMath):
     """An n-d array on an engine. `node`/`index` link it to the op that produced it (autograd). `_lazy`: the
     engine's loop recorder while the value is deferred (engine/autoloop.py); reading it runs the work first."""
@@ -97,7 +121,12 @@ class Tensor(TensorMath):
         return int(self.data.size)
 
     def dataType(self):
-        return str(self.data.dtype)
+        return str(self._dtype())
+
+    def _dtype(self):
+        """The data's dtype, without computing lazy data."""
+        lz = self._lazy
+        return lz.dtype if type(lz) is LazyData else self.data.dtype
 
     def c(self):
         """Wait until the op that produced this tensor has finished; returns self."""
@@ -172,6 +201,6 @@ class Tensor(TensorMath):
         return self
 
     def __repr__(self):
-        if self._data is None:
+        if self.is_deleted():
             return "Tensor(deleted)"
         return f"Tensor({fmt_shape(self.shape)}, {self.dataType()}, {self.engine.dataType()})"

@@ -357,4 +357,4 @@ def _bind(t, real):
     if isinstance(t, Result):
         t._array, t._value = real._array, real._value
     else:
-        t._data, t.node, t.index, t.syncer, t._lazy = real._data, real.node, real.index, real.syncer, None
+        t._data, t.node, t.index, t.syncer, t._lazy = real._data, real.node, real.index, real.syncer, real._lazy

@@ -7,7 +7,7 @@ import threading
 import numpy as np
 
 from ..errors import ArgumentError, NonFiniteError, ShapeError, fmt_shape
-from ..core.tensor import Result, Syncer, Tensor
+from ..core.tensor import LazyData, Result, Syncer, Tensor
 from .engine_math import EngineMath
 from .image_engine import ImageEngine
 from ..precision import check_precision
@@ -257,8 +257,12 @@ class Engine(EngineMath):
             dst[...] = src
 
     def wrap(self, array, node=None, index=0):
-        """A device array -> Tensor (called after every op)."""
+        """A device array (or a LazyData: computed when first read) -> Tensor (called after every op)."""
         self.wait_if_sync()
+        if type(array) is LazyData:
+            t = Tensor(self, None, node, index)
+            t._lazy = array
+            return t
         return Tensor(self, array, node, index)
 
     def result(self, array):

@@ -83,7 +83,8 @@ class LoopGraphs:
                     p._data = arr
             if any(p._grad is not None for p in tpl.params):
                 raise RuntimeError("gradients are still set at the end of the iteration")
-            return [[None if t is None else (t._array if isinstance(t, Result) else t._data)
+            return [[None if t is None else (t._array if isinstance(t, Result) else t._data if t._lazy is None
+                                             else t.data)                   # lazy data: computed in the graph
                      for t in _outputs(kind, out)] for kind, out in res]
 
         def restore():                       # host state back as before the capture (it ran nothing)

@@ -77,6 +77,10 @@ class Conv3D(_ConvBase):
     def check_inputs(self, xs):
         self._check_nhwc(xs, self.in_channels)
 
+    def _reads_lazy(self, eg):
+        """bf16 training on the wgmma kernels reads a lazy BatchNorm output's bits (no fp32 copy)."""
+        return self.training and eg.precision() == "bf16" and eg.backend.wgmma_ok()
+
     def _fwd(self, eg, x):
         b = eg.backend
         if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW ...

@@ -4,6 +4,7 @@ fuse(a, b). Forward runs first._fwd then second._fwd; backward second._bwd then 
 nn modules."""
 import numpy as np
 
+from ..core.tensor import LazyData
 from ..errors import ArgumentError
 from ..ops import grad_from_output, slope_from_sign
 from . import activation as act
@@ -86,8 +87,15 @@ class _FusedAddAct(Fused):
     both inputs, from y alone where the activation allows it (ops.grad_from_output: the addends are not kept),
     else recomputing a + b."""
 
+    def _reads_lazy(self, eg):
+        """A lazy BatchNorm addend (bf16 training) is read from its bits when act' needs no addend."""
+        return self.training and grad_from_output(self.second.act, self.second.p1)
+
     def _fwd(self, eg, x1, x2):
         s, bk = self.second, eg.backend
+        if type(x1) is LazyData or type(x2) is LazyData:
+            if x1.shape != x2.shape or not self._twin(eg, x1, x2):
+                x1, x2 = (x.source.fp32() if type(x) is LazyData else x for x in (x1, x2))
         a, b = self.first._fit(eg, x1, x2)          # likeX1: both in the output's shape
         if self._twin(eg, a, b):                    # bf16 training: y's bf16 bits written beside y, shared with the
             y, yb = bk.add_act_twin(s.act, a, b, s.p1, s.p2)      # convolutions reading y (backend/cuda_bf16_twin.py)
@@ -101,7 +109,7 @@ class _FusedAddAct(Fused):
 
     def _twin(self, eg, a, b):
         return (self.training and eg.precision() == "bf16" and getattr(eg.backend, "bf16_twins", False)
-                and a.shape == b.shape and a.ndim > 0 and a.shape[-1] % 8 == 0)
+                and tuple(a.shape) == tuple(b.shape) and len(a.shape) > 0 and a.shape[-1] % 8 == 0)
 
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx

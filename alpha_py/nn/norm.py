@@ -167,11 +167,15 @@ class BatchNorm(_FeatureUnit):
             y, mean, _, inv = norm(*self._updated_running(eg, bm, bv, x2.shape[0]))
             batch_stats = False
         elif eg.precision() == "bf16":     # x read rounded to bf16; only those bits are kept for backward
-            keep = []
-            y, mean, var, inv = norm(keep=keep)
+            keep, lazy = [], b.bn_lazy_ok(self.features) and not eg.anomaly
+            y, mean, var, inv = norm(keep=keep, write_y=not lazy)
             self._update_running(eg, mean, var, x2.shape[0])
-            y = y.reshape(x.shape)          # a convolution reading y rebuilds its bf16 bits from the kept ones
-            b.bn_twin(y, act and act[0], keep[0], mean, inv, g, be, *(act[1:] if act else ()))
+            a = (act[0], keep[0], mean, inv, g, be) + tuple(act[1:]) if act else (None, keep[0], mean, inv, g, be)
+            if lazy:                        # y computed only when read: a convolution reads its bits instead
+                y = b.bn_lazy(x.shape, *a)
+            else:                           # a convolution reading y rebuilds its bf16 bits from the kept ones
+                y = y.reshape(x.shape)
+                b.bn_twin(y, *a)
             return (y,), (keep[0], mean, inv, True)
         else:
             y, mean, var, inv = norm()

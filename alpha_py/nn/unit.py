@@ -3,7 +3,7 @@ primitives), Module (user graphs over Unit fields) and Sequence. Imports engine/
 from collections import OrderedDict
 
 from ..core.autograd import Node, free_graph, refs, run_backward
-from ..core.tensor import Tensor
+from ..core.tensor import LazyData, Tensor
 from ..errors import ArgumentError, ShapeError, StateError, fmt_shape
 
 
@@ -188,6 +188,10 @@ class Unit:
     def check_inputs(self, xs):
         """Validate input tensors (rank/shape/dtype); raise self.error(...) when wrong."""
 
+    def _reads_lazy(self, eg):
+        """Does _fwd take an input's LazyData (core/tensor.py) as it is, instead of its computed data?"""
+        return False
+
     def _check_count(self, xs):
         if self.n_inputs is not None and len(xs) != self.n_inputs:
             raise self.error(f"expected {self.n_inputs} input tensor(s), got {len(xs)}")
@@ -198,8 +202,8 @@ class Unit:
             if x.engine is not eg:
                 raise self.error(f"input {fmt_shape(x.shape)} lives on another engine ({x.engine.dataType()}) "
                                  f"than the unit's ({eg.dataType()})")
-            if x.data.dtype != eg.backend.dtype:
-                raise self.error(f"input {fmt_shape(x.shape)} has dtype {x.data.dtype}, "
+            if x._dtype() != eg.backend.dtype:
+                raise self.error(f"input {fmt_shape(x.shape)} has dtype {x._dtype()}, "
                                  f"expected {eg.backend.dtype}")
 
     def _apply(self, xs):
@@ -212,7 +216,8 @@ class Unit:
         if eg.anomaly:                  # data entering the net (a leaf input) is named as such
             eg.check_finite(self, "forward", [(f"input {i} (data, no unit made it)", x.data)
                                               for i, x in enumerate(xs) if x.node is None])
-        outs, ctx = self._fwd(eg, *[x.data for x in xs])
+        outs, ctx = self._fwd(eg, *[x.data if type(x._lazy) is not LazyData or not self._reads_lazy(eg)
+                                    else x._lazy for x in xs])
         if eg.anomaly:
             eg.check_finite(self, "forward", [(f"output {i}", o) for i, o in enumerate(outs)])
         record = False
