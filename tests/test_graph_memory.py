@@ -104,3 +104,42 @@ def test_the_graph_holds_no_tensor_and_deleting_one_still_cuts_it():
     y2 = fc2(h2)[0]
     h2.delete()                                                          # delete() cuts the graph as before
     assert y2.node.inputs[0].node is None
+
+
+class Twice(nn.Module):
+    """h = fc0(x) feeds fc1 and fc2 (two fresh gradients reach h), or F.add(h, h) (one array reaches h twice)."""
+
+    def __init__(self, same):
+        super().__init__()
+        self.fc0, self.fc1, self.fc2, self.same = (nn.fullconnect(4, 4), nn.fullconnect(4, 4),
+                                                   nn.fullconnect(4, 4), same)
+
+    def __forward__(self, x):
+        h = self.fc0(x)[0]
+        return F.add(h, h) if self.same else F.add(self.fc1(h)[0], self.fc2(h)[0])
+
+
+@pytest.mark.parametrize("same", [False, True])
+def test_fan_in_gradients_are_summed_in_place_only_when_nothing_else_holds_them(same):
+    """Two fresh gradients reaching one tensor are summed into the first (no third array); one array delivered
+    twice (add's backward gives its gradient to both inputs) is summed into a new one and left as it was."""
+    eg = alpha.engine.cpu_float32().set_seed(1)
+    net = Twice(same).init(eg)
+    b = eg.backend
+    calls = []
+    plain_into = b.add_into
+    b.add_into = lambda a, g: calls.append(a.shape) or plain_into(a, g)
+    try:
+        x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
+        y = net.forward(x)[0]
+        gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+        gy_dev = b.from_host(gy)
+        net.backward(eg.tensor(gy_dev))
+        w1, w2 = (u._params["weight"].numpy() for u in (net.fc1, net.fc2))       # [in, out]
+        gh = 2.0 * gy if same else gy @ w1.T + gy @ w2.T          # what reaches h; fc0's bias gradient sums it
+        np.testing.assert_allclose(net.fc0._params["bias"].grad().numpy(), gh.sum(0), rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(b.to_host(gy_dev), gy)          # the incoming gradient is untouched
+        assert calls == ([] if same else [(3, 4)])
+    finally:
+        del b.add_into
+        net.gc()

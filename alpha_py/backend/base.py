@@ -75,6 +75,11 @@ class ArrayBackend(ActivationOps, MathOps, OptimOps, FacadeOps):
     def add(self, a, b):
         return a + b
 
+    def add_into(self, a, b):
+        """a += b in place (a: a C-contiguous gradient of b's shape and dtype that nothing else holds) -> a."""
+        self.xp.add(a, b, out=a)
+        return a
+
     def sub(self, a, b):
         return a - b
 

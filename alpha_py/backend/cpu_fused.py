@@ -240,13 +240,22 @@ class FusedCpuOps:
 
     def add(self, a, b):
         """a + b in the pool for same-shape C-order arrays of the engine's dtype (gradient accumulation)."""
-        if (not self.fused or not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.shape != b.shape
-                or a.dtype != self.dtype or b.dtype != self.dtype or a.size < PARALLEL_MIN
-                or not (a.flags.c_contiguous and b.flags.c_contiguous)):
+        if not self._parallel_add(a, b):
             return super().add(a, b)
         out = np.empty(a.shape, dtype=self.dtype)
         self._k()[1].add_act_flat(a.reshape(-1), b.reshape(-1), *self._piecewise(None, 0.0), out.reshape(-1))
         return out
+
+    def add_into(self, a, b):
+        if not self._parallel_add(a, b):
+            return super().add_into(a, b)
+        self._k()[1].add_act_flat(a.reshape(-1), b.reshape(-1), *self._piecewise(None, 0.0), a.reshape(-1))
+        return a
+
+    def _parallel_add(self, a, b):
+        return (self.fused and isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+                and a.dtype == self.dtype and b.dtype == self.dtype and a.size >= PARALLEL_MIN
+                and a.flags.c_contiguous and b.flags.c_contiguous)
 
     def add_act(self, name, a, b, p1=0.0, p2=0.0):
         pw = self._piecewise(name, p1) if name is not None else None

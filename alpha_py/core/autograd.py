@@ -1,6 +1,7 @@
 """Core layer: autograd — nodes recorded by each unit's forward on its output tensors, and the
 reverse topological walk that runs each unit's backward. The graph keeps Refs of tensors, never their data.
-Gradients reach tensors only through Tensor.accumulate_grad. Imports weakref and alpha_py.errors only."""
+Gradients reach tensors only through Tensor.accumulate_grad. Imports sys, weakref and alpha_py.errors only."""
+import sys
 import weakref
 
 from ..errors import StateError
@@ -85,7 +86,22 @@ def _topo_order(outputs, stop_ids):
 
 def _accumulate(backend, slot, key, g):
     cur = slot.get(key)
-    slot[key] = g if cur is None else backend.add(cur, g)
+    if cur is None:
+        slot[key] = g
+    elif sys.getrefcount(cur) == 3 and _owns_memory(cur) and cur.shape == g.shape and cur.dtype == g.dtype:
+        backend.add_into(cur, g)           # only this slot holds cur and its memory: summed in place
+    else:
+        slot[key] = backend.add(cur, g)
+
+
+def _owns_memory(a):
+    """Is a C-contiguous and its memory held by nothing else (it owns it, or is a whole view of an array that
+    only it holds, e.g. a reshape of a unit's fresh gradient)?"""
+    if not a.flags.c_contiguous:
+        return False
+    base = getattr(a, "base", 0)
+    return base is None or (getattr(base, "base", 0) is None and sys.getrefcount(base) == 3
+                            and base.size == a.size and base.flags.c_contiguous)
 
 
 def run_backward(outputs, grads, targets=()):
