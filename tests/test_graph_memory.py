@@ -131,7 +131,7 @@ def test_fan_in_gradients_are_summed_in_place_only_when_nothing_else_holds_them(
     b.add_into = lambda a, g: calls.append(a.shape) or plain_into(a, g)
     try:
         x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
-        y = net.forward(x)[0]
+        net.forward(x)
         gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
         gy_dev = b.from_host(gy)
         net.backward(eg.tensor(gy_dev))
@@ -143,3 +143,35 @@ def test_fan_in_gradients_are_summed_in_place_only_when_nothing_else_holds_them(
     finally:
         del b.add_into
         net.gc()
+
+
+class _Source:
+    """A LazyData source that counts how often it computed its array."""
+
+    def __init__(self, value):
+        self.value, self.calls = value, 0
+
+    def fp32(self):
+        self.calls += 1
+        return self.value.copy()
+
+
+def test_lazy_data_is_computed_once_when_read_and_not_for_shape_dtype_delete_or_grads():
+    from alpha_py.core.tensor import LazyData, settle_lazy
+    eg = alpha.engine.cpu_float32()
+    v = np.arange(6, dtype=np.float32).reshape(2, 3)
+    src = _Source(v)
+    t = LazyData(src, v.shape, v.dtype).wrap(eg, None, 0)
+    assert t.shape == (2, 3) and t.dataType() == "float32" and t.grad() is None and not t.is_deleted()
+    t.zero_grad()
+    assert src.calls == 0 and "deleted" not in repr(t)
+    np.testing.assert_array_equal(t.numpy(), v)
+    np.testing.assert_array_equal(t.data, v)
+    assert src.calls == 1 and t._lazy is None
+    gone = LazyData(_Source(v), v.shape, v.dtype).wrap(eg, None, 0)
+    gone.delete()
+    assert gone.is_deleted() and gone._lazy is None and repr(gone) == "Tensor(deleted)"
+    held = [LazyData(_Source(v * k), v.shape, v.dtype).wrap(eg, None, 0) for k in (2, 3)]
+    settle_lazy()                                  # what an optimizer step or a state load calls first
+    assert all(h._data is not None and h._lazy is None for h in held)
+    np.testing.assert_array_equal(held[1].numpy(), v * 3)

@@ -1,5 +1,8 @@
 """Core layer: Tensor (device array + autograd link + Syncer), Syncer and Result.
-Imports alpha_py.errors and core.autograd's Ref only; the engine owning a tensor supplies the backend."""
+Imports threading, weakref, alpha_py.errors and core.autograd's Ref; the engine owning a tensor supplies the backend."""
+import threading
+import weakref
+
 from ..errors import StateError, fmt_shape
 from .autograd import Ref
 from .tensor_math import TensorMath
@@ -48,10 +51,18 @@ class LazyData:
     bit for bit from the bf16 input bits BatchNorm keeps). A Tensor holding one as `_lazy` computes it when its
     data is first read; a unit that reads `source` directly (a bf16 convolution) never does."""
 
-    __slots__ = ("source", "lazy_shape", "dtype")
+    __slots__ = ("source", "lazy_shape", "dtype", "owner", "__weakref__")
 
     def __init__(self, source, shape, dtype):
-        self.source, self.lazy_shape, self.dtype = source, tuple(shape), dtype
+        self.source, self.lazy_shape, self.dtype, self.owner = source, tuple(shape), dtype, None
+
+    def wrap(self, engine, node, index):
+        """The Tensor holding this lazy data (Engine.wrap)."""
+        t = Tensor(engine, None, node, index)
+        t._lazy, self.owner = self, weakref.ref(t)
+        with _LAZY_LOCK:
+            _LAZY.add(self)
+        return t
 
     def resolve(self, t):
         if t._data is None:
@@ -65,6 +76,24 @@ class LazyData:
     @property
     def shape(self):
         return self.lazy_shape
+
+
+_LAZY = weakref.WeakSet()         # the LazyData of live tensors (settle_lazy computes them)
+_LAZY_LOCK = threading.Lock()
+
+
+def settle_lazy():
+    """Compute every live tensor's lazy data now: called before what it is computed from changes in place (an
+    optimizer step updates BatchNorm's gamma and beta, a state load), so a later read still gets the forward's
+    values."""
+    if not _LAZY:
+        return
+    with _LAZY_LOCK:
+        pending = list(_LAZY)
+    for lz in pending:
+        t = lz.owner() if lz.owner is not None else None
+        if t is not None and t._lazy is lz:
+            lz.resolve(t)
 
 
 class Tensor(TensorMath):
@@ -99,9 +128,8 @@ class Tensor(TensorMath):
 
     @data.setter
     def data(self, value):
-        if self._lazy is not None:
-            self._lazy.resolve(self)
-        self._data = value
+        self._settle()
+        self._data, self._lazy = value, None
 
     @property
     def shape(self):
@@ -148,14 +176,19 @@ class Tensor(TensorMath):
         return self.engine.backend.to_host(self.c().data)
 
     def delete(self):
-        if self._lazy is not None:
-            self._lazy.resolve(self)
-        self._data = None
+        self._settle()
+        self._data, self._lazy = None, None
         self.node = None
         self._grad = None
 
     def is_deleted(self):
         return self._data is None and self._lazy is None
+
+    def _settle(self):
+        """Run the deferred iteration this tensor waits for (engine/autoloop.py); lazy data (LazyData) stays lazy."""
+        lz = self._lazy
+        if lz is not None and type(lz) is not LazyData:
+            lz.resolve(self)
 
     # ------------------------------------------------------------------ gradients
     def ref(self):
@@ -173,30 +206,26 @@ class Tensor(TensorMath):
 
     def grad(self):
         """The gradient accumulated into this tensor (a Tensor), or None."""
-        if self._lazy is not None:               # a parameter of a deferred iteration: run it first
-            self._lazy.resolve(self)
+        self._settle()                           # a parameter of a deferred iteration: run it first
         return None if self._grad is None else Tensor(self.engine, self._grad)
 
     @property
     def grad_data(self):
         """The gradient as a device array (None when none has flowed); read-only: gradients are
         written through accumulate_grad / zero_grad only."""
-        if self._lazy is not None:
-            self._lazy.resolve(self)
+        self._settle()
         return self._grad
 
     def accumulate_grad(self, g):
         """Add the device array `g` (shaped like this tensor) into its gradient: the one place a
         gradient is written (autograd, units' parameter grads, all-reduce, tests)."""
-        if self._lazy is not None:
-            self._lazy.resolve(self)
+        self._settle()
         self._grad = g if self._grad is None else self.engine.backend.add(self._grad, g)
         return self
 
     def zero_grad(self):
         """Forget the gradient (the next accumulate_grad starts afresh)."""
-        if self._lazy is not None:
-            self._lazy.resolve(self)
+        self._settle()
         self._grad = None
         return self
 

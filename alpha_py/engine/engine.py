@@ -260,9 +260,7 @@ class Engine(EngineMath):
         """A device array (or a LazyData: computed when first read) -> Tensor (called after every op)."""
         self.wait_if_sync()
         if type(array) is LazyData:
-            t = Tensor(self, None, node, index)
-            t._lazy = array
-            return t
+            return array.wrap(self, node, index)
         return Tensor(self, array, node, index)
 
     def result(self, array):

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from numbers import Real
 
 from ..backend.optim_ops import state_names
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, settle_lazy
 from ..errors import ArgumentError
 from ..params import AlphaParam
 from .schedulers import LrSchedular
@@ -202,6 +202,7 @@ class Optimizer:
         hp = self._begin_step()
         idx = [i for i, p in enumerate(self._params) if p.grad_data is not None]
         if idx:
+            settle_lazy()                        # lazy BatchNorm outputs still held: computed before gamma moves
             b = self._engine.backend
             b.optim_step(self.rule, [self._params[i].data for i in idx],
                          [self._params[i].grad_data for i in idx],

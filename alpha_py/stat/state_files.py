@@ -1,13 +1,14 @@
 """stat layer: saving and loading the state of a "stateful" (a Unit/Module: net.state_map(), incl.
 BatchNorm run_mean/run_var; or an Optimizer: its state_map()/load_state_map()). Writes are atomic
 (temp file in the same directory, fsync, os.replace); loads validate everything before changing
-anything. Imports stat.formats, numpy (host copies only) and alpha_py.errors."""
+anything. Imports stat.formats, numpy (host copies only), core.tensor (settle_lazy) and alpha_py.errors."""
 import math
 import os
 import tempfile
 
 import numpy as np
 
+from ..core.tensor import settle_lazy
 from ..errors import ArgumentError, CheckpointError, NonFiniteError, fmt_shape
 from .formats import DictReader, write_npz, write_text_zip
 
@@ -132,6 +133,7 @@ def _check_and_load(stateful, expected, reader, path, fn, partial):
         hint += "" if partial else "; pass partial=True to load only the matching keys"
         raise CheckpointError(f"{fn} '{path}' into {_describe(stateful)}: "
                               + " | ".join(problems) + hint)
+    settle_lazy()                        # lazy BatchNorm outputs still held: computed before gamma/beta change
     if hasattr(stateful, "load_state_map"):
         stateful.load_state_map(values)
     else:
