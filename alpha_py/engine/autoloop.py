@@ -14,7 +14,7 @@ out of order) first re-runs the deferred calls op by op ("flush"), so results ar
 import threading
 from collections import OrderedDict
 
-from ..core.tensor import Result, Syncer, Tensor
+from ..core.tensor import LazyData, Result, Syncer, Tensor
 from .loop_calls import LoopCalls
 from .loop_graph import DEFER, EAGER, IDLE, SKIP, LoopGraphs, _outputs, _Template
 from .loop_memory import LoopMemory
@@ -357,4 +357,5 @@ def _bind(t, real):
     if isinstance(t, Result):
         t._array, t._value = real._array, real._value
     else:
-        t._data, t.node, t.index, t.syncer, t._lazy = real._data, real.node, real.index, real.syncer, real._lazy
+        d = real.data if type(real._lazy) is LazyData else real._data     # lazy data: computed now (one owner)
+        t._data, t.node, t.index, t.syncer, t._lazy = d, real.node, real.index, real.syncer, None
