@@ -9,6 +9,7 @@
 // | wg[b]_conv_wgrad_n{128,64} | x, gyT [OC, Rp], ws, (geometry), Rp, chunk           | (ceil(OC/BN), ceil(KW/128), S) x 256  |
 // | wg[b]_conv_dgrad_s_n{128,64} | gy, wf [IC,FH,FW,OC] flipped, gx, (the conv's geometry) | (ceil(N*ceil(H/SH)*ceil(W/SW)/128), ceil(IC/BN), SH*SW) |
 // | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
+// |                         | _bf16 also: ab (null, or gy's straight bf16 cast [R, C], written in the same pass)       |
 // | cast_bf16               | src fp32, dst bf16 bits, n                              | ceil(n/4) threads                      |
 // | cast_bf16_pad           | src [rows, C] fp32, dst [rows, Cp] bf16 bits, rows, C, Cp (zero channels >= C) | rows*Cp threads |
 // bwd-filter: gW^T[j, oc] = sum_r X[r's window, j] gY[r, oc] with A = the X windows (MN-major tile, fragments read into
@@ -249,12 +250,15 @@ __device__ __forceinline__ void put(unsigned short* p, float v) {
 }
 
 template <class T>
-__device__ __forceinline__ void transpose_pad_t(const float* __restrict__ a, T* __restrict__ at, int R, int C, int Rp) {
+__device__ __forceinline__ void transpose_pad_t(const float* __restrict__ a, T* __restrict__ at, int R, int C, int Rp,
+                                                unsigned short* __restrict__ ab = nullptr) {
     __shared__ float tile[32][33];
     const int r0 = blockIdx.x * 32, c0 = blockIdx.y * 32;
     for (int i = threadIdx.y; i < 32; i += 8) {
         const int r = r0 + i, c = c0 + threadIdx.x;
-        tile[i][threadIdx.x] = (r < R && c < C) ? a[(long long)r * C + c] : 0.f;
+        const float v = (r < R && c < C) ? a[(long long)r * C + c] : 0.f;
+        tile[i][threadIdx.x] = v;
+        if (ab && r < R && c < C) put(ab + (long long)r * C + c, v);
     }
     __syncthreads();
     for (int i = threadIdx.y; i < 32; i += 8) {
@@ -267,8 +271,8 @@ extern "C" __global__ void transpose_pad(const float* __restrict__ a, float* __r
     transpose_pad_t(a, at, R, C, Rp);
 }
 extern "C" __global__ void transpose_pad_bf16(const float* __restrict__ a, unsigned short* __restrict__ at, int R,
-                                              int C, int Rp) {
-    transpose_pad_t(a, at, R, C, Rp);
+                                              int C, int Rp, unsigned short* __restrict__ ab) {
+    transpose_pad_t(a, at, R, C, Rp, ab);
 }
 
 // dst[i] = bf16(src[i]) (round to nearest even), 4 per thread (vector loads when src is 16-byte aligned)

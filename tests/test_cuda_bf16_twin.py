@@ -223,3 +223,26 @@ def test_a_lazy_output_read_after_an_optimizer_step_has_the_forward_values():
     bn.backward(eg.tensor(np.ones((2, 4, 4, 16), np.float32)))
     alpha.optim.SGD(bn.params(), 0.5).update()
     np.testing.assert_array_equal(y.numpy().view(np.uint32), want.view(np.uint32))
+
+
+def test_the_weight_gradient_leaves_the_gradients_cast_for_the_data_gradient():
+    """bf16 bwd-filter on wgmma writes gY's straight bf16 cast in its transpose pass (a twin of gY), which the
+    bwd-data then reads instead of casting again; the bits are those of cast_bf16, and an in-place add drops them."""
+    b = engine().backend
+    if not b.wgmma_ok():
+        pytest.skip("the wgmma weight gradient (compute capability 9.0)")
+    rng = np.random.default_rng(9)
+    x = b.from_host(rng.standard_normal((2, 6, 6, 16)).astype(np.float32))
+    gy = b.from_host(rng.standard_normal((2, 6, 6, 24)).astype(np.float32))
+    b.tc_bwd_filter(x, gy, (24, 3, 3, 16), (1, 1), (1, 1), 128, 64, True, True)
+    tw = b.twin_of(gy)
+    assert tw is not None and tw[0].dtype == np.uint16 and tw[0].shape == gy.shape
+    b.bf16_twins = False
+    try:
+        want = b.to_host(b.to_bf16(gy))
+    finally:
+        del b.bf16_twins
+    np.testing.assert_array_equal(b.to_host(tw[0]), want)
+    assert b.to_bf16(gy) is tw[0]
+    b.add_into(gy, gy)
+    assert b.twin_of(gy) is None

@@ -83,6 +83,14 @@ class CudaBf16Twins:
         tw = e[1]
         return (tw.bits(), tw) if isinstance(tw, Recast) else (tw, tw)
 
+    def _twin_wanted(self, a):
+        """Would a twin made now for the fp32 array a be registered (and is none there yet)?"""
+        return self.bf16_twins and self._bf16 and a.ndim > 0 and a.shape[-1] % 8 == 0 and self.twin_of(a) is None
+
+    def add_into(self, a, b):
+        self.drop_twin(a)                         # a is written in place: its twin no longer matches
+        return super().add_into(a, b)
+
     def drop_twin(self, a):
         """Forget a's twin (a is about to be written in place)."""
         m = self.__dict__.get("_twins")

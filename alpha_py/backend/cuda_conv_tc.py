@@ -47,6 +47,10 @@ class CudaTensorCoreConvOps:
         last axis zero-padded up to a multiple of 8 (the wgmma bf16 kernels' 16-byte channel chunks)."""
         c = a.shape[-1]
         cp = -(-c // 8) * 8 if pad8 and c % 8 else c
+        if cp == c:
+            tw = self.twin_of(a)                # made already by the unit or pass that produced a (cuda_bf16_twin.py)
+            if tw is not None:
+                return tw[0]
         out = cupy.empty(a.shape[:-1] + (cp,), dtype=np.uint16)
         if out.size and cp != c:
             rows = a.size // c
@@ -155,8 +159,14 @@ class CudaTensorCoreConvOps:
         if wgmma:
             rp = -(-rows // bk) * bk
             gyt = cupy.empty((oc, rp), dtype=np.uint16 if bf16 else np.float32)
+            args = (gy, gyt, i32(rows), i32(oc), i32(rp))
+            if bf16:                            # gY's straight cast too, for the bwd-data that follows (a twin)
+                gyb = cupy.empty(gy.shape, dtype=np.uint16) if self._twin_wanted(gy) else None
+                args += (np.uint64(0) if gyb is None else gyb,)
             self.kernel("conv_wgmma", "transpose_pad_bf16" if bf16 else "transpose_pad")(
-                (rp // 32, -(-oc // 32)), (32, 8), (gy, gyt, i32(rows), i32(oc), i32(rp)))
+                (rp // 32, -(-oc // 32)), (32, 8), args)
+            if bf16 and gyb is not None:
+                self.set_twin(gy, gyb)
             smem = wg_smem_bytes(bn, wgrad=True)
             self.kernel("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_wgrad_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
