@@ -29,10 +29,16 @@ def spark_class():
     return os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-class")
 
 
-def free_port(host):
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+def free_ports(host, n):
+    """n distinct free ports (all bound at once, so the system cannot hand the same one out twice)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind((host, 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 def _launch(args, log, env):
@@ -69,7 +75,8 @@ def start(workers=2, cores=1, memory="1g", host="127.0.0.1", port=None, state_di
     if os.path.exists(path) and any(_alive(p) for p in load(state_dir)["pids"]):
         raise ClusterError(f"a cluster recorded in {path} is still running: stop it first "
                            f"(python3 -m alpha_py.distributed.cluster stop --dir {state_dir})")
-    port, ui_port = port or free_port(host), free_port(host)
+    ports = free_ports(host, 2 + workers)    # master, its web UI, each worker's web UI: all distinct
+    port, ui_port = port or ports[0], ports[1]
     env = dict(os.environ if env is None else env, SPARK_LOG_DIR=state_dir, SPARK_WORKER_DIR=os.path.join(
         state_dir, "work"))
     url, ui = f"spark://{host}:{port}", f"http://{host}:{ui_port}"
@@ -79,7 +86,7 @@ def start(workers=2, cores=1, memory="1g", host="127.0.0.1", port=None, state_di
     state = {"master": url, "ui": ui, "pids": pids, "workers": workers, "cores": cores, "dir": state_dir}
     for i in range(workers):
         pids.append(_launch(["org.apache.spark.deploy.worker.Worker", "--host", host, "--cores", str(cores),
-                             "--memory", memory, "--webui-port", str(free_port(host)), url],
+                             "--memory", memory, "--webui-port", str(ports[2 + i]), url],
                             os.path.join(state_dir, f"worker-{i}.log"), env))
     with open(path, "w") as f:
         json.dump(state, f)
@@ -92,7 +99,7 @@ def start(workers=2, cores=1, memory="1g", host="127.0.0.1", port=None, state_di
         try:
             if master_status(ui).get("aliveworkers", 0) >= workers:
                 return state
-        except OSError:
+        except (OSError, ValueError):          # not up yet, or not (yet) the master's JSON page
             pass
         time.sleep(0.5)
     stop(state_dir)
