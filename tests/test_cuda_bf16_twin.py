@@ -246,3 +246,15 @@ def test_the_weight_gradient_leaves_the_gradients_cast_for_the_data_gradient():
     assert b.to_bf16(gy) is tw[0]
     b.add_into(gy, gy)
     assert b.twin_of(gy) is None
+
+
+def test_conv_fwd_refuses_bits_that_are_not_xs():
+    b = engine().backend
+    if not b.wgmma_ok():
+        pytest.skip("conv_fwd(x_bf16=) runs on the wgmma kernels (compute capability 9.0)")
+    import cupy
+    x = b.from_host(np.ones((2, 5, 5, 16), np.float32))
+    w = b.from_host(np.ones((8, 3, 3, 16), np.float32))
+    for bad in (cupy.zeros((2, 5, 5, 8), cupy.uint16), cupy.zeros((2, 5, 5, 16), cupy.float32)):
+        with pytest.raises(ArgumentError, match=r"conv_fwd: x_bf16 .* is not the bf16 bits of x \(2, 5, 5, 16\)"):
+            b.conv_fwd(x, w, (1, 1), (1, 1), x_bf16=bad)

@@ -175,3 +175,47 @@ def test_lazy_data_is_computed_once_when_read_and_not_for_shape_dtype_delete_or_
     settle_lazy()                                  # what an optimizer step or a state load calls first
     assert all(h._data is not None and h._lazy is None for h in held)
     np.testing.assert_array_equal(held[1].numpy(), v * 3)
+
+
+class _MakesLazy(nn.Unit):
+    """Identity whose output is LazyData (what a bf16 BatchNorm on Hopper returns), computed from its input."""
+
+    def _fwd(self, eg, x):
+        from alpha_py.core.tensor import LazyData
+        self.src = _Source(x * 2)
+        return (LazyData(self.src, x.shape, x.dtype),), None
+
+    def _bwd(self, eg, ctx, gys, needs):
+        return (eg.backend.mul(gys[0], 2.0),)
+
+
+class _ReadsLazy(nn.Unit):
+    """Records what its _fwd received: the LazyData itself when reads_lazy, else the computed array."""
+
+    def __init__(self, reads_lazy):
+        super().__init__()
+        self.reads_lazy, self.got = reads_lazy, None
+
+    def _reads_lazy(self, eg):
+        return self.reads_lazy
+
+    def _fwd(self, eg, x):
+        self.got = x
+        return (x.source.fp32() if hasattr(x, "source") else x,), None
+
+    def _bwd(self, eg, ctx, gys, needs):
+        return (gys[0],)
+
+
+@pytest.mark.parametrize("reads_lazy", [False, True])
+def test_a_lazy_output_reaches_a_unit_that_reads_it_as_is_and_is_computed_for_the_others(reads_lazy):
+    eg = alpha.engine.cpu_float32()
+    make, read = _MakesLazy().init(eg), _ReadsLazy(reads_lazy).init(eg)
+    x = eg.tensor(np.ones((2, 3), np.float32)).need_grad(True)
+    y = make.forward(x)[0]
+    assert y._data is None and y.shape == (2, 3) and make.src.calls == 0
+    z = read.forward(y)[0]
+    assert (type(read.got).__name__ == "LazyData") == reads_lazy
+    assert (y._data is None) == reads_lazy and make.src.calls == 1
+    np.testing.assert_array_equal(z.numpy(), np.full((2, 3), 2.0, np.float32))
+    read.backward(eg.tensor(np.ones((2, 3), np.float32)))      # a lazy tensor's gradient flows like any other
