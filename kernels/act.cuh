@@ -1,7 +1,8 @@
 // kernels/act.cuh — the activation math shared by elementwise.cu and batchnorm.cu: act_f<ACT> (forward) and
 // act_d<ACT> (derivative), one ActId enumerator per row of alpha_py.ops.ACTIVATIONS (Activation.kernel names it;
 // p1, p2 are its parameters: leakyRelu slope; elu alpha, slope) plus ACT_IDENTITY for plain batchNorm; bn_affine, the
-// normalisation of one value (batchnorm.cu's bn_apply and bf16_act.cu's fused add read it, so both round alike).
+// normalisation of one value, and bf16_rn, a value's bf16 bits (batchnorm.cu and bf16_act.cu both use them, so both
+// round alike; bf16_rn needs compute capability >= 8.0).
 #pragma once
 #define GELU_C 0.7978845608028654f
 
@@ -57,4 +58,11 @@ __device__ __forceinline__ float bn_affine(float v, const float* __restrict__ me
     float z = (v - mean[c]) * inv[c];
     if (gamma) z = z * gamma[c] + beta[c];
     return z;
+}
+
+// v's bf16 bits, round to nearest even
+__device__ __forceinline__ unsigned short bf16_rn(float v) {
+    unsigned b;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(v));
+    return (unsigned short)b;
 }

@@ -36,10 +36,8 @@ __device__ __forceinline__ float ld_x(const void* x, long long i, int xmode, uns
     }
     const float v = static_cast<const float*>(x)[i];
     if (xmode == 0) return v;
-    unsigned b;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(v));
-    bits = (unsigned short)b;
-    return __uint_as_float((b & 0xffffu) << 16);
+    bits = bf16_rn(v);
+    return __uint_as_float((unsigned)bits << 16);
 }
 __device__ __forceinline__ float ld_x(const void* x, long long i, int xmode) {
     unsigned short bits;
@@ -139,11 +137,7 @@ __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ m
         if (xb) xb[i] = bits;
         const float out = act_f<ACT>(bn_affine(v, mean, inv, gamma, beta, c), p1, p2);
         if (y) y[i] = out;
-        if (yb) {
-            unsigned b;
-            asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(out));
-            yb[i] = (unsigned short)b;
-        }
+        if (yb) yb[i] = bf16_rn(out);
     }
 }
 

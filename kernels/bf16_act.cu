@@ -1,38 +1,22 @@
 // kernels/bf16_act.cu — bf16 training's residual add+activation writing, beside y, the bf16 bits of y that the
 // next convolutions read and the activation's backward keeps (instead of an fp32 copy of y).
-// | kernel            | args                                     | launch                                        |
-// | add_act_twin<ACT> | a, b, y, yb, n, p1, p2  y = act(a + b), yb = bf16(y) | 1 thread/elem, 256                |
+// | kernel            | args                                                                | launch             |
+// | add_act_twin<ACT> | a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2 | 1 thread/elem, 256 |
+// |   y = act(a + b), yb = bf16(y); an addend is fp32 (mode 0; its mean, inv, gamma, beta null) or a plain         |
+// |   batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply computes that output, never written)     |
 // | act_bwd_sign      | gy, yb, gx, n, slope    gx = gy * (y > 0 ? 1 : slope), y read from its bits yb | same      |
-// | add_act_twin_bn<ACT> | a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2       | same      |
-//   the same with an addend given as a plain batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply
-//   computes that output) instead of fp32 (mode 0; its mean.. null): the BN output is never written.
 // yb rounds to nearest even except that a positive y never becomes +0 (it becomes the smallest subnormal), so the
 // sign test of act_bwd_sign is y > 0's answer for every y (zeros, subnormals, NaN: false; +inf: true): relu and
 // leakyRelu (slope 0 / p1) take their derivative from it exactly. Needs bf16 conversion (compute capability >= 8.0).
 //! instances: add_act_twin<ACT_RELU> add_act_twin<ACT_RELU6> add_act_twin<ACT_LEAKY_RELU> add_act_twin<ACT_ELU>
 //! instances: add_act_twin<ACT_SOFTPLUS> add_act_twin<ACT_GELU> add_act_twin<ACT_SIGMOID>
 //! instances: add_act_twin<ACT_HARD_SIGMOID> add_act_twin<ACT_TANH>
-//! instances: add_act_twin_bn<ACT_RELU> add_act_twin_bn<ACT_RELU6> add_act_twin_bn<ACT_LEAKY_RELU>
-//! instances: add_act_twin_bn<ACT_ELU> add_act_twin_bn<ACT_SOFTPLUS> add_act_twin_bn<ACT_GELU>
-//! instances: add_act_twin_bn<ACT_SIGMOID> add_act_twin_bn<ACT_HARD_SIGMOID> add_act_twin_bn<ACT_TANH>
 #include "grid.cuh"
 #include "act.cuh"
 
 __device__ __forceinline__ unsigned short bf16_nz(float v) {
-    unsigned b;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(v));
-    b &= 0xffffu;
-    return (unsigned short)((b == 0u && v > 0.f) ? 1u : b);
-}
-
-template <ActId ACT>
-__global__ void add_act_twin(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ y,
-                             unsigned short* __restrict__ yb, long long n, float p1, float p2) {
-    GRID_LOOP(i, n) {
-        const float v = act_f<ACT>(a[i] + b[i], p1, p2);
-        y[i] = v;
-        yb[i] = bf16_nz(v);
-    }
+    const unsigned short b = bf16_rn(v);
+    return (b == 0 && v > 0.f) ? (unsigned short)1 : b;
 }
 
 // an addend: fp32 (mode 0) or a plain batchNorm output from its input's bf16 bits (mode 2)
@@ -44,10 +28,10 @@ __device__ __forceinline__ float addend(const void* x, const float* m, const flo
 }
 
 template <ActId ACT>
-__global__ void add_act_twin_bn(const void* __restrict__ a, const float* am, const float* ai, const float* ag,
-                                const float* ab, int amode, const void* __restrict__ b, const float* bm,
-                                const float* bi, const float* bg, const float* bb, int bmode, float* __restrict__ y,
-                                unsigned short* __restrict__ yb, long long n, int C, float p1, float p2) {
+__global__ void add_act_twin(const void* __restrict__ a, const float* am, const float* ai, const float* ag,
+                             const float* ab, int amode, const void* __restrict__ b, const float* bm,
+                             const float* bi, const float* bg, const float* bb, int bmode, float* __restrict__ y,
+                             unsigned short* __restrict__ yb, long long n, int C, float p1, float p2) {
     GRID_LOOP(i, n) {
         const float v = act_f<ACT>(addend(a, am, ai, ag, ab, amode, i, C) + addend(b, bm, bi, bg, bb, bmode, i, C),
                                    p1, p2);

@@ -61,10 +61,9 @@ def test_activation_kernels_are_the_table_plus_identity():
 
 
 def test_bf16_twin_kernels_and_the_sign_derivative():
-    """kernels/bf16_act.cu has add_act_twin(_bn) for every activation; only relu and leakyRelu (slope >= 0) take their
+    """kernels/bf16_act.cu has add_act_twin for every activation; only relu and leakyRelu (slope >= 0) take their
     derivative from y's sign (ops.slope_from_sign), and those are among the from-y activations."""
-    assert instances("bf16_act") == {f"{k}<{a.kernel}>" for k in ("add_act_twin", "add_act_twin_bn")
-                                     for a in ACTIVATIONS.values()}
+    assert instances("bf16_act") == {f"add_act_twin<{a.kernel}>" for a in ACTIVATIONS.values()}
     assert slope_from_sign("relu") == 0.0 and slope_from_sign("leakyRelu", 0.2) == pytest.approx(0.2)
     assert slope_from_sign("leakyRelu", -0.1) is None
     assert [a for a in ACTIVATIONS if slope_from_sign(a, 0.01) is not None] == ["relu", "leakyRelu"]

@@ -55,10 +55,15 @@ class CudaBf16Twins:
 
     bf16_twins = True
 
+    def twin_ok(self, shape):
+        """Can an array of `shape` have a twin? In bf16 with twins on, its channels (last axis) a multiple of 8 (the
+        wgmma kernels' 16-byte chunks)."""
+        return self.bf16_twins and self._bf16 and len(shape) > 0 and shape[-1] % 8 == 0
+
     def set_twin(self, a, twin):
-        """Register `twin` (bf16 bits in a's shape, or a Recast) for the fp32 array `a`; only in bf16, with the
-        channels (last axis) a multiple of 8 (the wgmma kernels' 16-byte chunks). -> whether it was registered."""
-        if not (self.bf16_twins and self._bf16) or a.ndim == 0 or a.shape[-1] % 8:
+        """Register `twin` (bf16 bits in a's shape, or a Recast) for the fp32 array `a` where twin_ok -> whether it
+        was registered."""
+        if not self.twin_ok(a.shape):
             return False
         m = self.__dict__.setdefault("_twins", {})
         k = id(a)
@@ -85,7 +90,7 @@ class CudaBf16Twins:
 
     def _twin_wanted(self, a):
         """Would a twin made now for the fp32 array a be registered (and is none there yet)?"""
-        return self.bf16_twins and self._bf16 and a.ndim > 0 and a.shape[-1] % 8 == 0 and self.twin_of(a) is None
+        return self.twin_ok(a.shape) and self.twin_of(a) is None
 
     def add_into(self, a, b):
         self.drop_twin(a)                         # a is written in place: its twin no longer matches
@@ -104,14 +109,14 @@ class CudaBf16Twins:
 
     def bn_twin(self, y, act, xb, mean, inv, gamma, beta, p1=0.0, p2=0.0):
         """Register BatchNorm(+act `act`, None: plain)'s fp32 output y as rebuildable from its kept input bits xb."""
-        if self.bf16_twins and self._bf16 and y.shape[-1] % 8 == 0:
-            code = self._act_kernel(act, "bn_twin")
-            self.set_twin(y, Recast(self, code, xb, mean, inv, gamma, beta, p1, p2, y.shape))
+        if self.twin_ok(y.shape):
+            self.set_twin(y, Recast(self, self._act_kernel(act, "bn_twin"), xb, mean, inv, gamma, beta, p1, p2,
+                                    y.shape))
 
-    def bn_lazy_ok(self, channels):
-        """May a bf16 BatchNorm output stay unwritten (a LazyData) until read? Only where the convolutions that
-        read it take its bf16 bits instead (the wgmma kernels), with twins on and 8-channel chunks."""
-        return self.bf16_twins and self._bf16 and channels % 8 == 0 and self.wgmma_ok()
+    def bn_lazy_ok(self, shape):
+        """May a bf16 BatchNorm output of `shape` stay unwritten (a LazyData) until read? Only where it can have a
+        twin and the convolutions that read it take its bf16 bits instead (the wgmma kernels)."""
+        return self.twin_ok(shape) and self.wgmma_ok()
 
     def bn_lazy(self, shape, act, xb, mean, inv, gamma, beta, p1=0.0, p2=0.0):
         """BatchNorm(+act)'s output as a LazyData over its Recast (computed in fp32 only when read)."""
@@ -129,12 +134,8 @@ class CudaBf16Twins:
         a, b = (_addend(self, v) for v in (a, b))
         y = cupy.empty(shape, dtype=np.float32)
         yb = cupy.empty(shape, dtype=np.uint16)
-        if a[5] == b[5] == 0:
-            self.launch_flat("bf16_act", f"add_act_twin<{code}>", y.size,
-                             (a[0], b[0], y, yb, i64(y.size), f32(p1), f32(p2)))
-        else:
-            self.launch_flat("bf16_act", f"add_act_twin_bn<{code}>", y.size,
-                             a + b + (y, yb, i64(y.size), i32(shape[-1]), f32(p1), f32(p2)))
+        self.launch_flat("bf16_act", f"add_act_twin<{code}>", y.size,
+                         a + b + (y, yb, i64(y.size), i32(shape[-1]), f32(p1), f32(p2)))
         self.set_twin(y, yb)
         return y, yb
 

@@ -91,17 +91,19 @@ class CudaGraphOps:
         if mem is None:
             graph, out = self._capture_once(fn, pool.malloc)
         else:
-            graph, out = self._planned_pass(fn, mem, mem.begin())  # traced on the engine's allocator
-            del graph, out                                         # its graph never runs
+            graph, out, _ = self._planned_pass(fn, mem, mem.begin())   # traced on the engine's allocator
+            del graph, out                                            # its graph never runs
             reset()
-            alloc = mem.begin()                                    # the plan: its arena, the rest from the pool
-            graph, out = self._planned_pass(fn, mem, pool.malloc if mem.state == "record" else alloc)
-            if mem.arena is not None:
-                graph.keep.append(mem.arena)
+            alloc = mem.begin()                                       # the plan: its arena, the rest from the pool
+            graph, out, arena = self._planned_pass(fn, mem, pool.malloc if mem.state == "record" else alloc)
+            if arena is not None:
+                graph.keep.append(arena)
         self.counters.captures += 1                                # one per captured step
         return graph, out
 
     def _planned_pass(self, fn, mem, alloc):
+        """One capture on `alloc` -> (graph, fn()'s result, the arena it was served from or None: taken before
+        finish, which drops the plan of a pass that diverged from it while its graph still uses the arena)."""
         try:
             graph, out = self._capture_once(fn, alloc)
         except BaseException:
@@ -109,8 +111,7 @@ class CudaGraphOps:
             raise
         arena = mem.arena
         mem.finish(True)                         # outputs still alive: the plan leaves them to the pool
-        mem.arena = arena                        # (a divergent pass drops the plan; its graph still needs it)
-        return graph, out
+        return graph, out, arena
 
     def _capture_once(self, fn, malloc):
         stream, cap = self._cap_stream, _Capture(self._rng_calls)

@@ -108,8 +108,8 @@ class _FusedAddAct(Fused):
         return (y,), (a, b, y, x1.shape, x2.shape)
 
     def _twin(self, eg, a, b):
-        return (self.training and eg.precision() == "bf16" and getattr(eg.backend, "bf16_twins", False)
-                and tuple(a.shape) == tuple(b.shape) and len(a.shape) > 0 and a.shape[-1] % 8 == 0)
+        return (self.training and eg.precision() == "bf16" and tuple(a.shape) == tuple(b.shape)
+                and eg.backend.twin_ok(a.shape))
 
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx

@@ -167,7 +167,7 @@ class BatchNorm(_FeatureUnit):
             y, mean, _, inv = norm(*self._updated_running(eg, bm, bv, x2.shape[0]))
             batch_stats = False
         elif eg.precision() == "bf16":     # x read rounded to bf16; only those bits are kept for backward
-            keep, lazy = [], b.bn_lazy_ok(self.features) and not eg.anomaly
+            keep, lazy = [], b.bn_lazy_ok(x.shape) and not eg.anomaly
             y, mean, var, inv = norm(keep=keep, write_y=not lazy)
             self._update_running(eg, mean, var, x2.shape[0])
             a = (act[0], keep[0], mean, inv, g, be) + tuple(act[1:]) if act else (None, keep[0], mean, inv, g, be)
