@@ -52,11 +52,10 @@ __device__ __forceinline__ float act_d(float x, float y, float p1, float p2) {
     return 1.f;
 }
 
-// (v - mean) * inv, then * gamma + beta when gamma is given (c: the channel)
-__device__ __forceinline__ float bn_affine(float v, const float* __restrict__ mean, const float* __restrict__ inv,
-                                           const float* __restrict__ gamma, const float* __restrict__ beta, int c) {
-    float z = (v - mean[c]) * inv[c];
-    if (gamma) z = z * gamma[c] + beta[c];
+// one value normalised: z = (v - mean) * inv, then * gamma + beta when affine (its channel's parameters)
+__device__ __forceinline__ float bn_affine(float v, float m, float iv, bool affine, float ga, float be) {
+    float z = (v - m) * iv;
+    if (affine) z = z * ga + be;
     return z;
 }
 

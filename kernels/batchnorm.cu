@@ -10,7 +10,8 @@
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2, xmode, xb, yb  y = act(xhat*gamma+beta) | 1 thread/elem |
 // | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats, xmode | 1 thread/elem |
 // | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
-// gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
+// bn_apply / bn_bwd_apply take 8 elements per thread (vec8.cuh) where C % 8 == 0 and every array is 16-byte aligned
+// (launch M*C/8 threads then). gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
 // xmode (bn_partial, bn_apply, bn_bwd_apply): how x is read — 0 fp32; 1 fp32 rounded to bf16 (nearest even) on
 // load, and bn_apply writes those bf16 bits to xb (bf16 training keeps only them for backward); 2 bf16 bits.
 // bn_apply: y (fp32) and yb (y's bf16 bits, nearest even: what a convolution reading y rebuilds from the kept x
@@ -27,21 +28,44 @@
 #include "grid.cuh"
 #include "act.cuh"
 #include "kahan.cuh"
+#include "vec8.cuh"
 
-// x[i] as xmode says (see the table); bits: its bf16 bits (modes 1, 2)
-__device__ __forceinline__ float ld_x(const void* x, long long i, int xmode, unsigned short& bits) {
+// x[i .. i+V) as xmode says (see the table); bits: their bf16 bits (modes 1, 2)
+template <int V>
+__device__ __forceinline__ void ld_xv(const void* x, long long i, int xmode, float (&v)[V], unsigned short (&bits)[V]) {
     if (xmode == 2) {
-        bits = static_cast<const unsigned short*>(x)[i];
-        return __uint_as_float((unsigned)bits << 16);
+        ldv<V>(static_cast<const unsigned short*>(x) + i, bits);
+#pragma unroll
+        for (int j = 0; j < V; ++j) v[j] = __uint_as_float((unsigned)bits[j] << 16);
+        return;
     }
-    const float v = static_cast<const float*>(x)[i];
-    if (xmode == 0) return v;
-    bits = bf16_rn(v);
-    return __uint_as_float((unsigned)bits << 16);
+    ldv<V>(static_cast<const float*>(x) + i, v);
+    if (xmode == 0) return;
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+        bits[j] = bf16_rn(v[j]);
+        v[j] = __uint_as_float((unsigned)bits[j] << 16);
+    }
 }
 __device__ __forceinline__ float ld_x(const void* x, long long i, int xmode) {
-    unsigned short bits;
-    return ld_x(x, i, xmode, bits);
+    float v[1];
+    unsigned short bits[1];
+    ld_xv<1>(x, i, xmode, v, bits);
+    return v[0];
+}
+
+// one row's terms: MODE 3 (x-k, (x-k)^2), MODE 2 (g = gy*act'(z), g*(x-mean))
+template <int MODE, ActId ACT>
+__device__ __forceinline__ void bn_partial_add(float v, float g, float mu, float iv, float ga, float be, float p1,
+                                               float p2, Kahan& k1, Kahan& k2) {
+    const float d = v - mu;
+    if (MODE == 3) { k1.add(d); k2.add(d * d); return; }
+    if (ACT != ACT_IDENTITY) {
+        const float z = d * iv * ga + be;
+        g *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
+    }
+    k1.add(g);
+    k2.add(g * d);
 }
 
 template <int MODE, ActId ACT>
@@ -57,20 +81,21 @@ __global__ void bn_partial(const void* __restrict__ x, const float* __restrict__
         float iv = MODE == 2 ? inv[c] : 0.f;
         float ga = (MODE == 2 && gamma) ? gamma[c] : 1.f;
         float be = (MODE == 2 && beta) ? beta[c] : 0.f;
-        for (long long r = blockIdx.y * 8LL + threadIdx.y; r < M; r += 8LL * gridDim.y) {
-            float v = ld_x(x, r * C + c, xmode);
-            if (MODE == 3) { float d = v - mu; k1.add(d); k2.add(d * d); }
-            else {
-                float d = v - mu;
-                float g = gy[r * C + c];
-                if (ACT != ACT_IDENTITY) {
-                    float z = d * iv * ga + be;
-                    g *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
-                }
-                k1.add(g);
-                k2.add(g * d);
+        const long long rs = 8LL * gridDim.y;
+        long long r = blockIdx.y * 8LL + threadIdx.y;
+        for (; r + 3 * rs < M; r += 4 * rs) {           // four rows' loads in flight, added in row order
+            float v[4], g[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                v[j] = ld_x(x, (r + j * rs) * C + c, xmode);
+                g[j] = MODE == 2 ? gy[(r + j * rs) * C + c] : 0.f;
             }
+#pragma unroll
+            for (int j = 0; j < 4; ++j) bn_partial_add<MODE, ACT>(v[j], g[j], mu, iv, ga, be, p1, p2, k1, k2);
         }
+        for (; r < M; r += rs)
+            bn_partial_add<MODE, ACT>(ld_x(x, r * C + c, xmode), MODE == 2 ? gy[r * C + c] : 0.f, mu, iv, ga, be,
+                                      p1, p2, k1, k2);
     }
     s1[threadIdx.y][threadIdx.x] = k1.value();
     s2[threadIdx.y][threadIdx.x] = k2.value();
@@ -124,20 +149,78 @@ extern "C" __global__ void bn_running_bc(float* __restrict__ rm, float* __restri
     if (threadIdx.x == 0) { eb[0] = e1; eb[1] = e2; }
 }
 
+template <ActId ACT, int V>
+__device__ __forceinline__ void bn_apply_v(const void* __restrict__ x, const float* __restrict__ mean,
+                                           const float* __restrict__ inv, const float* __restrict__ gamma,
+                                           const float* __restrict__ beta, float* __restrict__ y, long long n, int C,
+                                           float p1, float p2, int xmode, unsigned short* __restrict__ xb,
+                                           unsigned short* __restrict__ yb) {
+    VEC_LOOP(V, i, c, n, C) {
+        float v[V], m[V], iv[V], ga[V], be[V], out[V];
+        unsigned short bits[V], ob[V];
+        ld_xv<V>(x, i, xmode, v, bits);
+        if (xb) stv<V>(xb + i, bits);
+        ldc<V>(mean, c, 0.f, m);
+        ldc<V>(inv, c, 0.f, iv);
+        ldc<V>(gamma, c, 1.f, ga);
+        ldc<V>(beta, c, 0.f, be);
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            out[j] = act_f<ACT>(bn_affine(v[j], m[j], iv[j], gamma != nullptr, ga[j], be[j]), p1, p2);
+            ob[j] = bf16_rn(out[j]);
+        }
+        if (y) stv<V>(y + i, out);
+        if (yb) stv<V>(yb + i, ob);
+    }
+}
+
 template <ActId ACT>
 __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ mean, const float* __restrict__ inv,
                          const float* __restrict__ gamma, const float* __restrict__ beta, float* __restrict__ y,
                          long long M, int C, float p1, float p2, int xmode, unsigned short* __restrict__ xb,
                          unsigned short* __restrict__ yb) {
-    long long n = M * C;
-    GRID_LOOP(i, n) {
-        int c = (int)(i % C);
-        unsigned short bits;
-        const float v = ld_x(x, i, xmode, bits);
-        if (xb) xb[i] = bits;
-        const float out = act_f<ACT>(bn_affine(v, mean, inv, gamma, beta, c), p1, p2);
-        if (y) y[i] = out;
-        if (yb) yb[i] = bf16_rn(out);
+    const long long n = M * C;
+    if (vec8_ok(n, C, x, mean, inv, gamma, beta, y, xb, yb))
+        bn_apply_v<ACT, 8>(x, mean, inv, gamma, beta, y, n, C, p1, p2, xmode, xb, yb);
+    else
+        bn_apply_v<ACT, 1>(x, mean, inv, gamma, beta, y, n, C, p1, p2, xmode, xb, yb);
+}
+
+template <ActId ACT, int V>
+__device__ __forceinline__ void bn_bwd_apply_v(const float* __restrict__ gy, const void* __restrict__ x,
+                                               const float* __restrict__ mean, const float* __restrict__ inv,
+                                               const float* __restrict__ gamma, const float* __restrict__ beta,
+                                               const float* __restrict__ s1, const float* __restrict__ s2,
+                                               float* __restrict__ gx, long long n, float fm, int C, float p1, float p2,
+                                               int batch_stats, int xmode) {
+    VEC_LOOP(V, i, c, n, C) {
+        float v[V], g[V], m[V], iv[V], ga[V], be[V], a1[V], a2[V], out[V];
+        unsigned short bits[V];
+        ld_xv<V>(x, i, xmode, v, bits);
+        ldv<V>(gy + i, g);
+        ldc<V>(mean, c, 0.f, m);
+        ldc<V>(inv, c, 0.f, iv);
+        ldc<V>(gamma, c, 1.f, ga);
+        ldc<V>(gamma ? beta : nullptr, c, 0.f, be);
+        ldc<V>(batch_stats ? s1 : nullptr, c, 0.f, a1);
+        ldc<V>(batch_stats ? s2 : nullptr, c, 0.f, a2);
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            const float xhat = (v[j] - m[j]) * iv[j];
+            float gj = g[j];
+            if (ACT != ACT_IDENTITY) {
+                const float z = gamma ? xhat * ga[j] + be[j] : xhat;
+                gj *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
+            }
+            const float gxh = gj * ga[j];
+            if (batch_stats) {
+                const float sum_gxh = ga[j] * a1[j], sum_gxh_xhat = ga[j] * iv[j] * a2[j];
+                out[j] = iv[j] / fm * (fm * gxh - sum_gxh - xhat * sum_gxh_xhat);
+            } else {
+                out[j] = gxh * iv[j];
+            }
+        }
+        stv<V>(gx + i, out);
     }
 }
 
@@ -146,25 +229,10 @@ __global__ void bn_bwd_apply(const float* __restrict__ gy, const void* __restric
                              const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
                              const float* __restrict__ s1, const float* __restrict__ s2, float* __restrict__ gx,
                              long long M, int C, float p1, float p2, int batch_stats, int xmode) {
-    long long n = M * C;
-    float fm = (float)M;
-    GRID_LOOP(i, n) {
-        int c = (int)(i % C);
-        float ga = gamma ? gamma[c] : 1.f;
-        float iv = inv[c];
-        float xhat = (ld_x(x, i, xmode) - mean[c]) * iv;
-        float g = gy[i];
-        if (ACT != ACT_IDENTITY) {
-            float z = gamma ? xhat * ga + beta[c] : xhat;
-            g *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
-        }
-        float gxh = g * ga;
-        if (batch_stats) {
-            float sum_gxh = ga * s1[c];
-            float sum_gxh_xhat = ga * iv * s2[c];
-            gx[i] = iv / fm * (fm * gxh - sum_gxh - xhat * sum_gxh_xhat);
-        } else {
-            gx[i] = gxh * iv;
-        }
-    }
+    const long long n = M * C;
+    if (vec8_ok(n, C, gy, x, mean, inv, gamma, beta, batch_stats ? s1 : nullptr, batch_stats ? s2 : nullptr) &&
+        al16(gx))
+        bn_bwd_apply_v<ACT, 8>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode);
+    else
+        bn_bwd_apply_v<ACT, 1>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode);
 }

@@ -5,6 +5,7 @@
 // |   y = act(a + b), yb = bf16(y); an addend is fp32 (mode 0; its mean, inv, gamma, beta null) or a plain         |
 // |   batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply computes that output, never written)     |
 // | act_bwd_sign      | gy, yb, gx, n, slope    gx = gy * (y > 0 ? 1 : slope), y read from its bits yb | same      |
+// 8 elements per thread (vec8.cuh) where C % 8 == 0 and the arrays are 16-byte aligned (launch n/8 threads then).
 // yb rounds to nearest even except that a positive y never becomes +0 (it becomes the smallest subnormal), so the
 // sign test of act_bwd_sign is y > 0's answer for every y (zeros, subnormals, NaN: false; +inf: true): relu and
 // leakyRelu (slope 0 / p1) take their derivative from it exactly. Needs bf16 conversion (compute capability >= 8.0).
@@ -13,18 +14,53 @@
 //! instances: add_act_twin<ACT_HARD_SIGMOID> add_act_twin<ACT_TANH>
 #include "grid.cuh"
 #include "act.cuh"
+#include "vec8.cuh"
 
 __device__ __forceinline__ unsigned short bf16_nz(float v) {
     const unsigned short b = bf16_rn(v);
     return (b == 0 && v > 0.f) ? (unsigned short)1 : b;
 }
 
-// an addend: fp32 (mode 0) or a plain batchNorm output from its input's bf16 bits (mode 2)
-__device__ __forceinline__ float addend(const void* x, const float* m, const float* iv, const float* g,
-                                        const float* be, int mode, long long i, int C) {
-    if (mode == 0) return static_cast<const float*>(x)[i];
-    const float v = __uint_as_float((unsigned)static_cast<const unsigned short*>(x)[i] << 16);
-    return bn_affine(v, m, iv, g, be, (int)(i % C));
+// V values of an addend at flat i (channel c): fp32 (mode 0) or a plain batchNorm output from its input's bf16 bits
+// (mode 2, bn_apply's arithmetic)
+template <int V>
+__device__ __forceinline__ void addend(const void* x, const float* m, const float* iv, const float* g,
+                                       const float* be, int mode, long long i, long long c, float (&o)[V]) {
+    if (mode == 0) {
+        ldv<V>(static_cast<const float*>(x) + i, o);
+        return;
+    }
+    unsigned short bits[V];
+    float mm[V], ii[V], gg[V], bb[V];
+    ldv<V>(static_cast<const unsigned short*>(x) + i, bits);
+    ldc<V>(m, c, 0.f, mm);
+    ldc<V>(iv, c, 0.f, ii);
+    ldc<V>(g, c, 1.f, gg);
+    ldc<V>(be, c, 0.f, bb);
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+        o[j] = bn_affine(__uint_as_float((unsigned)bits[j] << 16), mm[j], ii[j], g != nullptr, gg[j], bb[j]);
+}
+
+template <ActId ACT, int V>
+__device__ __forceinline__ void add_act_twin_v(const void* a, const float* am, const float* ai, const float* ag,
+                                               const float* ab, int amode, const void* b, const float* bm,
+                                               const float* bi, const float* bg, const float* bb, int bmode,
+                                               float* __restrict__ y, unsigned short* __restrict__ yb, long long n,
+                                               int C, float p1, float p2) {
+    VEC_LOOP(V, i, c, n, C) {
+        float va[V], vb[V], out[V];
+        unsigned short ob[V];
+        addend<V>(a, am, ai, ag, ab, amode, i, c, va);
+        addend<V>(b, bm, bi, bg, bb, bmode, i, c, vb);
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            out[j] = act_f<ACT>(va[j] + vb[j], p1, p2);
+            ob[j] = bf16_nz(out[j]);
+        }
+        stv<V>(y + i, out);
+        stv<V>(yb + i, ob);
+    }
 }
 
 template <ActId ACT>
@@ -32,17 +68,31 @@ __global__ void add_act_twin(const void* __restrict__ a, const float* am, const 
                              const float* ab, int amode, const void* __restrict__ b, const float* bm,
                              const float* bi, const float* bg, const float* bb, int bmode, float* __restrict__ y,
                              unsigned short* __restrict__ yb, long long n, int C, float p1, float p2) {
-    GRID_LOOP(i, n) {
-        const float v = act_f<ACT>(addend(a, am, ai, ag, ab, amode, i, C) + addend(b, bm, bi, bg, bb, bmode, i, C),
-                                   p1, p2);
-        y[i] = v;
-        yb[i] = bf16_nz(v);
+    if (vec8_ok(n, C, a, am, ai, ag, ab, b, bm, bi) && vec8_ok(n, C, bg, bb, y, yb))
+        add_act_twin_v<ACT, 8>(a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2);
+    else
+        add_act_twin_v<ACT, 1>(a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2);
+}
+
+template <int V>
+__device__ __forceinline__ void act_bwd_sign_v(const float* __restrict__ gy, const unsigned short* __restrict__ yb,
+                                               float* __restrict__ gx, long long n, float slope) {
+    VEC_LOOP(V, i, c, n, V) {
+        float g[V];
+        unsigned short b[V];
+        ldv<V>(gy + i, g);
+        ldv<V>(yb + i, b);
+#pragma unroll
+        for (int j = 0; j < V; ++j) g[j] = ((unsigned)b[j] - 1u < 0x7f80u) ? g[j] : g[j] * slope;
+        stv<V>(gx + i, g);
     }
 }
 
 // bits 0x0001..0x7f80 are the positive bf16 values (0x7f80 = +inf); 0, NaN and negatives fall outside
 extern "C" __global__ void act_bwd_sign(const float* __restrict__ gy, const unsigned short* __restrict__ yb,
                                         float* __restrict__ gx, long long n, float slope) {
-    GRID_LOOP(i, n)
-        gx[i] = ((unsigned)yb[i] - 1u < 0x7f80u) ? gy[i] : gy[i] * slope;
+    if (vec8_ok(n, 8, gy, yb, gx))
+        act_bwd_sign_v<8>(gy, yb, gx, n, slope);
+    else
+        act_bwd_sign_v<1>(gy, yb, gx, n, slope);
 }

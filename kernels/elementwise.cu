@@ -4,7 +4,9 @@
 // | act_bwd<ACT>      | gy, x, y, gx, n, p1, p2   (gx = gy * act'(x, y))  | flat float32 | 1 thread/elem, 256|
 // | add_act_fwd<ACT>  | a, b, y, n, p1, p2        (y = act(a + b))        | flat float32 | 1 thread/elem, 256|
 // | add_act_bwd<ACT>  | gy, a, b, y, gx, n, p1, p2 (gx = gy * act'(a + b, y)) | flat float32 | 1 thread/elem, 256|
-// ACT: an ActId of act.cuh (alpha_py.ops.ACTIVATIONS names it). Grid-stride loops, so any grid size is valid.
+// | add_into          | a, b, n                   (a += b in place)       | flat float32 | 1 thread/elem, 256|
+// ACT: an ActId of act.cuh (alpha_py.ops.ACTIVATIONS names it). Grid-stride loops, so any grid size is valid; each
+// thread takes 8 elements (vec8.cuh) where n % 8 == 0 and the arrays are 16-byte aligned (launch n/8 threads then).
 //! instances: act_fwd<ACT_RELU> act_fwd<ACT_RELU6> act_fwd<ACT_LEAKY_RELU> act_fwd<ACT_ELU> act_fwd<ACT_SOFTPLUS>
 //! instances: act_fwd<ACT_GELU> act_fwd<ACT_SIGMOID> act_fwd<ACT_HARD_SIGMOID> act_fwd<ACT_TANH>
 //! instances: act_bwd<ACT_RELU> act_bwd<ACT_RELU6> act_bwd<ACT_LEAKY_RELU> act_bwd<ACT_ELU> act_bwd<ACT_SOFTPLUS>
@@ -17,30 +19,91 @@
 //! instances: add_act_bwd<ACT_TANH>
 #include "grid.cuh"
 #include "act.cuh"
+#include "vec8.cuh"
+
+template <ActId ACT, int V>
+__device__ __forceinline__ void act_fwd_v(const float* __restrict__ x, float* __restrict__ y, long long n, float p1,
+                                          float p2) {
+    VEC_LOOP(V, i, c, n, V) {
+        float v[V];
+        ldv<V>(x + i, v);
+#pragma unroll
+        for (int j = 0; j < V; ++j) v[j] = act_f<ACT>(v[j], p1, p2);
+        stv<V>(y + i, v);
+    }
+}
 
 template <ActId ACT>
 __global__ void act_fwd(const float* __restrict__ x, float* __restrict__ y, long long n, float p1, float p2) {
-    GRID_LOOP(i, n)
-        y[i] = act_f<ACT>(x[i], p1, p2);
+    if (vec8_ok(n, 8, x, y)) act_fwd_v<ACT, 8>(x, y, n, p1, p2);
+    else act_fwd_v<ACT, 1>(x, y, n, p1, p2);
+}
+
+// gx = gy * act'(a [+ b], y) (b null: act_bwd)
+template <ActId ACT, int V>
+__device__ __forceinline__ void act_bwd_v(const float* __restrict__ gy, const float* __restrict__ a,
+                                          const float* __restrict__ b, const float* __restrict__ y,
+                                          float* __restrict__ gx, long long n, float p1, float p2) {
+    VEC_LOOP(V, i, c, n, V) {
+        float g[V], va[V], vb[V], vy[V];
+        ldv<V>(gy + i, g);
+        ldv<V>(a + i, va);
+        ldv<V>(y + i, vy);
+        if (b) ldv<V>(b + i, vb);
+#pragma unroll
+        for (int j = 0; j < V; ++j) g[j] = g[j] * act_d<ACT>(b ? va[j] + vb[j] : va[j], vy[j], p1, p2);
+        stv<V>(gx + i, g);
+    }
 }
 
 template <ActId ACT>
 __global__ void act_bwd(const float* __restrict__ gy, const float* __restrict__ x, const float* __restrict__ y,
                         float* __restrict__ gx, long long n, float p1, float p2) {
-    GRID_LOOP(i, n)
-        gx[i] = gy[i] * act_d<ACT>(x[i], y[i], p1, p2);
+    if (vec8_ok(n, 8, gy, x, y, gx)) act_bwd_v<ACT, 8>(gy, x, nullptr, y, gx, n, p1, p2);
+    else act_bwd_v<ACT, 1>(gy, x, nullptr, y, gx, n, p1, p2);
+}
+
+template <ActId ACT, int V>
+__device__ __forceinline__ void add_act_fwd_v(const float* __restrict__ a, const float* __restrict__ b,
+                                              float* __restrict__ y, long long n, float p1, float p2) {
+    VEC_LOOP(V, i, c, n, V) {
+        float va[V], vb[V];
+        ldv<V>(a + i, va);
+        ldv<V>(b + i, vb);
+#pragma unroll
+        for (int j = 0; j < V; ++j) va[j] = act_f<ACT>(va[j] + vb[j], p1, p2);
+        stv<V>(y + i, va);
+    }
 }
 
 template <ActId ACT>
 __global__ void add_act_fwd(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ y,
                             long long n, float p1, float p2) {
-    GRID_LOOP(i, n)
-        y[i] = act_f<ACT>(a[i] + b[i], p1, p2);
+    if (vec8_ok(n, 8, a, b, y)) add_act_fwd_v<ACT, 8>(a, b, y, n, p1, p2);
+    else add_act_fwd_v<ACT, 1>(a, b, y, n, p1, p2);
 }
 
 template <ActId ACT>
 __global__ void add_act_bwd(const float* __restrict__ gy, const float* __restrict__ a, const float* __restrict__ b,
                             const float* __restrict__ y, float* __restrict__ gx, long long n, float p1, float p2) {
-    GRID_LOOP(i, n)
-        gx[i] = gy[i] * act_d<ACT>(a[i] + b[i], y[i], p1, p2);
+    if (vec8_ok(n, 8, gy, a, b, y, gx)) act_bwd_v<ACT, 8>(gy, a, b, y, gx, n, p1, p2);
+    else act_bwd_v<ACT, 1>(gy, a, b, y, gx, n, p1, p2);
+}
+
+template <int V>
+__device__ __forceinline__ void add_into_v(float* a, const float* __restrict__ b, long long n) {
+    VEC_LOOP(V, i, c, n, V) {
+        float va[V], vb[V];
+        ldv<V>(a + i, va);
+        ldv<V>(b + i, vb);
+#pragma unroll
+        for (int j = 0; j < V; ++j) va[j] += vb[j];
+        stv<V>(a + i, va);
+    }
+}
+
+// a += b in place (a fan-in gradient sum)
+extern "C" __global__ void add_into(float* a, const float* __restrict__ b, long long n) {
+    if (vec8_ok(n, 8, a, b)) add_into_v<8>(a, b, n);
+    else add_into_v<1>(a, b, n);
 }

@@ -84,8 +84,11 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
             k.max_dynamic_shared_size_bytes = smem
         return k
 
-    def launch_flat(self, family, name, n, args, per_thread=1):
-        """Grid-stride launch over n elements."""
+    def launch_flat(self, family, name, n, args, per_thread=1, vec_c=0):
+        """Grid-stride launch over n elements, per_thread each. vec_c (rows of vec_c channels; 8 for a flat kernel): the
+        kernel takes 8 elements per thread where it can (kernels/vec8.cuh): n/8 threads when n, vec_c % 8 == 0."""
+        if vec_c and n % 8 == 0 and vec_c % 8 == 0:
+            per_thread = 8
         blocks = max(1, min(MAX_BLOCKS, -(-n // (THREADS * per_thread))))
         self.kernel(family, name)((blocks,), (THREADS,), args)
 
@@ -189,7 +192,7 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
         code = self._act_kernel(name, "act_fwd")
         x = self.c(x)
         y = cupy.empty_like(x)
-        self.launch_flat("elementwise", f"act_fwd<{code}>", x.size, (x, y, i64(x.size), f32(p1), f32(p2)))
+        self.launch_flat("elementwise", f"act_fwd<{code}>", x.size, (x, y, i64(x.size), f32(p1), f32(p2)), vec_c=8)
         return y
 
     def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
@@ -199,7 +202,7 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
         y = self.c(y if y is not None else x)
         gx = cupy.empty_like(gy)
         self.launch_flat("elementwise", f"act_bwd<{code}>", gy.size,
-                         (gy, x, y, gx, i64(gy.size), f32(p1), f32(p2)))
+                         (gy, x, y, gx, i64(gy.size), f32(p1), f32(p2)), vec_c=8)
         return gx
 
     def add_act_bwd(self, name, gy, a, b, y, p1=0.0, p2=0.0):
@@ -209,7 +212,7 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
         gy, a, b, y = self.c(gy), self.c(a), self.c(b), self.c(y)
         gx = cupy.empty_like(gy)
         self.launch_flat("elementwise", f"add_act_bwd<{code}>", gy.size,
-                         (gy, a, b, y, gx, i64(gy.size), f32(p1), f32(p2)))
+                         (gy, a, b, y, gx, i64(gy.size), f32(p1), f32(p2)), vec_c=8)
         return gx
 
     def add_act(self, name, a, b, p1=0.0, p2=0.0):
@@ -218,7 +221,8 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
             return super().add_act(name, a, b, p1, p2)
         a, b = self.c(a), self.c(b)
         y = cupy.empty_like(a)
-        self.launch_flat("elementwise", f"add_act_fwd<{code}>", a.size, (a, b, y, i64(a.size), f32(p1), f32(p2)))
+        self.launch_flat("elementwise", f"add_act_fwd<{code}>", a.size, (a, b, y, i64(a.size), f32(p1), f32(p2)),
+                         vec_c=8)
         return y
 
     # ---------------------------------------------------------------- softmax family
@@ -344,7 +348,7 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
                          (x2, self.c(mean), inv, opt(gamma), opt(beta), opt(y), i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(xmode), NULL if xb is None else xb, NULL))
+                          f32(p1), f32(p2), i32(xmode), NULL if xb is None else xb, NULL), vec_c=c)
         if keep is not None:
             keep[:] = [xb]
         return None if y is None else y.reshape(x.shape), mean, var, inv
@@ -379,7 +383,7 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
                          (gy2, x2, mean, inv_std, opt(gamma), opt(beta), s1, s2, gx, i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode)))
+                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode)), vec_c=c)
         if gamma is None:
             return gx.reshape(gy.shape), None, None
         return gx.reshape(gy.shape), s2 * inv_std, s1

@@ -46,7 +46,7 @@ class Recast:
         opt = lambda a: NULL if a is None else a    # noqa: E731
         b.launch_flat("batchnorm", f"bn_apply<{self.act}>", self.xb.size,
                       (self.xb, self.mean, self.inv, opt(self.gamma), opt(self.beta), y, i64(m), i32(c),
-                       f32(self.p1), f32(self.p2), i32(2), NULL, yb))
+                       f32(self.p1), f32(self.p2), i32(2), NULL, yb), vec_c=c)
         return out
 
 
@@ -93,8 +93,12 @@ class CudaBf16Twins:
         return self.twin_ok(a.shape) and self.twin_of(a) is None
 
     def add_into(self, a, b):
-        self.drop_twin(a)                         # a is written in place: its twin no longer matches
-        return super().add_into(a, b)
+        """a += b (kernels/elementwise.cu add_into); a's twin is dropped (it no longer matches)."""
+        self.drop_twin(a)
+        if a.dtype != np.float32 or b.dtype != np.float32 or a.shape != b.shape or not b._c_contiguous:
+            return super().add_into(a, b)
+        self.launch_flat("elementwise", "add_into", a.size, (a, b, i64(a.size)), vec_c=8)
+        return a
 
     def drop_twin(self, a):
         """Forget a's twin (a is about to be written in place)."""
@@ -135,7 +139,7 @@ class CudaBf16Twins:
         y = cupy.empty(shape, dtype=np.float32)
         yb = cupy.empty(shape, dtype=np.uint16)
         self.launch_flat("bf16_act", f"add_act_twin<{code}>", y.size,
-                         a + b + (y, yb, i64(y.size), i32(shape[-1]), f32(p1), f32(p2)))
+                         a + b + (y, yb, i64(y.size), i32(shape[-1]), f32(p1), f32(p2)), vec_c=shape[-1])
         self.set_twin(y, yb)
         return y, yb
 
@@ -147,7 +151,7 @@ class CudaBf16Twins:
             raise ArgumentError(f"act_bwd_sign: bits {yb.dtype} {tuple(yb.shape)} are not the bf16 bits of an output "
                                 f"of the gradient's shape {tuple(gy.shape)}")
         gx = cupy.empty_like(gy)
-        self.launch_flat("bf16_act", "act_bwd_sign", gy.size, (gy, yb, gx, i64(gy.size), f32(slope)))
+        self.launch_flat("bf16_act", "act_bwd_sign", gy.size, (gy, yb, gx, i64(gy.size), f32(slope)), vec_c=8)
         return gx
 
 

@@ -1,0 +1,77 @@
+// kernels/vec8.cuh — V consecutive elements per thread for the streaming kernels (elementwise, batchNorm apply):
+// VEC_LOOP, a grid-stride loop over V-element groups of a row-major [rows, C] tensor that keeps the group's first
+// channel without a division per step, and loads/stores of V elements (V = 8: 16/32-byte vector accesses, V = 1:
+// scalar). A kernel runs its V = 8 body where vec8_ok holds (C and n multiples of 8, every pointer 16-byte aligned).
+#pragma once
+
+// i: the group's first flat index, c: its channel (i % C); needs C % V == 0 (C = V for a flat kernel: c stays 0)
+#define VEC_LOOP(V, i, c, n, C)                                                                                      \
+    for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * (V),                                     \
+                   i##_step = (long long)gridDim.x * blockDim.x * (V), c = i % (C), c##_step = i##_step % (C);      \
+         i < (n); i += i##_step, c += c##_step, c -= (c >= (C)) ? (C) : 0)
+
+__device__ __forceinline__ bool al16(const void* p) { return ((unsigned long long)p & 15ULL) == 0; }
+
+// every non-null pointer 16-byte aligned, C and n multiples of 8
+__device__ __forceinline__ bool vec8_ok(long long n, long long C, const void* a, const void* b = 0, const void* c = 0,
+                                        const void* d = 0, const void* e = 0, const void* f = 0, const void* g = 0,
+                                        const void* h = 0) {
+    return (C & 7) == 0 && (n & 7) == 0 && al16(a) && al16(b) && al16(c) && al16(d) && al16(e) && al16(f) &&
+           al16(g) && al16(h);
+}
+
+template <int V>
+__device__ __forceinline__ void ldv(const float* __restrict__ p, float (&o)[V]) {
+    if (V == 8) {
+        const float4 a = reinterpret_cast<const float4*>(p)[0], b = reinterpret_cast<const float4*>(p)[1];
+        o[0] = a.x; o[1] = a.y; o[2] = a.z; o[3] = a.w; o[4] = b.x; o[5] = b.y; o[6] = b.z; o[7] = b.w;
+    } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) o[j] = p[j];
+    }
+}
+
+template <int V>
+__device__ __forceinline__ void ldv(const unsigned short* __restrict__ p, unsigned short (&o)[V]) {
+    if (V == 8) {
+        const uint4 u = *reinterpret_cast<const uint4*>(p);
+        const unsigned w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) { o[2 * j] = (unsigned short)(w[j] & 0xffffu); o[2 * j + 1] = (unsigned short)(w[j] >> 16); }
+    } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) o[j] = p[j];
+    }
+}
+
+template <int V>
+__device__ __forceinline__ void stv(float* __restrict__ p, const float (&v)[V]) {
+    if (V == 8) {
+        reinterpret_cast<float4*>(p)[0] = make_float4(v[0], v[1], v[2], v[3]);
+        reinterpret_cast<float4*>(p)[1] = make_float4(v[4], v[5], v[6], v[7]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) p[j] = v[j];
+    }
+}
+
+template <int V>
+__device__ __forceinline__ void stv(unsigned short* __restrict__ p, const unsigned short (&v)[V]) {
+    if (V == 8) {
+        *reinterpret_cast<uint4*>(p) = make_uint4(v[0] | ((unsigned)v[1] << 16), v[2] | ((unsigned)v[3] << 16),
+                                                  v[4] | ((unsigned)v[5] << 16), v[6] | ((unsigned)v[7] << 16));
+    } else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) p[j] = v[j];
+    }
+}
+
+// per-channel values p[c .. c+V) (dflt where p is null)
+template <int V>
+__device__ __forceinline__ void ldc(const float* __restrict__ p, long long c, float dflt, float (&o)[V]) {
+    if (p) ldv<V>(p + c, o);
+    else {
+#pragma unroll
+        for (int j = 0; j < V; ++j) o[j] = dflt;
+    }
+}

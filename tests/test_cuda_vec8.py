@@ -1,0 +1,136 @@
+"""The streaming kernels' 8-elements-per-thread bodies (kernels/vec8.cuh: batchNorm apply/backward, the bf16 twins'
+add+activation and sign backward, the fp32 activations, the fan-in add) give the same bits as their scalar bodies,
+which run on inputs that are not 16-byte aligned, and as any grid size; batchNorm's four-row statistics loop matches
+float64. Skipped without a GPU."""
+import numpy as np
+import pytest
+
+from alpha_py import alpha
+from cuda_parity import keep_allocator, require_gpu  # noqa: F401 (keep_allocator: autouse)
+
+pytestmark = pytest.mark.gpu
+cupy = pytest.importorskip("cupy")
+_EG = {}
+SHAPES = [(3, 5, 7, 24), (2, 9, 40), (2, 3, 5, 12), (7, 16)]
+
+
+def backend():
+    require_gpu()
+    if "bf16" not in _EG:
+        _EG["bf16"] = alpha.engine.cuda_float32(0, precision="bf16", auto_graph=False, conv_autotune=False)
+    return _EG["bf16"].backend
+
+
+def shifted(a):
+    """a's values in a C-contiguous view one element past a 16-byte boundary (so the kernels take their scalar body)."""
+    buf = cupy.empty(a.size + 8, dtype=a.dtype)
+    v = buf[1:1 + a.size].reshape(a.shape)
+    v[...] = a
+    assert v.data.ptr % 16 != 0 and v.flags.c_contiguous
+    return v
+
+
+def same_bits(a, b):
+    a, b = cupy.asnumpy(a), cupy.asnumpy(b)
+    assert a.shape == b.shape and a.dtype == b.dtype
+    assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def data(shape, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape).astype(np.float32) * 3
+    x.reshape(-1)[:4] = [0.0, -0.0, 1e-40, -2.5]
+    return cupy.asarray(x)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("act", ["relu", "gelu", None])
+@pytest.mark.parametrize("bf16", [False, True])
+def test_batchnorm_forward_and_backward_bodies_agree(shape, act, bf16):
+    b = backend()
+    c = shape[-1]
+    x, gy = data(shape), data(shape, 1)
+    gamma, beta = data((c,), 2), data((c,), 3)
+    outs = []
+    for xs, gys in ((x, gy), (shifted(x), shifted(gy))):
+        keep = [] if bf16 else None
+        y, mean, var, inv = b.bn_act_fwd(act, xs, gamma, beta, 1e-5, keep=keep)
+        xk = keep[0] if bf16 else xs
+        gx, dg, db = b.bn_act_bwd(act, gys, xk, mean, inv, gamma, beta)
+        gx0, _, _ = b.bn_act_bwd(act, gys, xk, mean, inv, None, None, batch_stats=False)
+        outs.append([y, mean, var, inv, gx, dg, db, gx0] + ([keep[0]] if bf16 else []))
+    for u, v in zip(*outs):
+        same_bits(u, v)
+
+
+@pytest.mark.parametrize("shape", SHAPES[:3])
+@pytest.mark.parametrize("act", ["relu", None])
+def test_recast_and_add_act_twin_bodies_agree(shape, act):
+    b = backend()
+    c = shape[-1]
+    x, a = data(shape), data(shape, 1)
+    gamma, beta = data((c,), 2), data((c,), 3)
+    keep = []
+    _, mean, _, inv = b.bn_act_fwd(act, x, gamma, beta, 1e-5, keep=keep)
+    outs = []
+    for xb, av in ((keep[0], a), (shifted(keep[0]), shifted(a))):
+        lazy = b.bn_lazy(shape, act, xb, mean, inv, gamma, beta)
+        bits, y32 = lazy.source.bits(), lazy.source.fp32()
+        plain = b.bn_lazy(shape, None, xb, mean, inv, gamma, beta)
+        y, yb = b.add_act_twin("relu", av, plain)
+        y2, yb2 = b.add_act_twin("leakyRelu", av, av, 0.1)
+        outs.append([bits, y32, y, yb, y2, yb2, b.act_bwd_sign(av, yb, 0.0), b.act_bwd_sign(av, yb2, 0.1)])
+    for u, v in zip(*outs):
+        same_bits(u, v)
+
+
+@pytest.mark.parametrize("shape", [(3, 5, 7, 24), (13,), (4, 10)])
+@pytest.mark.parametrize("act", ["relu", "leakyRelu", "gelu", "tanh"])
+def test_elementwise_bodies_agree(shape, act):
+    b = backend()
+    x, y0, gy = data(shape), data(shape, 1), data(shape, 2)
+    outs = []
+    for xs, ys, gs in ((x, y0, gy), (shifted(x), shifted(y0), shifted(gy))):
+        y = b.act_fwd(act, xs, 0.1)
+        s = b.add_act(act, xs, ys, 0.1)
+        acc = xs.copy()
+        b.add_into(acc, gs)
+        outs.append([y, b.act_bwd(act, gs, xs, y, 0.1), s, b.add_act_bwd(act, gs, xs, ys, s, 0.1), acc])
+    for u, v in zip(*outs):
+        same_bits(u, v)
+    same_bits(outs[0][4], x + gy)
+
+
+@pytest.mark.parametrize("grid", [1, 3])
+def test_a_small_grid_steps_the_channel_across_grid_strides(grid):
+    """n/8 groups over few threads: each thread's channel advances by (grid stride) % C between its groups."""
+    b = backend()
+    m, c = 97, 40
+    x, gy = data((m, c)), data((m, c), 1)
+    gamma, beta = data((c,), 2), data((c,), 3)
+    y, mean, _, inv = b.bn_act_fwd("relu", x, gamma, beta, 1e-5)
+    out = cupy.empty_like(x)
+    b.kernel("batchnorm", "bn_apply<ACT_RELU>")((grid,), (256,), (
+        x, mean, inv, gamma, beta, out, np.int64(m), np.int32(c), np.float32(0), np.float32(0), np.int32(0),
+        np.uint64(0), np.uint64(0)))
+    same_bits(out, y)
+    acc, want = x.copy(), x + gy
+    b.kernel("elementwise", "add_into")((grid,), (256,), (acc, gy, np.int64(acc.size)))
+    same_bits(acc, want)
+
+
+@pytest.mark.parametrize("m,c", [(20000, 64), (9001, 24)])
+def test_batchnorm_statistics_of_many_rows_match_float64(m, c):
+    b = backend()
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal((m, c)) * 2 + 5).astype(np.float32)
+    gy = rng.standard_normal((m, c)).astype(np.float32)
+    y, mean, var, inv = b.bn_act_fwd(None, cupy.asarray(x), None, None, 1e-5)
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(cupy.asnumpy(mean), x64.mean(0), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(cupy.asnumpy(var), x64.var(0), rtol=1e-5)
+    _, dg, db = b.bn_act_bwd(None, cupy.asarray(gy), cupy.asarray(x), mean, inv, cupy.ones(c, np.float32),
+                             cupy.zeros(c, np.float32))
+    xhat = (x64 - x64.mean(0)) / np.sqrt(x64.var(0) + 1e-5)
+    np.testing.assert_allclose(cupy.asnumpy(db), gy.astype(np.float64).sum(0), rtol=1e-5, atol=1e-3)
+    np.testing.assert_allclose(cupy.asnumpy(dg), (gy * xhat).sum(0), rtol=1e-4, atol=1e-3)
