@@ -6,6 +6,7 @@
 //   Y[m = (n,oh,ow), oc] = sum_k X[n, oh*SH-PH+fh, ow*SW-PW+fw, ic] * W[oc, k],  k = (fh, fw, ic)
 // | kernel                  | args                                                    | launch                                |
 // | wg[b]_conv_fwd_n{128,64} | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW      | (ceil(M/128), ceil(OC/BN)) x 256, wg_smem |
+// | wgb_conv_fwd_yb_n{128,64} | the same, y written as bf16 bits (nearest even)        | the same                              |
 // | wg[b]_conv_wgrad_n{128,64} | x, gyT [OC, Rp], ws, (geometry), Rp, chunk           | (ceil(OC/BN), ceil(KW/128), S) x 256  |
 // | wg[b]_conv_dgrad_s_n{128,64} | gy, wf [IC,FH,FW,OC] flipped, gx, (the conv's geometry) | (ceil(N*ceil(H/SH)*ceil(W/SW)/128), ceil(IC/BN), SH*SW) |
 // | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
@@ -31,8 +32,20 @@ __device__ __forceinline__ T* wg_smem() {
     return reinterpret_cast<T*>(smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023) / 4);
 }
 
+// two accumulators stored to an output row: fp32 (float2 where aligned) or bf16 bits rounded to nearest even
+__device__ __forceinline__ void st_pair(float* p, float v0, float v1, bool two, bool has1) {
+    if (two) *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+    else { p[0] = v0; if (has1) p[1] = v1; }
+}
+__device__ __forceinline__ void st_pair(unsigned short* p, float v0, float v1, bool two, bool has1) {
+    unsigned b;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(b) : "f"(v1), "f"(v0));    // v0 in the low half
+    if (two) *reinterpret_cast<unsigned*>(p) = b;
+    else { p[0] = (unsigned short)b; if (has1) p[1] = (unsigned short)(b >> 16); }
+}
+
 // The K-major pipelined GEMM of the forward-style kernels: D[m0.. +128, n0.. +BN] = sum over K of the loaders' tiles,
-// stored as rows `row(m)` (a float* per output row m < M; N columns, float2 stores where N is even).
+// stored as rows `row(m)` (an O* per output row m < M, O fp32 or bf16 bits; N columns, pair stores where N is even).
 template <int BN, class T, class LA, class LB, class ROW>
 __device__ __forceinline__ void wg_gemm_rows(LA& la, LB& lb, int K, int m0, int n0, int M, int N, ROW row) {
     constexpr int BK = TcElem<T>::BK, SA = WG_BM * BK, SS = SA + BN * BK;   // elements per stage
@@ -60,22 +73,17 @@ __device__ __forceinline__ void wg_gemm_rows(LA& la, LB& lb, int K, int m0, int 
     for (int h = 0; h < 2; ++h) {
         const int m = rbase + 8 * h;
         if (m >= M) continue;
-        float* crow = row(m);
+        auto crow = row(m);
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j) {
             const int n = n0 + 8 * j + 2 * (lane & 3);
-            const float v0 = d[4 * j + 2 * h], v1 = d[4 * j + 2 * h + 1];
-            if (even && n + 1 < N) *reinterpret_cast<float2*>(crow + n) = make_float2(v0, v1);
-            else {
-                if (n < N) crow[n] = v0;
-                if (n + 1 < N) crow[n + 1] = v1;
-            }
+            if (n < N) st_pair(crow + n, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], even && n + 1 < N, n + 1 < N);
         }
     }
 }
 
-template <int BN, class T>
-__device__ __forceinline__ void wg_conv_fwd(const T* __restrict__ x, const T* __restrict__ w, float* __restrict__ y,
+template <int BN, class T, class O>
+__device__ __forceinline__ void wg_conv_fwd(const T* __restrict__ x, const T* __restrict__ w, O* __restrict__ y,
                                             const ConvGeom& g) {
     const int m0 = blockIdx.x * WG_BM, n0 = blockIdx.y * BN, N = g.OC;
     FwdTileA<WG_BM, 1, T> la(x, g, m0);
@@ -321,3 +329,8 @@ typedef unsigned short bf16_t;
         WG_G; wg_conv_wgrad<64, T>(x, w, y, g, Rp, chunk); }
 WG_KERNELS(wg_conv, float)
 WG_KERNELS(wgb_conv, bf16_t)
+// bf16 forward writing y's bf16 bits (round to nearest even) instead of fp32: what a bf16 training BatchNorm reads
+extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) wgb_conv_fwd_yb_n128(const bf16_t* __restrict__ x,
+    const bf16_t* __restrict__ w, bf16_t* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<128, bf16_t>(x, w, y, g); }
+extern "C" __global__ void __launch_bounds__(TC_THREADS, 3) wgb_conv_fwd_yb_n64(const bf16_t* __restrict__ x,
+    const bf16_t* __restrict__ w, bf16_t* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<64, bf16_t>(x, w, y, g); }

@@ -176,7 +176,8 @@ def test_a_batchnorm_output_is_computed_only_when_read():
         del b.bf16_twins
     assert y0._data is not None
     np.testing.assert_array_equal(y.numpy().view(np.uint32), y0.numpy().view(np.uint32))   # computed now
-    np.testing.assert_array_equal(z.numpy().view(np.uint32), z0.numpy().view(np.uint32))
+    want = z0.numpy() if z._data is not None else round_bf16(z0.numpy())    # z stored as bits (test_cuda_conv_bits)
+    np.testing.assert_array_equal(z.numpy().view(np.uint32), want.view(np.uint32))
     assert b.twin_of(y.data)[1] is not None                # the computed data keeps its twin
 
 

@@ -329,12 +329,14 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
 
     def bn_act_fwd(self, name, x, gamma, beta, eps, mean=None, var=None, p1=0.0, p2=0.0, keep=None, write_y=True):
         """keep (a list; bf16 training): x is rounded to bf16 as it is read — the statistics and y are those of the
-        rounded values — and keep receives those bf16 bits [M, C] (uint16), all bn_act_bwd needs of x.
+        rounded values — and keep receives those bf16 bits [M, C] (uint16), all bn_act_bwd needs of x; x may be
+        given as those bits already (uint16).
         write_y=False (with keep): y is not computed (None; cuda_bf16_twin.py bn_lazy rebuilds it from the bits)."""
         act = self._act_kernel(name, "bn_act_fwd")
         c = x.shape[-1]
-        x2 = self.c(x).reshape(-1, c)
-        xmode = 0 if keep is None else 1
+        bits = x.dtype == np.uint16           # x given as its bf16 bits (a convolution's stored output): kept as is
+        x2 = (x if bits else self.c(x)).reshape(-1, c)
+        xmode = 2 if bits else 0 if keep is None else 1
         if mean is None:                  # batch statistics in one pass: shifted sums, then mean/var/inv together
             part1, part2, s = self._bn_partial(3, ACT_IDENTITY, x2, None, None, None, None, None, xmode=xmode)
             mean, var, inv = (cupy.empty((c,), dtype=self.dtype) for _ in range(3))
@@ -343,12 +345,13 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
                                                          f32(eps), mean, var, inv, i32(xmode)))
         else:
             inv = f32(1.0) / cupy.sqrt(var + f32(eps))
-        y = cupy.empty_like(x2) if write_y or keep is None else None
-        xb = None if keep is None else cupy.empty(x2.shape, dtype=np.uint16)
+        y = cupy.empty(x2.shape, dtype=np.float32) if write_y or keep is None else None
+        xb = x2 if bits else None if keep is None else cupy.empty(x2.shape, dtype=np.uint16)
         opt = lambda a: NULL if a is None else self.c(a)
-        self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
-                         (x2, self.c(mean), inv, opt(gamma), opt(beta), opt(y), i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(xmode), NULL if xb is None else xb, NULL), vec_c=c)
+        if y is not None or not bits:          # (bits given, y lazy: nothing to write)
+            self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
+                             (x2, self.c(mean), inv, opt(gamma), opt(beta), opt(y), i64(x2.shape[0]), i32(c),
+                              f32(p1), f32(p2), i32(xmode), NULL if xb is None or bits else xb, NULL), vec_c=c)
         if keep is not None:
             keep[:] = [xb]
         return None if y is None else y.reshape(x.shape), mean, var, inv

@@ -91,9 +91,10 @@ class CudaBf16Ops:
         zero-padded to 8 when cast (forward, bwd-filter); bwd-data gathers gY, so its OC must be a multiple of 8."""
         return self.wgmma_ok() and gathered % 8 == 0
 
-    def bf16_conv_fwd(self, x, w, stride, pad, keep=None, x_bf16=None):
+    def bf16_conv_fwd(self, x, w, stride, pad, keep=None, x_bf16=None, y_bits=False):
+        """y_bits=True: where a wgmma kernel runs, y comes back as its bf16 bits (uint16; see conv_fwd)."""
         if x_bf16 is not None:
-            return self._bf16_conv_fwd_bits(x, x_bf16, w, stride, pad)
+            return self._bf16_conv_fwd_bits(x, x_bf16, w, stride, pad, y_bits)
         x, w = self.c(x), self.c(w)
         oc = w.shape[0]
 
@@ -107,12 +108,12 @@ class CudaBf16Ops:
                 xb = self.to_bf16(x, pad8=True)
                 if keep is not None:
                     keep[:] = [xb]
-                return self.tc_fwd(xb, w, stride, pad, 128, bn, True, True)
+                return self.tc_fwd(xb, w, stride, pad, 128, bn, True, True, y_bits=y_bits)
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: wg(bn)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
 
-    def _bf16_conv_fwd_bits(self, x, xb, w, stride, pad):
+    def _bf16_conv_fwd_bits(self, x, xb, w, stride, pad, y_bits=False):
         """The forward on x's bf16 bits made already (a twin): only the wgmma kernels read bits, timed apart from the
         forward that casts (mode 'bf16x')."""
         w = self.c(w)
@@ -123,8 +124,8 @@ class CudaBf16Ops:
         if not self._wgb_ok():
             raise ArgumentError("conv_fwd: x_bf16 (x's bf16 bits) needs the wgmma kernels (compute capability 9.0); "
                                 f"this GPU has {self.device.compute_capability}: pass x alone")
-        cands = {f"bf16wg128x{bn}": (lambda bn=bn: self.tc_fwd(xb, w, stride, pad, 128, bn, True, True))
-                 for bn in (128, 64)}
+        cands = {f"bf16wg128x{bn}": (lambda bn=bn: self.tc_fwd(xb, w, stride, pad, 128, bn, True, True,
+                                                               y_bits=y_bits)) for bn in (128, 64)}
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, w.shape[0]), "bf16x")
 
     def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):

@@ -50,15 +50,51 @@ class Recast:
         return out
 
 
+class StoredBits:
+    """A tensor stored as its bf16 bits (bf16 training: a convolution's output, which BatchNorm reads as bits, the
+    bits it keeps anyway): fp32() is their exact widening, registered with the bits as its twin. Its value depends
+    on nothing that changes later (settle_lazy leaves it)."""
+
+    __slots__ = ("backend", "yb")
+    fixed = True
+
+    def __init__(self, backend, yb):
+        self.backend, self.yb = backend, yb
+
+    def bits(self):
+        return self.yb
+
+    def fp32(self):
+        y = (self.yb.astype(np.uint32) << 16).view(np.float32)
+        self.backend.set_twin(y, self.yb)
+        return y
+
+
 class CudaBf16Twins:
     """Mixin of CudaBackend. `bf16_twins = False` turns the sharing off (every convolution casts its own input)."""
 
     bf16_twins = True
+    bf16_conv_bits = True     # bf16 training: a convolution's output stored as bf16 bits (conv_bits_ok)
 
     def twin_ok(self, shape):
         """Can an array of `shape` have a twin? In bf16 with twins on, its channels (last axis) a multiple of 8 (the
         wgmma kernels' 16-byte chunks)."""
         return self.bf16_twins and self._bf16 and len(shape) > 0 and shape[-1] % 8 == 0
+
+    def conv_bits_ok(self, channels):
+        """May a bf16 training convolution with `channels` output channels store its output as bf16 bits (a
+        LazyData over StoredBits: BatchNorm reads the bits, anything else their widening)? On the wgmma kernels,
+        with twins on and channels a multiple of 8."""
+        return self.bf16_conv_bits and self.twin_ok((channels,)) and self.wgmma_ok()
+
+    def stored(self, yb):
+        """The bf16 bits yb as a tensor's lazy data (read in fp32: their widening)."""
+        return LazyData(StoredBits(self, yb), yb.shape, np.dtype(np.float32))
+
+    @staticmethod
+    def stored_bits(lazy):
+        """The bf16 bits a lazy tensor is stored as (StoredBits), else None."""
+        return lazy.source.yb if isinstance(lazy.source, StoredBits) else None
 
     def set_twin(self, a, twin):
         """Register `twin` (bf16 bits in a's shape, or a Recast) for the fp32 array `a` where twin_ok -> whether it
@@ -79,8 +115,10 @@ class CudaBf16Twins:
         """(bf16 bits of the fp32 array a now, what a consumer keeps of them for backward: the bits or the Recast),
         or None when no unit registered a twin for a. A Recast's bits are built for each call and not held (a's
         consumer is usually one convolution; holding them while a lives would outlast it)."""
-        if type(a) is LazyData:                  # a BatchNorm output not computed in fp32 (nn/norm.py)
-            return a.source.bits(), a.source
+        if type(a) is LazyData:                  # a BatchNorm output not computed in fp32 (nn/norm.py), or a
+            src = a.source                       # convolution's output stored as bits (StoredBits)
+            bits = src.bits()
+            return bits, (src if isinstance(src, Recast) else bits)
         m = self.__dict__.get("_twins")
         e = m.get(id(a)) if m else None
         if e is None or e[0]() is not a:
@@ -160,7 +198,7 @@ def _addend(backend, v):
     as its kept input bits (mode 2); a lazy output of BatchNorm + activation is computed in fp32 first."""
     if type(v) is LazyData:
         r = v.source
-        if r.act != "ACT_IDENTITY":
+        if not isinstance(r, Recast) or r.act != "ACT_IDENTITY":
             return (r.fp32(), NULL, NULL, NULL, NULL, i32(0))
         opt = lambda a: NULL if a is None else a    # noqa: E731
         return (r.xb, r.mean, r.inv, opt(r.gamma), opt(r.beta), i32(2))

@@ -141,11 +141,12 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
         return cands[name]()
 
     # ---------------------------------------------------------------- dense convolution
-    def conv_fwd(self, x, w, stride, pad, keep=None, x_bf16=None):
+    def conv_fwd(self, x, w, stride, pad, keep=None, x_bf16=None, y_bits=False):
         """keep (bf16 only): a list that receives x's bf16 cast when the wgmma kernels ran (for conv_bwd_filter's
-        x_bf16); x_bf16 (bf16 on Hopper only): x's bf16 bits made already (a twin), read by the wgmma kernels."""
+        x_bf16); x_bf16 (bf16 on Hopper only): x's bf16 bits made already (a twin), read by the wgmma kernels;
+        y_bits (bf16 only): y may come back as its bf16 bits (uint16, nearest even) where a wgmma kernel runs."""
         if self._bf16:
-            return self.bf16_conv_fwd(x, w, stride, pad, keep, x_bf16)
+            return self.bf16_conv_fwd(x, w, stride, pad, keep, x_bf16, y_bits)
         x, w = self.c(x), self.c(w)
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape

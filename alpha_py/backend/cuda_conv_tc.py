@@ -60,23 +60,26 @@ class CudaTensorCoreConvOps:
             self.kernel("conv_wgmma", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
         return out
 
-    def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None):
+    def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None, y_bits=False):
         """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64);
         bf16=True (wgmma only): x and w are cast to bf16 first (unless they are bf16 bits already), channels
-        zero-padded to a multiple of 8. out_hw: the output's (OH, OW) when not the symmetric-pad size (pads may
-        then be negative)."""
+        zero-padded to a multiple of 8; y_bits=True with it: y is written as its bf16 bits (uint16). out_hw: the
+        output's (OH, OW) when not the symmetric-pad size (pads may then be negative)."""
         if bf16:
             x, w = (a if a.dtype == np.uint16 else self.to_bf16(a, pad8=True) for a in (x, w))
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         oh, ow = out_hw or ((h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1)
-        y = cupy.empty((n, oh, ow, oc), dtype=np.float32)
+        y_bits = y_bits and wgmma and bf16
+        y = cupy.empty((n, oh, ow, oc), dtype=np.uint16 if y_bits else np.float32)
         m = n * oh * ow
         if y.size == 0:
             return y
         args = (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
         if wgmma:
-            bm, smem, name = 128, wg_smem_bytes(bn), ("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_fwd_n{bn}")
+            kind = "b" if bf16 else ""
+            name = ("conv_wgmma", f"wg{kind}_conv_fwd_yb_n{bn}" if y_bits else f"wg{kind}_conv_fwd_n{bn}")
+            bm, smem = 128, wg_smem_bytes(bn)
         else:
             smem, name = tc_smem_bytes(bm, bn, False), ("conv_tc", f"tc_conv_fwd<{bm},{bn}>")
         self.kernel(*name, smem)((-(-m // bm), -(-oc // bn)), (TC_THREADS,), args, shared_mem=smem)

@@ -92,7 +92,7 @@ def settle_lazy():
         pending = list(_LAZY)
     for lz in pending:
         t = lz.owner() if lz.owner is not None else None
-        if t is not None and t._lazy is lz:
+        if t is not None and t._lazy is lz and not getattr(lz.source, "fixed", False):
             lz.resolve(t)
 
 

@@ -2,6 +2,8 @@
 and the 1D conv2D/deconv2D over NWC). Forward/backward are engine primitives only."""
 import math
 
+import numpy as np
+
 from ..errors import ArgumentError, fmt_shape
 from .unit import Unit
 
@@ -85,15 +87,21 @@ class Conv3D(_ConvBase):
         b = eg.backend
         if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW ...
             twin = b.twin_of(x) if b.wgmma_ok() else None
+            bits = not self.biased and not eg.anomaly and b.conv_bits_ok(self.out_channels)
             if twin is not None:                 # ... or the bits the unit that made x made once for every reader
-                y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, x_bf16=twin[0])
-                return (self._add_bias(eg, y),), (x.shape, twin[1])
+                y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, x_bf16=twin[0], y_bits=bits)
+                return (self._bf16_out(eg, y),), (x.shape, twin[1])
             keep = []
-            y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep)
-            return (self._add_bias(eg, y),), ((x.shape, keep[0]) if keep else x)       # ... and not x itself
+            y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep, y_bits=bits)
+            return (self._bf16_out(eg, y),), ((x.shape, keep[0]) if keep else x)       # ... and not x itself
         fwd = b.conv_fwd if self.training else getattr(b, "conv_fwd_eval", b.conv_fwd)   # CPU: F(4x4) at inference
         y = fwd(x, self.weight().data, self.stride, self.padding)
         return (self._add_bias(eg, y),), x
+
+    def _bf16_out(self, eg, y):
+        """A bf16 training forward's output: stored as the bf16 bits the kernel wrote (uint16; a BatchNorm reads them
+        as they are, anything else their widening), else fp32 plus the bias."""
+        return eg.backend.stored(y) if y.dtype == np.uint16 else self._add_bias(eg, y)
 
     def _bwd(self, eg, ctx, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()

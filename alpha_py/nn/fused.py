@@ -74,6 +74,10 @@ class _FusedBnAct(Fused):
     def _act(self):
         return self.second.act, self.second.p1, self.second.p2
 
+    def _reads_lazy(self, eg):
+        self._sync_mode()
+        return self.first._reads_lazy(eg)
+
     def _fwd(self, eg, x):
         self._sync_mode()
         return self.first._fwd(eg, x, act=self._act())

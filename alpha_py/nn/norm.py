@@ -3,6 +3,7 @@ taken over all leading dims of the trailing feature dims given at construction; 
 read from alpha_py.params.AlphaParam (v1.2's batchNorm_* / layerNorm_* fields) when the unit is made."""
 import math
 
+from ..core.tensor import LazyData
 from ..errors import ArgumentError, fmt_shape
 from ..params import AlphaParam
 from .unit import Unit
@@ -147,10 +148,17 @@ class BatchNorm(_FeatureUnit):
         """(mean, var) that eval mode normalises with: the running statistics."""
         return self._params["run_mean"].data, self._params["run_var"].data
 
+    def _reads_lazy(self, eg):
+        """bf16 training reads an input stored as bf16 bits (a convolution's output) as those bits."""
+        return self.training and not self.use_global and eg.precision() == "bf16"
+
     def _fwd(self, eg, x, act=None):
         """act: None, or (name, p1, p2) of an activation fused after the normalisation
         (batchNorm_<act> units; the backend's bn_act_fwd primitive)."""
         b = eg.backend
+        if type(x) is LazyData:             # (_reads_lazy) the bits it is stored as, or its fp32 computed now
+            bits = b.stored_bits(x)
+            x = x.source.fp32() if bits is None else bits
         g, be = self._gamma_beta()
         x2 = x.reshape(-1, self.features)
 

@@ -1,0 +1,117 @@
+"""bf16 training stores a convolution's output as its bf16 bits (the wgmma forward writes them; backend/cuda_bf16_twin.py
+StoredBits): BatchNorm reads and keeps those bits as they are, anything else reads their widening, and a training
+step computes the same bits as with the fp32 output. Skipped without a GPU (and off Hopper: the wgmma kernels)."""
+import numpy as np
+import pytest
+
+from alpha_py import alpha, nn
+from alpha_py.core.tensor import LazyData, settle_lazy
+from cuda_parity import keep_allocator, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
+from test_cuda_bf16_twin import Blocks
+
+pytestmark = pytest.mark.gpu
+_EG = {}
+
+
+def engine(seed=0):
+    require_gpu()
+    if "bf16" not in _EG:
+        _EG["bf16"] = alpha.engine.cuda_float32(0, precision="bf16", auto_graph=False, conv_autotune=False)
+    eg = _EG["bf16"].set_seed(seed)
+    if not eg.backend.wgmma_ok():
+        pytest.skip("bf16 convolution outputs are stored as bits on the wgmma kernels (compute capability 9.0)")
+    return eg
+
+
+def _x(shape, seed=1):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def _fp32_output(eg, conv, x):
+    eg.backend.bf16_conv_bits = False
+    try:
+        return conv.forward(x)[0].numpy()
+    finally:
+        del eg.backend.bf16_conv_bits
+
+
+@pytest.mark.parametrize("stride,ic", [(1, 16), (2, 3)])
+def test_a_training_convolution_stores_its_output_as_bf16_bits(stride, ic):
+    eg = engine()
+    conv = nn.conv3D(False, ic, 16, 3, stride, 1).init(eg)
+    x = eg.tensor(_x((3, 7, 9, ic)))
+    y = conv.forward(x)[0]
+    assert type(y._lazy) is LazyData and y._data is None
+    bits = eg.backend.stored_bits(y._lazy)
+    assert bits.dtype == np.uint16 and y.shape == tuple(bits.shape) == (3, 6 // stride + 1, 8 // stride + 1, 16)
+    want = round_bf16(_fp32_output(eg, conv, x))                   # the fp32 output rounded to nearest even
+    np.testing.assert_array_equal(y.numpy().view(np.uint32), want.view(np.uint32))
+    assert y._lazy is None and eg.backend.twin_of(y.data)[0] is bits     # widened once, the bits its twin
+
+
+@pytest.mark.parametrize("case", ["bias", "channels", "eval", "switch"])
+def test_outputs_stay_fp32_where_bits_do_not_apply(case):
+    eg = engine()
+    conv = nn.conv3D(case == "bias", 16, 12 if case == "channels" else 16, 3, 1, 1).init(eg)
+    if case == "eval":
+        conv.eval()
+    if case == "switch":
+        eg.backend.bf16_conv_bits = False
+    try:
+        y = conv.forward(eg.tensor(_x((2, 5, 5, 16))))[0]
+    finally:
+        eg.backend.__dict__.pop("bf16_conv_bits", None)
+    assert y._lazy is None and y._data.dtype == np.float32
+
+
+def test_batchnorm_keeps_the_convolutions_bits_and_never_widens_them():
+    eg = engine(3)
+    conv, bn = nn.conv3D(False, 16, 16, 3, 1, 1).init(eg), nn.batchNorm_relu(16).init(eg)
+    x = eg.tensor(_x((4, 6, 6, 16)))
+    z = conv.forward(x)[0]
+    bits = eg.backend.stored_bits(z._lazy)
+    y = bn.forward(z)[0]
+    kept = y.node.ctx[0]
+    assert kept.data.ptr == bits.data.ptr                  # BN's kept input bits are the convolution's output
+    settle_lazy()                                          # stored bits depend on nothing that changes: left alone
+    assert z._data is None
+    y.numpy()
+    assert z._data is None
+
+
+def test_a_non_batchnorm_reader_gets_the_widened_bits():
+    eg = engine(5)
+    conv = nn.conv3D(False, 16, 16, 3, 1, 1).init(eg)
+    x = eg.tensor(_x((2, 6, 6, 16)))
+    z = conv.forward(x)[0]
+    r = nn.relu().init(eg).forward(z)[0].numpy()
+    want = np.maximum(round_bf16(_fp32_output(eg, conv, x)), 0)
+    np.testing.assert_array_equal(r.view(np.uint32), want.view(np.uint32))
+
+
+def _blocks_step(conv_bits):
+    eg = engine(11)
+    eg.backend.bf16_conv_bits = conv_bits
+    try:
+        rng = np.random.default_rng(2)
+        x = eg.tensor(rng.standard_normal((6, 9, 9, 16)).astype(np.float32))
+        gy = eg.tensor(rng.standard_normal((6, 5, 5, 32)).astype(np.float32))
+        net = Blocks().init(eg)
+        opt = alpha.optim.Adam(net.params(), 1e-2)
+        outs = []
+        for _ in range(2):
+            outs.append(net.forward(x)[0].numpy())
+            net.backward(gy)
+            outs += [eg.backend.to_host(p.grad_data) for p in net.params() if p.grad_data is not None]
+            opt.update().clear_grads()
+            net.gc()
+        return outs + [p.numpy() for p in net.params()]
+    finally:
+        del eg.backend.bf16_conv_bits
+
+
+def test_two_training_steps_compute_the_same_bits_with_stored_convolution_outputs():
+    off, on = _blocks_step(False), _blocks_step(True)
+    assert len(on) == len(off) > 30
+    for a, e in zip(on, off):
+        np.testing.assert_array_equal(np.asarray(a).view(np.uint8), np.asarray(e).view(np.uint8))
