@@ -4,7 +4,8 @@
 // | add_act_twin<ACT> | a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2 | 1 thread/elem, 256 |
 // |   y = act(a + b), yb = bf16(y); an addend is fp32 (mode 0; its mean, inv, gamma, beta null) or a plain         |
 // |   batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply computes that output, never written)     |
-// | act_bwd_sign      | gy, yb, gx, n, slope    gx = gy * (y > 0 ? 1 : slope), y read from its bits yb | same      |
+// | act_bwd_sign      | gy, gy2, yb, gx, n, slope  gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2 unless null), y read |
+// |                   |   from its bits yb; gx may be gy (in place)                                        | same      |
 // 8 elements per thread (vec8.cuh) where C % 8 == 0 and the arrays are 16-byte aligned (launch n/8 threads then).
 // yb rounds to nearest even except that a positive y never becomes +0 (it becomes the smallest subnormal), so the
 // sign test of act_bwd_sign is y > 0's answer for every y (zeros, subnormals, NaN: false; +inf: true): relu and
@@ -75,13 +76,19 @@ __global__ void add_act_twin(const void* __restrict__ a, const float* am, const 
 }
 
 template <int V>
-__device__ __forceinline__ void act_bwd_sign_v(const float* __restrict__ gy, const unsigned short* __restrict__ yb,
-                                               float* __restrict__ gx, long long n, float slope) {
+__device__ __forceinline__ void act_bwd_sign_v(const float* gy, const float* __restrict__ gy2,
+                                               const unsigned short* __restrict__ yb, float* gx,
+                                               long long n, float slope) {
     VEC_LOOP(V, i, c, n, V) {
-        float g[V];
+        float g[V], g2[V];
         unsigned short b[V];
         ldv<V>(gy + i, g);
         ldv<V>(yb + i, b);
+        if (gy2) {
+            ldv<V>(gy2 + i, g2);
+#pragma unroll
+            for (int j = 0; j < V; ++j) g[j] += g2[j];
+        }
 #pragma unroll
         for (int j = 0; j < V; ++j) g[j] = ((unsigned)b[j] - 1u < 0x7f80u) ? g[j] : g[j] * slope;
         stv<V>(gx + i, g);
@@ -89,10 +96,11 @@ __device__ __forceinline__ void act_bwd_sign_v(const float* __restrict__ gy, con
 }
 
 // bits 0x0001..0x7f80 are the positive bf16 values (0x7f80 = +inf); 0, NaN and negatives fall outside
-extern "C" __global__ void act_bwd_sign(const float* __restrict__ gy, const unsigned short* __restrict__ yb,
-                                        float* __restrict__ gx, long long n, float slope) {
-    if (vec8_ok(n, 8, gy, yb, gx))
-        act_bwd_sign_v<8>(gy, yb, gx, n, slope);
+extern "C" __global__ void act_bwd_sign(const float* gy, const float* __restrict__ gy2,
+                                        const unsigned short* __restrict__ yb, float* gx, long long n,
+                                        float slope) {
+    if (vec8_ok(n, 8, gy, gy2, yb, gx))
+        act_bwd_sign_v<8>(gy, gy2, yb, gx, n, slope);
     else
-        act_bwd_sign_v<1>(gy, yb, gx, n, slope);
+        act_bwd_sign_v<1>(gy, gy2, yb, gx, n, slope);
 }

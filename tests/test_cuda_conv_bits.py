@@ -1,6 +1,7 @@
-"""bf16 training stores a convolution's output as its bf16 bits (the wgmma forward writes them; backend/cuda_bf16_twin.py
-StoredBits): BatchNorm reads and keeps those bits as they are, anything else reads their widening, and a training
-step computes the same bits as with the fp32 output. Skipped without a GPU (and off Hopper: the wgmma kernels)."""
+"""bf16 training stores a convolution's output as its bf16 bits (the wgmma forward writes them; StoredBits in
+backend/cuda_bf16_twin.py): BatchNorm reads and keeps those bits as they are, anything else reads their widening, and
+a training step computes the same bits as with the fp32 output; a fan-in's two gradients are added inside the sign
+backward with the same bits. Skipped without a GPU (and off Hopper: the wgmma kernels)."""
 import numpy as np
 import pytest
 
@@ -115,3 +116,29 @@ def test_two_training_steps_compute_the_same_bits_with_stored_convolution_output
     assert len(on) == len(off) > 30
     for a, e in zip(on, off):
         np.testing.assert_array_equal(np.asarray(a).view(np.uint8), np.asarray(e).view(np.uint8))
+
+
+def _blocks_grads(grad_sums):
+    eg = engine(7)
+    eg.backend.grad_sums = grad_sums
+    try:
+        rng = np.random.default_rng(3)
+        x = eg.tensor(rng.standard_normal((6, 9, 9, 16)).astype(np.float32))
+        gy = eg.tensor(rng.standard_normal((6, 5, 5, 32)).astype(np.float32))
+        net = Blocks().init(eg)
+        net.forward(x)
+        net.backward(gy)
+        grads = [eg.backend.to_host(p.grad_data) for p in net.params() if p.grad_data is not None]
+        net.gc()
+        return grads
+    finally:
+        del eg.backend.grad_sums
+
+
+def test_a_fan_in_summed_inside_the_sign_backward_gives_the_same_bits():
+    """The first block's output feeds the second block's two paths: their gradients reach add_leakyRelu's sign
+    backward unsummed (core/autograd.py GradSum) and are added in its kernel, bit for bit the separate sum."""
+    off, on = _blocks_grads(False), _blocks_grads(True)
+    assert len(on) == len(off) == 15
+    for a, e in zip(on, off):
+        np.testing.assert_array_equal(a.view(np.uint32), e.view(np.uint32))

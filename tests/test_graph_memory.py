@@ -119,13 +119,17 @@ class Twice(nn.Module):
         return F.add(h, h) if self.same else F.add(self.fc1(h)[0], self.fc2(h)[0])
 
 
+@pytest.mark.parametrize("sums", [False, True])
 @pytest.mark.parametrize("same", [False, True])
-def test_fan_in_gradients_are_summed_in_place_only_when_nothing_else_holds_them(same):
+def test_fan_in_gradients_are_summed_in_place_only_when_nothing_else_holds_them(same, sums):
     """Two fresh gradients reaching one tensor are summed into the first (no third array); one array delivered
-    twice (add's backward gives its gradient to both inputs) is summed into a new one and left as it was."""
+    twice (add's backward gives its gradient to both inputs) is summed into a new one and left as it was. The same
+    when the backend lets the sum wait for its reader (grad_sums: a GradSum, summed before a unit that does not take
+    it)."""
     eg = alpha.engine.cpu_float32().set_seed(1)
     net = Twice(same).init(eg)
     b = eg.backend
+    b.grad_sums = sums
     calls = []
     plain_into = b.add_into
     b.add_into = lambda a, g: calls.append(a.shape) or plain_into(a, g)
@@ -141,7 +145,40 @@ def test_fan_in_gradients_are_summed_in_place_only_when_nothing_else_holds_them(
         np.testing.assert_array_equal(b.to_host(gy_dev), gy)          # the incoming gradient is untouched
         assert calls == ([] if same else [(3, 4)])
     finally:
-        del b.add_into
+        del b.add_into, b.grad_sums
+        net.gc()
+
+
+def test_a_unit_that_takes_grad_sums_gets_both_gradients_in_delivery_order():
+    """fc0 declares it takes GradSums: it receives fc1's and fc2's gradients of h unsummed (a: the first delivered,
+    owned: it may be written), and what it returns flows on as usual."""
+    from alpha_py.core.autograd import GradSum
+    eg = alpha.engine.cpu_float32().set_seed(1)
+    net = Twice(False).init(eg)
+    eg.backend.grad_sums = True
+    seen, fc0 = [], net.fc0
+    plain_bwd = fc0._bwd
+
+    def bwd(eg_, ctx, gys, needs):
+        g = gys[0]
+        seen.append((type(g), g.owned, eg_.backend.to_host(g.a), eg_.backend.to_host(g.b)))
+        return plain_bwd(eg_, ctx, (eg_.backend.add(g.a, g.b),), needs)
+    fc0.takes_grad_sums, fc0._bwd = (lambda ctx: True), bwd
+    try:
+        x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
+        net.forward(x)
+        gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+        net.backward(eg.tensor(gy))
+        w1, w2 = (u._params["weight"].numpy() for u in (net.fc1, net.fc2))
+        (kind, owned, a, b_), = seen
+        assert kind is GradSum and owned
+        p1, p2 = gy @ w1.T, gy @ w2.T                   # fc1's and fc2's gradients of h, in either order
+        close = lambda u, v: np.allclose(u, v, rtol=1e-5, atol=1e-6)     # noqa: E731
+        assert (close(a, p1) and close(b_, p2)) or (close(a, p2) and close(b_, p1))
+        np.testing.assert_allclose(fc0._params["bias"].grad().numpy(), (gy @ w1.T + gy @ w2.T).sum(0), rtol=1e-5,
+                                   atol=1e-6)
+    finally:
+        del eg.backend.grad_sums
         net.gc()
 
 

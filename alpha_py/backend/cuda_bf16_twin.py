@@ -181,15 +181,20 @@ class CudaBf16Twins:
         self.set_twin(y, yb)
         return y, yb
 
-    def act_bwd_sign(self, gy, yb, slope):
-        """gx = gy * (y > 0 ? 1 : slope) with y read from add_act_twin's bits: relu (slope 0) and leakyRelu (its
-        slope >= 0) backward from their output, bit for bit what act_bwd gives from the fp32 y."""
+    grad_sums = True          # autograd may hand act_bwd_sign a fan-in's two gradients unsummed (core/autograd.py)
+
+    def act_bwd_sign(self, gy, yb, slope, gy2=None, out=None):
+        """gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2: a fan-in's second gradient, added in the kernel), with y
+        read from add_act_twin's bits: relu (slope 0) and leakyRelu (its slope >= 0) backward from their output,
+        bit for bit what act_bwd gives from the fp32 y on the summed gradient. out: gx's array (may be gy itself)."""
         gy = self.c(gy)
-        if yb.dtype != np.uint16 or yb.shape != gy.shape:
+        if yb.dtype != np.uint16 or yb.shape != gy.shape or (gy2 is not None and gy2.shape != gy.shape):
             raise ArgumentError(f"act_bwd_sign: bits {yb.dtype} {tuple(yb.shape)} are not the bf16 bits of an output "
-                                f"of the gradient's shape {tuple(gy.shape)}")
-        gx = cupy.empty_like(gy)
-        self.launch_flat("bf16_act", "act_bwd_sign", gy.size, (gy, yb, gx, i64(gy.size), f32(slope)), vec_c=8)
+                                f"of the gradient's shape {tuple(gy.shape)}"
+                                + ("" if gy2 is None else f" (second gradient {tuple(gy2.shape)})"))
+        gx = cupy.empty_like(gy) if out is None else out
+        self.launch_flat("bf16_act", "act_bwd_sign", gy.size,
+                         (gy, NULL if gy2 is None else self.c(gy2), yb, gx, i64(gy.size), f32(slope)), vec_c=8)
         return gx
 
 

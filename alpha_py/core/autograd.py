@@ -84,14 +84,36 @@ def _topo_order(outputs, stop_ids):
     return order
 
 
-def _accumulate(backend, slot, key, g):
+class GradSum:
+    """Two gradients of one tensor not summed yet (a backend with `grad_sums`): the unit whose backward reads them
+    both in its own kernel (Unit.takes_grad_sums) saves the pass of the sum; for any other, _summed adds them.
+    owned: nothing else holds a or its memory, so a may be written in place (by the sum, or as that kernel's output)."""
+
+    __slots__ = ("a", "b", "owned")
+
+    def __init__(self, a, b, owned):
+        self.a, self.b, self.owned = a, b, owned
+
+
+def _accumulate(backend, slot, key, g, defer=False):
     cur = slot.get(key)
     if cur is None:
         slot[key] = g
-    elif sys.getrefcount(cur) == 3 and _owns_memory(cur) and cur.shape == g.shape and cur.dtype == g.dtype:
+        return
+    if type(cur) is GradSum:
+        slot[key] = cur = _summed(backend, cur)
+    owned = sys.getrefcount(cur) == 3 and _owns_memory(cur) and cur.shape == g.shape and cur.dtype == g.dtype
+    if defer and getattr(backend, "grad_sums", False) and cur.shape == g.shape and cur.dtype == g.dtype:
+        slot[key] = GradSum(cur, g, owned)     # summed by the reader's kernel, or by _summed
+    elif owned:
         backend.add_into(cur, g)           # only this slot holds cur and its memory: summed in place
     else:
         slot[key] = backend.add(cur, g)
+
+
+def _summed(backend, gs):
+    """a + b of a GradSum, into a in place when it owns a."""
+    return backend.add_into(gs.a, gs.b) if gs.owned else backend.add(gs.a, gs.b)
 
 
 def _owns_memory(a):
@@ -118,7 +140,7 @@ def run_backward(outputs, grads, targets=()):
         if id(t) in stop_ids:
             _accumulate(backend, result, id(t), g)
         elif t.node is not None:
-            _accumulate(backend, pending, (id(t.node), t.index), g)
+            _accumulate(backend, pending, (id(t.node), t.index), g, True)
         elif t.need_grad():
             t.accumulate_grad(g)
 
@@ -132,6 +154,8 @@ def run_backward(outputs, grads, targets=()):
         if node.done:
             raise StateError(f"backward: the graph through {node.op.describe()} was already "
                              "back-propagated or freed by gc(); run forward again")
+        if any(type(g) is GradSum for g in gys) and not node.op.takes_grad_sums(node.ctx):
+            gys = tuple(_summed(backend, g) if type(g) is GradSum else g for g in gys)
         needs = tuple(id(x) in stop_ids or x.node is not None or x.need_grad() for x in node.inputs)
         eg = node.op.engine_of(node.inputs)
         gxs = node.op._bwd(eg, node.ctx, gys, needs)

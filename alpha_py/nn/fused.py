@@ -4,6 +4,7 @@ fuse(a, b). Forward runs first._fwd then second._fwd; backward second._bwd then 
 nn modules."""
 import numpy as np
 
+from ..core.autograd import GradSum
 from ..core.tensor import LazyData
 from ..errors import ArgumentError
 from ..ops import grad_from_output, slope_from_sign
@@ -115,11 +116,19 @@ class _FusedAddAct(Fused):
         return (self.training and eg.precision() == "bf16" and tuple(a.shape) == tuple(b.shape)
                 and eg.backend.twin_ok(a.shape))
 
+    def takes_grad_sums(self, ctx):
+        """bf16 training's sign backward adds a fan-in's two gradients as it reads them."""
+        return ctx[2] is not None and ctx[2].dtype == np.uint16
+
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx
         s, bk = self.second, eg.backend
         if y.dtype == np.uint16:                    # y's bf16 bits (bf16 training, relu / leakyRelu)
-            gz = bk.act_bwd_sign(gys[0], y, slope_from_sign(s.act, s.p1))
+            g = gys[0]
+            if type(g) is GradSum:                 # a fan-in's two gradients, added in the kernel (into a if owned)
+                gz = bk.act_bwd_sign(g.a, y, slope_from_sign(s.act, s.p1), g.b, g.a if g.owned else None)
+            else:
+                gz = bk.act_bwd_sign(g, y, slope_from_sign(s.act, s.p1))
         else:
             gz = (bk.act_bwd(s.act, gys[0], y, y, s.p1, s.p2) if a is None else
                   bk.add_act_bwd(s.act, gys[0], a, b, y, s.p1, s.p2))

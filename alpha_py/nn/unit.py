@@ -192,6 +192,11 @@ class Unit:
         """Does _fwd take an input's LazyData (core/tensor.py) as it is, instead of its computed data?"""
         return False
 
+    def takes_grad_sums(self, ctx):
+        """Does _bwd (with this forward's ctx) take an output gradient given as a GradSum (core/autograd.py: two
+        gradients not summed yet) and add them in its own kernel?"""
+        return False
+
     def _check_count(self, xs):
         if self.n_inputs is not None and len(xs) != self.n_inputs:
             raise self.error(f"expected {self.n_inputs} input tensor(s), got {len(xs)}")
