@@ -1,7 +1,7 @@
 // kernels/elementwise.cu — fused activations (forward/backward) and add+activation.
 // | kernel            | args                                              | layout       | launch            |
 // | act_fwd<ACT>      | x, y, n, p1, p2                                   | flat float32 | 1 thread/elem, 256|
-// | act_bwd<ACT>      | gy, x, y, gx, n, p1, p2   (gx = gy * act'(x, y))  | flat float32 | 1 thread/elem, 256|
+// | act_bwd<ACT>      | gy, gy2, x, y, gx, n, p1, p2 (gx = (gy [+ gy2]) * act'(x, y); gx may be gy) | flat | same |
 // | add_act_fwd<ACT>  | a, b, y, n, p1, p2        (y = act(a + b))        | flat float32 | 1 thread/elem, 256|
 // | add_act_bwd<ACT>  | gy, a, b, y, gx, n, p1, p2 (gx = gy * act'(a + b, y)) | flat float32 | 1 thread/elem, 256|
 // | add_into          | a, b, n                   (a += b in place)       | flat float32 | 1 thread/elem, 256|
@@ -39,17 +39,22 @@ __global__ void act_fwd(const float* __restrict__ x, float* __restrict__ y, long
     else act_fwd_v<ACT, 1>(x, y, n, p1, p2);
 }
 
-// gx = gy * act'(a [+ b], y) (b null: act_bwd)
+// gx = (gy [+ gy2]) * act'(a [+ b], y) (b null: act_bwd; gy2: a fan-in's second gradient; gx may be gy)
 template <ActId ACT, int V>
-__device__ __forceinline__ void act_bwd_v(const float* __restrict__ gy, const float* __restrict__ a,
-                                          const float* __restrict__ b, const float* __restrict__ y,
-                                          float* __restrict__ gx, long long n, float p1, float p2) {
+__device__ __forceinline__ void act_bwd_v(const float* gy, const float* __restrict__ gy2, const float* __restrict__ a,
+                                          const float* __restrict__ b, const float* __restrict__ y, float* gx,
+                                          long long n, float p1, float p2) {
     VEC_LOOP(V, i, c, n, V) {
-        float g[V], va[V], vb[V], vy[V];
+        float g[V], g2[V], va[V], vb[V], vy[V];
         ldv<V>(gy + i, g);
         ldv<V>(a + i, va);
         ldv<V>(y + i, vy);
         if (b) ldv<V>(b + i, vb);
+        if (gy2) {
+            ldv<V>(gy2 + i, g2);
+#pragma unroll
+            for (int j = 0; j < V; ++j) g[j] += g2[j];
+        }
 #pragma unroll
         for (int j = 0; j < V; ++j) g[j] = g[j] * act_d<ACT>(b ? va[j] + vb[j] : va[j], vy[j], p1, p2);
         stv<V>(gx + i, g);
@@ -57,10 +62,10 @@ __device__ __forceinline__ void act_bwd_v(const float* __restrict__ gy, const fl
 }
 
 template <ActId ACT>
-__global__ void act_bwd(const float* __restrict__ gy, const float* __restrict__ x, const float* __restrict__ y,
-                        float* __restrict__ gx, long long n, float p1, float p2) {
-    if (vec8_ok(n, 8, gy, x, y, gx)) act_bwd_v<ACT, 8>(gy, x, nullptr, y, gx, n, p1, p2);
-    else act_bwd_v<ACT, 1>(gy, x, nullptr, y, gx, n, p1, p2);
+__global__ void act_bwd(const float* gy, const float* __restrict__ gy2, const float* __restrict__ x,
+                        const float* __restrict__ y, float* gx, long long n, float p1, float p2) {
+    if (vec8_ok(n, 8, gy, gy2, x, y, gx)) act_bwd_v<ACT, 8>(gy, gy2, x, nullptr, y, gx, n, p1, p2);
+    else act_bwd_v<ACT, 1>(gy, gy2, x, nullptr, y, gx, n, p1, p2);
 }
 
 template <ActId ACT, int V>
@@ -86,8 +91,8 @@ __global__ void add_act_fwd(const float* __restrict__ a, const float* __restrict
 template <ActId ACT>
 __global__ void add_act_bwd(const float* __restrict__ gy, const float* __restrict__ a, const float* __restrict__ b,
                             const float* __restrict__ y, float* __restrict__ gx, long long n, float p1, float p2) {
-    if (vec8_ok(n, 8, gy, a, b, y, gx)) act_bwd_v<ACT, 8>(gy, a, b, y, gx, n, p1, p2);
-    else act_bwd_v<ACT, 1>(gy, a, b, y, gx, n, p1, p2);
+    if (vec8_ok(n, 8, gy, a, b, y, gx)) act_bwd_v<ACT, 8>(gy, nullptr, a, b, y, gx, n, p1, p2);
+    else act_bwd_v<ACT, 1>(gy, nullptr, a, b, y, gx, n, p1, p2);
 }
 
 template <int V>

@@ -118,8 +118,12 @@ def test_two_training_steps_compute_the_same_bits_with_stored_convolution_output
         np.testing.assert_array_equal(np.asarray(a).view(np.uint8), np.asarray(e).view(np.uint8))
 
 
-def _blocks_grads(grad_sums):
+def _blocks_grads(grad_sums, precision):
     eg = engine(7)
+    if precision != "bf16":
+        if precision not in _EG:
+            _EG[precision] = alpha.engine.cuda_float32(0, precision=precision, auto_graph=False, conv_autotune=False)
+        eg = _EG[precision].set_seed(7)
     eg.backend.grad_sums = grad_sums
     try:
         rng = np.random.default_rng(3)
@@ -135,10 +139,12 @@ def _blocks_grads(grad_sums):
         del eg.backend.grad_sums
 
 
-def test_a_fan_in_summed_inside_the_sign_backward_gives_the_same_bits():
-    """The first block's output feeds the second block's two paths: their gradients reach add_leakyRelu's sign
-    backward unsummed (core/autograd.py GradSum) and are added in its kernel, bit for bit the separate sum."""
-    off, on = _blocks_grads(False), _blocks_grads(True)
+@pytest.mark.parametrize("precision", ["bf16", "tf32", "fp32"])
+def test_a_fan_in_summed_inside_the_activation_backward_gives_the_same_bits(precision):
+    """The first block's output feeds the second block's two paths: their gradients reach add_leakyRelu's backward
+    (from the sign bits in bf16, from y otherwise) unsummed (core/autograd.py GradSum) and are added in its kernel,
+    bit for bit the separate sum."""
+    off, on = _blocks_grads(False, precision), _blocks_grads(True, precision)
     assert len(on) == len(off) == 15
     for a, e in zip(on, off):
         np.testing.assert_array_equal(a.view(np.uint32), e.view(np.uint32))

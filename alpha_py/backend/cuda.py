@@ -195,14 +195,15 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
         self.launch_flat("elementwise", f"act_fwd<{code}>", x.size, (x, y, i64(x.size), f32(p1), f32(p2)), vec_c=8)
         return y
 
-    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
+    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0, gy2=None, out=None):
+        """gy2: a fan-in's second gradient, added in the kernel (core/autograd.py GradSum); out: gx's array (gy too)."""
         code = self._act_kernel(name, "act_bwd")
         gy = self.c(gy)
         x = self.c(x if x is not None else y)
         y = self.c(y if y is not None else x)
-        gx = cupy.empty_like(gy)
+        gx = cupy.empty_like(gy) if out is None else out
         self.launch_flat("elementwise", f"act_bwd<{code}>", gy.size,
-                         (gy, x, y, gx, i64(gy.size), f32(p1), f32(p2)), vec_c=8)
+                         (gy, NULL if gy2 is None else self.c(gy2), x, y, gx, i64(gy.size), f32(p1), f32(p2)), vec_c=8)
         return gx
 
     def add_act_bwd(self, name, gy, a, b, y, p1=0.0, p2=0.0):

@@ -117,21 +117,21 @@ class _FusedAddAct(Fused):
                 and eg.backend.twin_ok(a.shape))
 
     def takes_grad_sums(self, ctx):
-        """bf16 training's sign backward adds a fan-in's two gradients as it reads them."""
-        return ctx[2] is not None and ctx[2].dtype == np.uint16
+        """The backward from y alone (sign bits in bf16, else y) adds a fan-in's two gradients as it reads them."""
+        return ctx[0] is None
 
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx
         s, bk = self.second, eg.backend
+        g, g2, out = gys[0], None, None
+        if type(g) is GradSum:                      # a fan-in's two gradients, added in the kernel (into a if owned)
+            g, g2, out = g.a, g.b, (g.a if g.owned else None)
         if y.dtype == np.uint16:                    # y's bf16 bits (bf16 training, relu / leakyRelu)
-            g = gys[0]
-            if type(g) is GradSum:                 # a fan-in's two gradients, added in the kernel (into a if owned)
-                gz = bk.act_bwd_sign(g.a, y, slope_from_sign(s.act, s.p1), g.b, g.a if g.owned else None)
-            else:
-                gz = bk.act_bwd_sign(g, y, slope_from_sign(s.act, s.p1))
+            gz = bk.act_bwd_sign(g, y, slope_from_sign(s.act, s.p1), g2, out)
+        elif a is None:
+            gz = bk.act_bwd(s.act, g, y, y, s.p1, s.p2, **({} if g2 is None else dict(gy2=g2, out=out)))
         else:
-            gz = (bk.act_bwd(s.act, gys[0], y, y, s.p1, s.p2) if a is None else
-                  bk.add_act_bwd(s.act, gys[0], a, b, y, s.p1, s.p2))
+            gz = bk.add_act_bwd(s.act, g, a, b, y, s.p1, s.p2)
         unfit = self.first._unfit
         return (unfit(eg, gz, s1) if needs[0] else None, unfit(eg, gz, s2) if needs[1] else None)
 
