@@ -37,8 +37,9 @@ def parse(argv=None):
     ap.add_argument("--test-limit", dest="test_limit", type=int, default=None, help="test on this many images only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--same-init", dest="same_init", action="store_true",
-                    help="the PyTorch net starts from Alpha's initial weights (layouts converted), so the two runs "
-                         "differ only in their arithmetic (needs the Alpha side)")
+                    help="the PyTorch net starts from Alpha's initial weights (layouts converted) and visits the "
+                         "batches in Alpha's order, so the two runs differ only in their arithmetic (needs the Alpha "
+                         "side)")
     ap.add_argument("--channels-last", dest="channels_last", action="store_true",
                     help="PyTorch side in channels_last memory format (default: NCHW, as a plain script writes it)")
     only = ap.add_mutually_exclusive_group()
@@ -230,8 +231,15 @@ def run_torch(a, torch, init=None):
           f"{'channels_last' if a.channels_last else 'NCHW'}, cudnn.benchmark, "
           f"{'Alpha initial weights, ' if init is not None else ''}"
           f"{ {'tf32': 'TF32 convolutions', 'bf16': 'autocast bf16'}.get(a.precision, 'strict fp32')}", flush=True)
+    walk = None
+    if init is not None:                    # --same-init: also Alpha's batch order (the Trainer's iterator shuffles)
+        from alpha_py.data.iterators import TensorIter
+        walk = TensorIter(train, batch=a.batch, seed=a.seed)
     for epoch in range(1, a.epochs + 1):
-        order = np.random.default_rng([a.seed, epoch]).permutation(len(train))
+        if walk is None:
+            order = np.random.default_rng([a.seed, epoch]).permutation(len(train))
+        else:
+            order = walk.seed(a.seed * 100003 + epoch).shuffle_sort().order()      # as Trainer._epoch does
         wait()
         t0 = time.perf_counter()
         loss, acc = torch_train_pass(torch, model, opt, lossf, batches(torch, train, order, a.batch, dev,
