@@ -90,9 +90,10 @@ def test_a_non_batchnorm_reader_gets_the_widened_bits():
     np.testing.assert_array_equal(r.view(np.uint32), want.view(np.uint32))
 
 
-def _blocks_step(conv_bits):
-    eg = engine(11)
-    eg.backend.bf16_conv_bits = conv_bits
+def _train_blocks(eg, switch, value, steps):
+    """Blocks trained `steps` Adam steps with the backend attribute `switch` set to `value` -> every output,
+    gradient and final parameter."""
+    setattr(eg.backend, switch, value)
     try:
         rng = np.random.default_rng(2)
         x = eg.tensor(rng.standard_normal((6, 9, 9, 16)).astype(np.float32))
@@ -100,7 +101,7 @@ def _blocks_step(conv_bits):
         net = Blocks().init(eg)
         opt = alpha.optim.Adam(net.params(), 1e-2)
         outs = []
-        for _ in range(2):
+        for _ in range(steps):
             outs.append(net.forward(x)[0].numpy())
             net.backward(gy)
             outs += [eg.backend.to_host(p.grad_data) for p in net.params() if p.grad_data is not None]
@@ -108,35 +109,18 @@ def _blocks_step(conv_bits):
             net.gc()
         return outs + [p.numpy() for p in net.params()]
     finally:
-        del eg.backend.bf16_conv_bits
+        delattr(eg.backend, switch)
 
 
-def test_two_training_steps_compute_the_same_bits_with_stored_convolution_outputs():
-    off, on = _blocks_step(False), _blocks_step(True)
-    assert len(on) == len(off) > 30
+def _same_bits(on, off):
+    assert len(on) == len(off) > 15
     for a, e in zip(on, off):
         np.testing.assert_array_equal(np.asarray(a).view(np.uint8), np.asarray(e).view(np.uint8))
 
 
-def _blocks_grads(grad_sums, precision):
-    eg = engine(7)
-    if precision != "bf16":
-        if precision not in _EG:
-            _EG[precision] = alpha.engine.cuda_float32(0, precision=precision, auto_graph=False, conv_autotune=False)
-        eg = _EG[precision].set_seed(7)
-    eg.backend.grad_sums = grad_sums
-    try:
-        rng = np.random.default_rng(3)
-        x = eg.tensor(rng.standard_normal((6, 9, 9, 16)).astype(np.float32))
-        gy = eg.tensor(rng.standard_normal((6, 5, 5, 32)).astype(np.float32))
-        net = Blocks().init(eg)
-        net.forward(x)
-        net.backward(gy)
-        grads = [eg.backend.to_host(p.grad_data) for p in net.params() if p.grad_data is not None]
-        net.gc()
-        return grads
-    finally:
-        del eg.backend.grad_sums
+def test_two_training_steps_compute_the_same_bits_with_stored_convolution_outputs():
+    on = _train_blocks(engine(11), "bf16_conv_bits", True, 2)
+    _same_bits(on, _train_blocks(engine(11), "bf16_conv_bits", False, 2))
 
 
 @pytest.mark.parametrize("precision", ["bf16", "tf32", "fp32"])
@@ -144,7 +128,10 @@ def test_a_fan_in_summed_inside_the_activation_backward_gives_the_same_bits(prec
     """The first block's output feeds the second block's two paths: their gradients reach add_leakyRelu's backward
     (from the sign bits in bf16, from y otherwise) unsummed (core/autograd.py GradSum) and are added in its kernel,
     bit for bit the separate sum."""
-    off, on = _blocks_grads(False, precision), _blocks_grads(True, precision)
-    assert len(on) == len(off) == 15
-    for a, e in zip(on, off):
-        np.testing.assert_array_equal(a.view(np.uint32), e.view(np.uint32))
+    eg = engine(7)
+    if precision != "bf16":
+        if precision not in _EG:
+            _EG[precision] = alpha.engine.cuda_float32(0, precision=precision, auto_graph=False, conv_autotune=False)
+        eg = _EG[precision]
+    on = _train_blocks(eg.set_seed(7), "grad_sums", True, 1)
+    _same_bits(on, _train_blocks(eg.set_seed(7), "grad_sums", False, 1))
