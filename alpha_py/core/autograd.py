@@ -102,8 +102,9 @@ def _accumulate(backend, slot, key, g, defer=False):
         return
     if type(cur) is GradSum:
         slot[key] = cur = _summed(backend, cur)
-    owned = sys.getrefcount(cur) == 3 and _owns_memory(cur) and cur.shape == g.shape and cur.dtype == g.dtype
-    if defer and getattr(backend, "grad_sums", False) and cur.shape == g.shape and cur.dtype == g.dtype:
+    same = cur.shape == g.shape and cur.dtype == g.dtype
+    owned = same and sys.getrefcount(cur) == 3 and _owns_memory(cur)
+    if defer and same and getattr(backend, "grad_sums", False):
         slot[key] = GradSum(cur, g, owned)     # summed by the reader's kernel, or by _summed
     elif owned:
         backend.add_into(cur, g)           # only this slot holds cur and its memory: summed in place
