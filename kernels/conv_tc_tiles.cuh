@@ -30,12 +30,14 @@ __device__ __forceinline__ void pipe_prologue(LA& la, LB& lb, T* smem, int SS, i
     }
 }
 
-template <int STAGES, int ASYNC, class LA, class LB, class T>
+// LAG = 2 (with pipe_prologue<STAGES - 1>): tile kt+STAGES-2 goes into the stage of tile kt-2, so the wgmma group
+// of tile kt-1 may still be running (wgmma_commit_wait<1>); STAGES-2 tiles are then in flight.
+template <int STAGES, int ASYNC, class LA, class LB, class T, int LAG = 1>
 __device__ __forceinline__ T* pipe_next(LA& la, LB& lb, T* smem, int SS, int SA, int kt, int nk) {
-    cp_async_wait<STAGES - 2>();
+    cp_async_wait<STAGES - 1 - LAG>();
     if (ASYNC) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");   // cp.async data -> wgmma
     __syncthreads();
-    const int nxt = kt + STAGES - 1;
+    const int nxt = kt + STAGES - LAG;
     if (nxt < nk) {
         T* st = smem + (nxt % STAGES) * SS;
         la.load(st); lb.load(st + SA);
@@ -179,5 +181,71 @@ struct WgradTileB {
                        ok ? x + (((long long)img * g.H + ih) * g.W + iw) * g.IC + ic : x, ok);
         }
         r += TcElem<T>::BK;
+    }
+};
+
+// ---------------------------------------------------------------- bf16 bwd-filter on wgmma, MN-major operands
+// Tiles of 64 rows of r in wgmma's SWIZZLE_128B MN-major layout: 64-column blocks of 64 rows of 128 bytes, one after
+// another, chunk c (8 columns) of row r at c ^ (r % 8). One row per 4 threads: the row's pixel is found once per
+// k-tile, each thread then copies chunks t, t + 4, ... of it (columns fixed for the whole reduction).
+__device__ __forceinline__ int mn_off(int r, int cc) { return (cc >> 3) * 4096 + r * 64 + (((cc & 7) ^ (r & 7)) << 3); }
+
+// X windows: column j = (fh, fw, ic) of output pixel r, BM columns m0.. (IC % 8 == 0)
+template <int BM>
+struct WgradRowTileX {
+    typedef unsigned short T;
+    static constexpr int CPT = BM / 32;                // chunks per thread
+    const T* x; const ConvGeom& g; int r, rend, fh[CPT], fw[CPT], coff[CPT];
+    FastDiv dow, doh;
+    __device__ WgradRowTileX(const T* x_, const ConvGeom& g_, int m0, int rbeg, int rend_)
+        : x(x_), g(g_), rend(rend_), dow(g_.OW), doh(g_.OH) {
+        r = rbeg + (threadIdx.x >> 2);
+        const int KW = g.FH * g.FW * g.IC;
+#pragma unroll
+        for (int i = 0; i < CPT; ++i) {
+            const int j = m0 + 8 * ((threadIdx.x & 3) + 4 * i);
+            const int f = j / g.IC, ic = j - f * g.IC;
+            fh[i] = j < KW ? f / g.FW : 1 << 20;          // a column past KW is never inside the image
+            fw[i] = f - (f / g.FW) * g.FW;
+            coff[i] = j < KW ? (fh[i] * g.W + fw[i]) * g.IC + ic : 0;
+        }
+    }
+    __device__ __forceinline__ void load(T* As) {
+        int ow, oh;
+        const int img = doh.divmod(dow.divmod(r < rend ? r : 0, ow), oh);
+        const int ih0 = r < rend ? oh * g.SH - g.PH : -(1 << 21), iw0 = ow * g.SW - g.PW;
+        const long long base = (((long long)img * g.H + ih0) * g.W + iw0) * g.IC;
+        const int row = threadIdx.x >> 2;
+#pragma unroll
+        for (int i = 0; i < CPT; ++i) {
+            const bool ok = (unsigned)(ih0 + fh[i]) < (unsigned)g.H && (unsigned)(iw0 + fw[i]) < (unsigned)g.W;
+            cp_async16(As + mn_off(row, (threadIdx.x & 3) + 4 * i), ok ? x + base + coff[i] : x, ok);
+        }
+        r += 64;
+    }
+};
+
+// gY[r, oc] bf16 bits as they are (OC contiguous, OC % 8 == 0): BN channels n0.., channels past OC and rows past
+// rend zero
+template <int BN>
+struct WgradRowTileGy {
+    typedef unsigned short T;
+    static constexpr int CPT = BN / 32;
+    const T* gy; int OC, r, rend; bool ok[CPT];
+    __device__ WgradRowTileGy(const T* gy_, int OC_, int n0, int rbeg, int rend_) : gy(gy_), OC(OC_), rend(rend_) {
+        r = rbeg + (threadIdx.x >> 2);
+        gy += n0 + 8 * (threadIdx.x & 3);
+#pragma unroll
+        for (int i = 0; i < CPT; ++i) ok[i] = n0 + 8 * ((threadIdx.x & 3) + 4 * i) < OC;
+    }
+    __device__ __forceinline__ void load(T* Bs) {
+        const T* src = gy + (long long)(r < rend ? r : 0) * OC;
+        const int row = threadIdx.x >> 2;
+#pragma unroll
+        for (int i = 0; i < CPT; ++i) {
+            const bool v = ok[i] && r < rend;
+            cp_async16(Bs + mn_off(row, (threadIdx.x & 3) + 4 * i), v ? src + 32 * i : gy, v);
+        }
+        r += 64;
     }
 };

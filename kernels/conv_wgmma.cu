@@ -8,6 +8,7 @@
 // | wg[b]_conv_fwd_n{128,64} | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW      | (ceil(M/128), ceil(OC/BN)) x 256, wg_smem |
 // | wgb_conv_fwd_yb_n{128,64} | the same, y written as bf16 bits (nearest even)        | the same                              |
 // | wg[b]_conv_wgrad_n{128,64} | x, gyT [OC, Rp], ws, (geometry), Rp, chunk           | (ceil(OC/BN), ceil(KW/128), S) x 256  |
+// | wgb_conv_wgrad_mn_m{128,256}_n{128,64} | x, gy [R, OC] bf16 bits (OC % 8 == 0), ws, (geometry), chunk | (.., ceil(KW/BM), S) |
 // | wg[b]_conv_dgrad_s_n{128,64} | gy, wf [IC,FH,FW,OC] flipped, gx, (the conv's geometry) | (ceil(N*ceil(H/SH)*ceil(W/SW)/128), ceil(IC/BN), SH*SW) |
 // | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
 // |                         | _bf16 also: ab (null, or gy's straight bf16 cast [R, C], written in the same pass)       |
@@ -203,6 +204,27 @@ __device__ __forceinline__ void wg_frag_a(unsigned (&a)[4], const unsigned short
     a[2] = c1[0] | ((unsigned)c1[XLD] << 16); a[3] = c1[8] | ((unsigned)c1[XLD + 8] << 16);
 }
 
+// D[j, oc] of a bwd-filter block: this thread's rows j (+8) and n8 blocks q: cols oc + 8q (+1); written transposed
+// to slice blockIdx.z of ws [S, OC, KW]
+template <int BN>
+__device__ __forceinline__ void wgrad_store(const float (&d)[BN / 2], float* __restrict__ ws, const ConvGeom& g,
+                                            int KW, int j0, int oc0) {
+    float* slice = ws + (long long)blockIdx.z * g.OC * KW;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int j = j0 + 8 * h;
+        if (j >= KW) continue;
+#pragma unroll
+        for (int q = 0; q < BN / 8; ++q) {
+            const int oc = oc0 + 8 * q;
+            if (oc < g.OC) slice[(long long)oc * KW + j] = d[4 * q + 2 * h];
+            if (oc + 1 < g.OC) slice[(long long)(oc + 1) * KW + j] = d[4 * q + 2 * h + 1];
+        }
+    }
+}
+
+typedef unsigned short bf16_t;
+
 template <int BN, class T>
 __device__ __forceinline__ void wg_conv_wgrad(const T* __restrict__ x, const T* __restrict__ gyT,
                                               float* __restrict__ ws, const ConvGeom& g, int Rp, int chunk) {
@@ -234,19 +256,48 @@ __device__ __forceinline__ void wg_conv_wgrad(const T* __restrict__ x, const T* 
         wgmma_commit_wait();
     }
     cp_async_wait<0>();
-    // D[j, oc]: rows j = m0 + arow (+8), n8 block q: cols oc = n0 + 8q + 2t (+1); written transposed to ws[z, oc, j]
-    float* slice = ws + (long long)blockIdx.z * g.OC * KW;
+    wgrad_store<BN>(d, ws, g, KW, m0 + arow, n0 + 2 * t);
+}
+
+// bf16 bwd-filter on gY as it is (bf16 bits [R, OC], OC % 8 == 0): both operands by MN-major descriptors (wgmma's
+// transpose bits), X windows [64 r][BM j] as BM/64 blocks of 64 columns (warpgroup wg reads blocks wg*MA ..
+// wg*MA + MA-1, MA = BM/128 m64 atoms each), gY [64 r][BN oc]; STAGES-deep cp.async pipeline
+template <int BM, int BN, int STAGES>
+__device__ __forceinline__ void wgb_conv_wgrad_mn(const bf16_t* __restrict__ x, const bf16_t* __restrict__ gy,
+                                                  float* __restrict__ ws, const ConvGeom& g, int chunk) {
+    constexpr int BK = 64, MA = BM / 128, SA = BK * BM, SS = SA + BN * BK;
+    bf16_t* smem = wg_smem<bf16_t>();
+    const int n0 = blockIdx.x * BN, m0 = blockIdx.y * BM;
+    const int R = g.N * g.OH * g.OW, KW = g.FH * g.FW * g.IC;
+    const int rbeg = blockIdx.z * chunk, rend = min(R, rbeg + chunk);
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
+    WgradRowTileX<BM> la(x, g, m0, rbeg, rend);
+    WgradRowTileGy<BN> lb(gy, g.OC, n0, rbeg, rend);
+    const int nk = rend > rbeg ? (rend - rbeg + BK - 1) / BK : 0;
+    float d[MA][BN / 2];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const int j = m0 + arow + 8 * h;
-        if (j >= KW) continue;
+    for (int a = 0; a < MA; ++a)
 #pragma unroll
-        for (int q = 0; q < BN / 8; ++q) {
-            const int oc = n0 + 8 * q + 2 * t;
-            if (oc < g.OC) slice[(long long)oc * KW + j] = d[4 * q + 2 * h];
-            if (oc + 1 < g.OC) slice[(long long)(oc + 1) * KW + j] = d[4 * q + 2 * h + 1];
+        for (int i = 0; i < BN / 2; ++i) d[a][i] = 0.f;
+    pipe_prologue<STAGES - 1>(la, lb, smem, SS, SA, nk);
+    for (int kt = 0; kt < nk; ++kt) {        // the wgmmas of tile kt run on while tile kt+1's stage is awaited
+        const bf16_t* st = pipe_next<STAGES, 1, decltype(la), decltype(lb), bf16_t, 2>(la, lb, smem, SS, SA, kt, nk);
+        const unsigned long long db = sw128_mn_desc(st + SA, BK * 128);
+        wgmma_fence();
+#pragma unroll
+        for (int a = 0; a < MA; ++a) {
+            const unsigned long long da = sw128_mn_desc(st + (wg * MA + a) * BK * 64, BK * 128);
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)  // 16 rows of r (2048 bytes) per k-step: +128 in the descriptor
+                wgmma_ss<BN, bf16_t, 1>(d[a], da + 128 * kk, db + 128 * kk, kt > 0 || kk > 0);
         }
+        wgmma_commit_wait<1>();
     }
+    wgmma_commit_wait<0>();
+    cp_async_wait<0>();
+#pragma unroll
+    for (int a = 0; a < MA; ++a)
+        wgrad_store<BN>(d[a], ws, g, KW, m0 + (wg * MA + a) * 64 + (warp & 3) * 16 + (lane >> 2), n0 + 2 * (lane & 3));
 }
 
 // gyT[c, r] = gy[r, c] (0 for r >= R), as T: fp32 (TF32 path) or rounded to bf16 (cvt.rn)
@@ -310,7 +361,6 @@ extern "C" __global__ void cast_bf16_pad(const float* __restrict__ src, unsigned
 
 #define WG_GEOM int N, int H, int W, int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW
 #define WG_G const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW}
-typedef unsigned short bf16_t;
 // wgrad kernels: x, then gY^T as `w`, the slices ws as `y`; dgrad_s: gY as `x`, the flipped filter as `w`, gX as `y`
 #define WG_KERNELS(NAME, T) \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n128(const T* __restrict__ x, \
@@ -334,3 +384,13 @@ extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) wgb_conv_fwd_yb_n128
     const bf16_t* __restrict__ w, bf16_t* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<128, bf16_t>(x, w, y, g); }
 extern "C" __global__ void __launch_bounds__(TC_THREADS, 3) wgb_conv_fwd_yb_n64(const bf16_t* __restrict__ x,
     const bf16_t* __restrict__ w, bf16_t* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<64, bf16_t>(x, w, y, g); }
+// bf16 bwd-filter reading gY's bf16 bits [R, OC] as they are (no transpose): 4 stages (2 tiles loading, one in the
+// tensor cores); 128 x 64 tiles 2 blocks per SM, the larger ones 1
+#define WG_WGRAD_MN(BM, BN, STAGES, BLOCKS) \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, BLOCKS) wgb_conv_wgrad_mn_m##BM##_n##BN( \
+        const bf16_t* __restrict__ x, const bf16_t* __restrict__ gy, float* __restrict__ ws, WG_GEOM, int chunk) { \
+        WG_G; wgb_conv_wgrad_mn<BM, BN, STAGES>(x, gy, ws, g, chunk); }
+WG_WGRAD_MN(128, 128, 4, 1)
+WG_WGRAD_MN(128, 64, 4, 2)
+WG_WGRAD_MN(256, 128, 4, 1)
+WG_WGRAD_MN(256, 64, 4, 1)

@@ -1,13 +1,20 @@
 // kernels/wgmma.cuh — Hopper (sm_90a) warpgroup MMA wrappers shared by conv_wgmma.cu: m64 x N (128 | 64) x one
 // 32-byte k-step (tf32 k8 or bf16 k16) with fp32 accumulate in registers; A from a shared-memory descriptor (ss) or
 // from registers (rs: 4 x 32-bit per thread, the mma.sync m16 A-fragment layout per warp); B always by descriptor.
-// T = float: TF32 operands; T = unsigned short: bf16 bits (K-major, no transpose).
+// T = float: TF32 operands; T = unsigned short: bf16 bits (K-major, or with TR = 1 both smem operands MN-major).
 #pragma once
 #include "async_copy.cuh"
 
 // SWIZZLE_128B K-major matrix descriptor: start address, LBO 16 B (unused), SBO 1024 B (8 rows of 128 B)
 __device__ __forceinline__ unsigned long long sw128_desc(const void* p) {
     return (unsigned long long)((smem_addr(p) & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
+
+// SWIZZLE_128B MN-major descriptor (bf16 only): 64 MN values per 128-byte row, one row per k; SBO 1024 B (8 k rows),
+// LBO the byte offset from one 64-wide MN block to the next
+__device__ __forceinline__ unsigned long long sw128_mn_desc(const void* p, unsigned lbo_bytes) {
+    return (unsigned long long)((smem_addr(p) & 0x3FFFF) >> 4) | ((unsigned long long)(lbo_bytes >> 4) << 16) |
+           (64ull << 32) | (1ull << 62);
 }
 
 #define WG_D32 "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
@@ -27,10 +34,17 @@ template <class T> struct WgTypes;
 template <> struct WgTypes<float> { static constexpr bool bf16 = false; };
 template <> struct WgTypes<unsigned short> { static constexpr bool bf16 = true; };
 
-// D[64 x BN] (+)= A (descriptor) * B (descriptor)^T over one 32-byte k-step
-template <int BN, class T>
+// D[64 x BN] (+)= A (descriptor) * B (descriptor)^T over one 32-byte k-step; TR = 1 (bf16): A M-major, B N-major
+template <int BN, class T, int TR = 0>
 __device__ __forceinline__ void wgmma_ss(float (&d)[BN / 2], unsigned long long da, unsigned long long db, int acc) {
-    if constexpr (BN == 128 && !WgTypes<T>::bf16)
+    static_assert(TR == 0 || WgTypes<T>::bf16, "wgmma: only 16-bit operands can be MN-major");
+    if constexpr (BN == 128 && TR)
+        asm volatile(WG_SS(66, "m64n128k16.f32.bf16.bf16", WG_R64, 64, 65, ", 1, 1") : WG_D64
+                     : "l"(da), "l"(db), "r"(acc));
+    else if constexpr (TR)
+        asm volatile(WG_SS(34, "m64n64k16.f32.bf16.bf16", WG_R32, 32, 33, ", 1, 1") : WG_D32
+                     : "l"(da), "l"(db), "r"(acc));
+    else if constexpr (BN == 128 && !WgTypes<T>::bf16)
         asm volatile(WG_SS(66, "m64n128k8.f32.tf32.tf32", WG_R64, 64, 65, "") : WG_D64 : "l"(da), "l"(db), "r"(acc));
     else if constexpr (BN == 128)
         asm volatile(WG_SS(66, "m64n128k16.f32.bf16.bf16", WG_R64, 64, 65, ", 0, 0") : WG_D64
@@ -60,7 +74,9 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[BN / 2], const unsigned (&a)
 }
 
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+// commit the wgmmas issued so far as a group, then wait until at most N groups are still running
+template <int N = 0>
 __device__ __forceinline__ void wgmma_commit_wait() {
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
 }

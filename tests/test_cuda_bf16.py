@@ -115,6 +115,30 @@ def test_conv_bf16_wgmma_kernels(xs, ws, stride, pad, bn):
         assert rel_err(got, exact) < 1e-5 + k * 2.0 ** -24, f"{what}: not the bf16-rounded product"
 
 
+@pytest.mark.parametrize("xs,ws,stride,pad", WG_CONVS + [((3, 20, 20, 32), (40, 3, 3), (1, 1), (1, 1))])
+@pytest.mark.parametrize("bm,bn", [(128, 128), (128, 64), (256, 128), (256, 64)])
+def test_bf16_weight_gradient_reads_gy_untransposed(xs, ws, stride, pad, bm, bn):
+    """The bf16 bwd-filter reading gY's bf16 bits as they are (MN-major wgmma operands, wgb_conv_wgrad_mn, tiles of
+    128 or 256 filter positions) gives the sums of the kernel on gY transposed (bf16_wgrad_mn = False)."""
+    bg = bf16().backend
+    if not bg.wgmma_ok():
+        pytest.skip("wgmma kernels need compute capability 9.0")
+    rng = np.random.default_rng(sum(xs) + sum(ws) + bn + 1)
+    x = bg.from_host(rng.standard_normal(xs).astype(np.float32))
+    oh = (xs[1] + 2 * pad[0] - ws[1]) // stride[0] + 1
+    ow = (xs[2] + 2 * pad[1] - ws[2]) // stride[1] + 1
+    w_shape = (ws[0], ws[1], ws[2], xs[3])
+    gy = bg.from_host(rng.standard_normal((xs[0], oh, ow, ws[0])).astype(np.float32))
+    new = bg.to_host(bg.tc_bwd_filter(x, gy, w_shape, stride, pad, bm, bn, True, True))
+    assert bg.twin_of(gy) is not None                  # its cast, kept for the bwd-data that follows
+    bg.bf16_wgrad_mn = False
+    try:
+        old = bg.to_host(bg.tc_bwd_filter(x, gy, w_shape, stride, pad, 128, bn, True, True))
+    finally:
+        del bg.bf16_wgrad_mn
+    np.testing.assert_allclose(new, old, rtol=0, atol=1e-5 * float(np.abs(old).max()))
+
+
 def test_conv_bf16_dispatch_picks_a_candidate():
     """bf16 conv_fwd / bwd passes on Hopper choose among the mma.sync and wgmma kernels (timed once per shapes)."""
     bg = bf16().backend

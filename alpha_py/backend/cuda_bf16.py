@@ -154,9 +154,10 @@ class CudaBf16Ops:
             cands["bf16mma"] = lambda: self._mma_conv_bwd_filter(x, gy, w_shape, stride, pad)
         xw = x if x_bf16 is None else x_bf16
         if self._wgb_ok():
-            for bn in (128, 64):
-                cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_filter(xw, gy, w_shape, stride, pad, 128, bn,
-                                                                             True, True)
+            for bm in (128, 256) if self.wgrad_mn_ok(oc) else (128,):
+                for bn in (128, 64):
+                    cands[f"bf16wg{bm}x{bn}"] = (lambda bm=bm, bn=bn: self.tc_bwd_filter(xw, gy, w_shape, stride, pad,
+                                                                                        bm, bn, True, True))
         if not cands:
             raise ArgumentError(f"conv_bwd_filter: only x's bf16 cast {tuple(x_bf16.shape)} was given and this GPU "
                                 "has no wgmma kernels to read it: pass x")

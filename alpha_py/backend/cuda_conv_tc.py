@@ -22,12 +22,19 @@ def wg_smem_bytes(bn, wgrad=False):
     return 3 * (a + bn * TC_BK) * 4 + 1024
 
 
+def wg_mn_smem_bytes(bm, bn):
+    """wgb_conv_wgrad_mn_m{bm}_n{bn}: 4 stages of 64 rows x (bm + bn) bf16, plus 1 KB."""
+    return 4 * 64 * (bm + bn) * 2 + 1024
+
+
 def aligned(*arrays):
     """Every array's data starts on a 16-byte boundary (vector loads, cp.async chunks)."""
     return all(a.data.ptr % 16 == 0 for a in arrays)
 
 
 class CudaTensorCoreConvOps:
+    bf16_wgrad_mn = True        # False: the bf16 bwd-filter reads gY transposed (transpose_pad_bf16), as for TF32
+
     def tc_fwd_ok(self, x, w):
         return x.shape[3] % 4 == 0 and aligned(x, w)
 
@@ -39,12 +46,17 @@ class CudaTensorCoreConvOps:
         oc, fh, fw, _ = w.shape
         return oc % 4 == 0 and pad[0] < fh and pad[1] < fw and aligned(gy, w)
 
+    def wgrad_mn_ok(self, oc):
+        """Does the bf16 bwd-filter read gY's bits untransposed (16-byte chunks of 8 channels: OC % 8 == 0)?"""
+        return self.bf16_wgrad_mn and oc % 8 == 0
+
     def tc_bwd_filter_ok(self, x, gy):
         return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and aligned(x, gy)
 
-    def to_bf16(self, a, pad8=False):
+    def to_bf16(self, a, pad8=False, keep=False):
         """bf16 bits (uint16, round to nearest even) of the fp32 array a (kernels/conv_wgmma.cu); pad8=True: the
-        last axis zero-padded up to a multiple of 8 (the wgmma bf16 kernels' 16-byte channel chunks)."""
+        last axis zero-padded up to a multiple of 8 (the wgmma bf16 kernels' 16-byte channel chunks); keep=True: a
+        cast made here is registered as a's twin for later readers (a convolution's gY: bwd-filter, then bwd-data)."""
         c = a.shape[-1]
         cp = -(-c // 8) * 8 if pad8 and c % 8 else c
         if cp == c:
@@ -58,6 +70,8 @@ class CudaTensorCoreConvOps:
                                                        (a, out, np.int64(rows), i32(c), i32(cp)))
         elif out.size:
             self.kernel("conv_wgmma", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
+            if keep:
+                self.set_twin(a, out)
         return out
 
     def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None, y_bits=False):
@@ -142,7 +156,9 @@ class CudaTensorCoreConvOps:
     def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False, bf16=False):
         """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
         ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
-        32 fp32 / 64 bf16 values]); bf16=True (wgmma only): x cast and gY^T rounded to bf16."""
+        32 fp32 / 64 bf16 values]); bf16=True (wgmma only): x cast and gY^T rounded to bf16 — or, where OC % 8 == 0
+        (and bf16_wgrad_mn), gY's straight bf16 cast (its twin) read as it is by MN-major operands, in bm (128 |
+        256) x bn tiles; otherwise the wgmma kernels take bm = 128."""
         oc, fh, fw, ic0 = w_shape
         if bf16 and x.dtype != np.uint16:       # channels zero-padded to 8: gW's extra columns are dropped below
             x = self.to_bf16(x, pad8=True)
@@ -150,7 +166,10 @@ class CudaTensorCoreConvOps:
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
-        tiles = -(-oc // bn) * -(-kw // 128) if wgmma else -(-oc // bm) * -(-kw // bn)
+        gyb = self.to_bf16(gy, keep=True) if wgmma and bf16 and self.wgrad_mn_ok(oc) else None
+        mn = gyb is not None and aligned(gyb)   # gY's bits read as they are: MN-major wgmma operands, no transpose
+        bm = bm if mn else 128 if wgmma else bm
+        tiles = -(-oc // bn) * -(-kw // bm) if wgmma else -(-oc // bm) * -(-kw // bn)
         s, chunk = self._split_k(rows, tiles, min_rows=512)
         bk = 2 * TC_BK if bf16 else TC_BK
         if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to bk)
@@ -159,7 +178,11 @@ class CudaTensorCoreConvOps:
         gw = cupy.empty((oc, fh, fw, ic), dtype=np.float32)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
         geom = self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
-        if wgmma:
+        if mn:
+            smem = wg_mn_smem_bytes(bm, bn)
+            self.kernel("conv_wgmma", f"wgb_conv_wgrad_mn_m{bm}_n{bn}", smem)(
+                (-(-oc // bn), -(-kw // bm), s), (TC_THREADS,), (x, gyb, ws) + geom + (i32(chunk),), shared_mem=smem)
+        elif wgmma:
             rp = -(-rows // bk) * bk
             gyt = cupy.empty((oc, rp), dtype=np.uint16 if bf16 else np.float32)
             args = (gy, gyt, i32(rows), i32(oc), i32(rp))
