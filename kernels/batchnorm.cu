@@ -8,7 +8,8 @@
 // | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/32) x (32, 8)           |
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2, xmode, xb, yb  y = act(xhat*gamma+beta) | 1 thread/elem |
-// | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats, xmode | 1 thread/elem |
+// | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats, xmode, gbits | 1 thread/elem |
+// |                     | gbits 1: gx written as its bf16 bits (nearest even; uint16), else fp32                     |
 // | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
 // bn_apply / bn_bwd_apply take 8 elements per thread (vec8.cuh) where C % 8 == 0 and every array is 16-byte aligned
 // (launch M*C/8 threads then). gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
@@ -191,8 +192,8 @@ __device__ __forceinline__ void bn_bwd_apply_v(const float* __restrict__ gy, con
                                                const float* __restrict__ mean, const float* __restrict__ inv,
                                                const float* __restrict__ gamma, const float* __restrict__ beta,
                                                const float* __restrict__ s1, const float* __restrict__ s2,
-                                               float* __restrict__ gx, long long n, float fm, int C, float p1, float p2,
-                                               int batch_stats, int xmode) {
+                                               void* __restrict__ gx, long long n, float fm, int C, float p1, float p2,
+                                               int batch_stats, int xmode, int gbits) {
     VEC_LOOP(V, i, c, n, C) {
         float v[V], g[V], m[V], iv[V], ga[V], be[V], a1[V], a2[V], out[V];
         unsigned short bits[V];
@@ -220,19 +221,28 @@ __device__ __forceinline__ void bn_bwd_apply_v(const float* __restrict__ gy, con
                 out[j] = gxh * iv[j];
             }
         }
-        stv<V>(gx + i, out);
+        if (gbits) {
+            unsigned short ob[V];
+#pragma unroll
+            for (int j = 0; j < V; ++j) ob[j] = bf16_rn(out[j]);
+            stv<V>(static_cast<unsigned short*>(gx) + i, ob);
+        } else {
+            stv<V>(static_cast<float*>(gx) + i, out);
+        }
     }
 }
 
 template <ActId ACT>
 __global__ void bn_bwd_apply(const float* __restrict__ gy, const void* __restrict__ x, const float* __restrict__ mean,
                              const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
-                             const float* __restrict__ s1, const float* __restrict__ s2, float* __restrict__ gx,
-                             long long M, int C, float p1, float p2, int batch_stats, int xmode) {
+                             const float* __restrict__ s1, const float* __restrict__ s2, void* __restrict__ gx,
+                             long long M, int C, float p1, float p2, int batch_stats, int xmode, int gbits) {
     const long long n = M * C;
     if (vec8_ok(n, C, gy, x, mean, inv, gamma, beta, batch_stats ? s1 : nullptr, batch_stats ? s2 : nullptr) &&
         al16(gx))
-        bn_bwd_apply_v<ACT, 8>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode);
+        bn_bwd_apply_v<ACT, 8>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode,
+                               gbits);
     else
-        bn_bwd_apply_v<ACT, 1>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode);
+        bn_bwd_apply_v<ACT, 1>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode,
+                               gbits);
 }

@@ -227,8 +227,9 @@ def test_a_lazy_output_read_after_an_optimizer_step_has_the_forward_values():
 
 
 def test_the_weight_gradient_leaves_the_gradients_cast_for_the_data_gradient():
-    """bf16 bwd-filter on wgmma writes gY's straight bf16 cast in its transpose pass (a twin of gY), which the
-    bwd-data then reads instead of casting again; the bits are those of cast_bf16, and an in-place add drops them."""
+    """bf16 bwd-filter on wgmma leaves gY's straight bf16 cast (a twin of gY: the cast it reads untransposed, or
+    written beside the transpose), which the bwd-data then reads instead of casting again; the bits are those of
+    cast_bf16, and an in-place add drops them."""
     b = engine().backend
     if not b.wgmma_ok():
         pytest.skip("the wgmma weight gradient (compute capability 9.0)")

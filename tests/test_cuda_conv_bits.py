@@ -5,8 +5,9 @@ backward with the same bits. Skipped without a GPU (and off Hopper: the wgmma ke
 import numpy as np
 import pytest
 
-from alpha_py import alpha, nn
+from alpha_py import F, alpha, nn
 from alpha_py.core.tensor import LazyData, settle_lazy
+from alpha_py.errors import ArgumentError
 from cuda_parity import keep_allocator, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
 from test_cuda_bf16_twin import Blocks
 
@@ -135,3 +136,73 @@ def test_a_fan_in_summed_inside_the_activation_backward_gives_the_same_bits(prec
         eg = _EG[precision]
     on = _train_blocks(eg.set_seed(7), "grad_sums", True, 1)
     _same_bits(on, _train_blocks(eg.set_seed(7), "grad_sums", False, 1))
+
+
+def test_gradients_handed_back_as_bits_give_the_same_bits():
+    """BatchNorm hands a convolution its output gradient as bf16 bits only (core/autograd.py GradBits): every
+    convolution's backward reads uint16 gY, nothing is widened, and two Adam steps compute the same bits as with
+    fp32 gradients cast by the convolution."""
+    eg = engine(13)
+    b = eg.backend
+    seen, widened = [], []
+    plain_filter, plain_widen = b.conv_bwd_filter, b.widen_bits
+    b.conv_bwd_filter = lambda x, gy, *a, **k: seen.append(gy.dtype) or plain_filter(x, gy, *a, **k)
+    b.widen_bits = lambda bits: widened.append(bits.shape) or plain_widen(bits)
+    try:
+        on = _train_blocks(eg, "bf16_grad_bits", True, 2)
+    finally:
+        del b.conv_bwd_filter, b.widen_bits
+    assert seen and all(d == np.uint16 for d in seen) and not widened
+    _same_bits(on, _train_blocks(engine(13), "bf16_grad_bits", False, 2))
+
+
+class ReadTwice(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv, self.bn, self.act = nn.conv3D(False, 16, 16, 3, 1, 1), nn.batchNorm(16), nn.relu()
+
+    def __forward__(self, x):
+        z = self.conv(x)[0]
+        return F.add(self.bn(z)[0], self.act(z)[0])
+
+
+def test_a_convolution_read_twice_gets_its_gradients_summed_in_fp32():
+    """A convolution's output read by a BatchNorm (its gradient handed back as bf16 bits) and by a relu (fp32): the
+    bits are widened once and the two summed in fp32 — bf16-close to the sum of fp32 gradients (BatchNorm's part is
+    rounded to bf16 before the sum instead of after it)."""
+    def run(on):
+        eg = engine(3)
+        b = eg.backend
+        b.bf16_grad_bits, widened, plain = on, [], b.widen_bits
+        b.widen_bits = lambda bits: widened.append(bits.shape) or plain(bits)
+        try:
+            net = ReadTwice().init(eg)
+            net.forward(eg.tensor(_x((2, 6, 6, 16))))
+            gx = net.backward(eg.tensor(_x((2, 6, 6, 16), 4)))[0].numpy()
+            return [gx, b.to_host(net.conv.weight().grad_data)], widened
+        finally:
+            del b.bf16_grad_bits, b.widen_bits
+    (on, widened), (off, none) = run(True), run(False)
+    assert widened == [(2, 6, 6, 16)] and none == []
+    for a, e in zip(on, off):
+        np.testing.assert_allclose(a, e, rtol=0, atol=2.0 ** -6 * float(np.abs(e).max()))
+
+
+def test_gy_bits_are_refused_where_the_wgmma_kernels_cannot_read_them():
+    import cupy
+    b = engine().backend
+    gy = cupy.zeros((2, 4, 4, 12), np.uint16)                       # (from_host would make floats of them)
+    x = b.from_host(_x((2, 4, 4, 8)))
+    with pytest.raises(ArgumentError, match="bf16 bits"):
+        b.conv_bwd_filter(x, gy, (12, 3, 3, 8), (1, 1), (1, 1))
+    with pytest.raises(ArgumentError, match="bf16 bits"):
+        b.conv_bwd_data(gy, b.from_host(_x((12, 3, 3, 8))), (2, 4, 4, 8), (1, 1), (1, 1))
+
+
+def test_a_1d_convolution_trains_in_bf16_with_fp32_outputs():
+    """conv2D (a 1D convolution run as the 2D unit) reshapes its output: never stored as bits."""
+    eg = engine(9)
+    conv = nn.conv2D(False, 16, 16, 3, 1, 1).init(eg)
+    y = conv.forward(eg.tensor(_x((2, 10, 16))))[0]
+    gx = conv.backward(eg.tensor(_x((2, 10, 16), 5)))[0].numpy()
+    assert y.numpy().shape == gx.shape == (2, 10, 16) and np.isfinite(gx).all()

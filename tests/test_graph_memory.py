@@ -182,6 +182,88 @@ def test_a_unit_that_takes_grad_sums_gets_both_gradients_in_delivery_order():
         net.gc()
 
 
+def _bits(a):
+    return (np.ascontiguousarray(a, np.float32).view(np.uint32) >> 16).astype(np.uint16)    # bf16 bits, truncated
+
+
+def _widen(bits):
+    return (np.asarray(bits).astype(np.uint32) << 16).view(np.float32)
+
+
+@pytest.mark.parametrize("takes", [False, True])
+def test_a_gradient_given_as_bits_is_widened_for_a_unit_a_sum_or_a_target_that_does_not_take_it(takes):
+    """fc1 hands h its gradient as a GradBits: fc0 gets the bits when it takes them, else their widening (the
+    backend's widen_bits); summed with fc2's gradient it is widened first; an input's gradient comes back widened."""
+    from alpha_py.core.autograd import GradBits
+    eg = alpha.engine.cpu_float32().set_seed(1)
+    net = Twice(False).init(eg)
+    b, got = eg.backend, []
+    b.widen_bits = _widen
+    plain1, plain0 = net.fc1._bwd, net.fc0._bwd
+
+    def bwd1(eg_, ctx, gys, needs):
+        (g,) = plain1(eg_, ctx, gys, needs)
+        return (GradBits(_bits(g)),)
+
+    def bwd0(eg_, ctx, gys, needs):
+        got.append(type(gys[0]))
+        return plain0(eg_, ctx, (_plain_of(gys[0]),), needs)
+    _plain_of = (lambda g: _widen(g.bits) if type(g) is GradBits else g)     # noqa: E731
+    net.fc1._bwd, net.fc0._bwd = bwd1, bwd0
+    net.fc0.takes_grad_bits = lambda ctx: takes
+    try:
+        x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
+        net.forward(x)
+        gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+        gx = net.backward(eg.tensor(gy))[0].numpy()
+        w0, w1, w2 = (u._params["weight"].numpy() for u in (net.fc0, net.fc1, net.fc2))
+        gh = _widen(_bits(gy @ w1.T)) + gy @ w2.T          # fc1's part rounded to its bits, fc2's as it is
+        assert got == [np.ndarray]                           # a sum: widened whatever fc0 takes
+        np.testing.assert_allclose(net.fc0._params["bias"].grad().numpy(), gh.sum(0), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(gx, gh @ w0.T, rtol=1e-5, atol=1e-6)
+    finally:
+        del b.widen_bits
+        net.gc()
+
+
+class Chain(nn.Module):
+    def __init__(self, fc0, fc1):
+        super().__init__()
+        self.fc0, self.fc1 = fc0, fc1
+
+    def __forward__(self, x):
+        return self.fc1(self.fc0(x)[0])
+
+
+def test_a_single_gradient_as_bits_reaches_the_unit_that_takes_it_and_a_target_gets_it_widened():
+    from alpha_py.core.autograd import GradBits
+    eg = alpha.engine.cpu_float32().set_seed(1)
+    fc0, fc1 = nn.fullconnect(4, 4).init(eg), nn.fullconnect(4, 4).init(eg)
+    eg.backend.widen_bits = _widen
+    seen = []
+    plain1, plain0 = fc1._bwd, fc0._bwd
+    fc1._bwd = lambda eg_, ctx, gys, needs: tuple(GradBits(_bits(g)) for g in plain1(eg_, ctx, gys, needs))
+
+    def bwd0(eg_, ctx, gys, needs):
+        seen.append(type(gys[0]))
+        return plain0(eg_, ctx, (_widen(gys[0].bits),), needs)
+    fc0._bwd, fc0.takes_grad_bits = bwd0, (lambda ctx: True)
+    try:
+        x = eg.tensor(np.ones((2, 4), np.float32))
+        h = fc0.forward(x)[0]
+        fc1.forward(h)
+        gy = np.random.default_rng(1).standard_normal((2, 4)).astype(np.float32)
+        gh = fc1.backward(eg.tensor(gy))[0]             # h is this backward's target: widened
+        assert seen == [] and gh.numpy().dtype == np.float32
+        np.testing.assert_array_equal(gh.numpy(), _widen(_bits(gy @ fc1._params["weight"].numpy().T)))
+        net = Chain(fc0, fc1).init(eg)
+        net.forward(x)
+        net.backward(eg.tensor(gy))                     # through h: fc0 takes the bits as they are
+        assert seen == [GradBits]
+    finally:
+        del eg.backend.widen_bits
+
+
 class _Source:
     """A LazyData source that counts how often it computed its array."""
 

@@ -370,8 +370,9 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
     def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None, keep=None, write_y=True):
         return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var, keep=keep, write_y=write_y)
 
-    def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0):
-        """x: the forward's input, or its bf16 bits [M, C] (uint16) that bn_act_fwd(keep=) kept."""
+    def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0, gx_bits=False):
+        """x: the forward's input, or its bf16 bits [M, C] (uint16) that bn_act_fwd(keep=) kept; gx_bits=True: gx
+        comes back as its bf16 bits (uint16, nearest even) only."""
         act = self._act_kernel(name, "bn_act_bwd")
         c = gy.shape[-1]
         gy2 = self.c(gy).reshape(-1, c)
@@ -383,14 +384,14 @@ class CudaBackend(CudaBf16Ops, CudaBf16Twins, CudaMathOps, CudaConvOps, CudaOpti
         mean, inv_std = self.c(mean), self.c(inv_std)
         s1, s2 = self._bn_col_finish(*self._bn_partial(2, act, x2, gy2, mean, inv_std, gamma, beta, p1, p2, xmode),
                                      c, 1.0)
-        gx = cupy.empty_like(gy2)
+        gx = cupy.empty(gy2.shape, dtype=np.uint16 if gx_bits else np.float32)
         opt = lambda a: NULL if a is None else self.c(a)
         self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
                          (gy2, x2, mean, inv_std, opt(gamma), opt(beta), s1, s2, gx, i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode)), vec_c=c)
+                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode), i32(gx_bits)), vec_c=c)
         if gamma is None:
             return gx.reshape(gy.shape), None, None
         return gx.reshape(gy.shape), s2 * inv_std, s1
 
-    def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True):
-        return self.bn_act_bwd(None, gy, x, mean, inv_std, gamma, None, batch_stats)
+    def bn_bwd(self, gy, x, mean, inv_std, gamma, batch_stats=True, gx_bits=False):
+        return self.bn_act_bwd(None, gy, x, mean, inv_std, gamma, None, batch_stats, gx_bits=gx_bits)

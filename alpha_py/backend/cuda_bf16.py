@@ -128,19 +128,41 @@ class CudaBf16Ops:
                                                                y_bits=y_bits)) for bn in (128, 64)}
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, w.shape[0]), "bf16x")
 
+    def conv_grad_bits_ok(self, w_shape, stride, pad):
+        """Can a bf16 training convolution take its output gradient gY as bf16 bits only (uint16; both gradients
+        on the wgmma kernels: gW on gY untransposed, gX gathering gY's 8-channel chunks)?"""
+        oc, fh, fw, _ = w_shape
+        return (self.bf16_grad_bits and self._wgb_ok(oc) and self.wgrad_mn_ok(oc) and pad[0] < fh
+                and pad[1] < fw)
+
+    def _gy_bits(self, gy, w_shape, stride, pad, what):
+        """gy given as bf16 bits (uint16): checked against the convolution (conv_grad_bits_ok) -> True."""
+        if gy.dtype != np.uint16:
+            return False
+        if not self.conv_grad_bits_ok(w_shape, stride, pad) or gy.shape[-1] != w_shape[0]:
+            raise ArgumentError(f"{what}: gy given as bf16 bits {tuple(gy.shape)} needs the wgmma kernels and "
+                                f"output channels a multiple of 8 (filter {tuple(w_shape)}, pad {tuple(pad)}); "
+                                "pass gy in fp32")
+        return True
+
     def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):
-        gy, w = self.c(gy), self.c(w)
+        """gy: fp32, or its bf16 bits (uint16, where conv_grad_bits_ok: only the wgmma kernels run)."""
+        bits = self._gy_bits(gy, w.shape, stride, pad, "conv_bwd_data")
+        gy, w = (gy if bits else self.c(gy)), self.c(w)
         oc, fh, fw, ic = w.shape
-        cands = {"bf16mma": lambda: self._mma_conv_bwd_data(gy, w, x_shape, stride, pad)}
+        cands = {} if bits else {"bf16mma": lambda: self._mma_conv_bwd_data(gy, w, x_shape, stride, pad)}
         if self._wgb_ok(oc) and self.tc_bwd_data_ok(gy, w, stride, pad):
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True, True,
                                                                            stride)
-        return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic))
+        return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic),
+                              "bf16g" if bits else "bf16")
 
     def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad, x_bf16=None):
-        """x None: only x's bf16 cast x_bf16 was kept (a training Conv3D), so only the wgmma kernels can run."""
-        gy, oc = self.c(gy), w_shape[0]
+        """x None: only x's bf16 cast x_bf16 was kept (a training Conv3D), so only the wgmma kernels can run; gy:
+        fp32, or its bf16 bits (uint16, where conv_grad_bits_ok)."""
+        bits = self._gy_bits(gy, w_shape, stride, pad, "conv_bwd_filter")
+        gy, oc = (gy if bits else self.c(gy)), w_shape[0]
         if x is None and x_bf16 is None:
             raise ArgumentError("conv_bwd_filter: x is None and no x_bf16 (its kept bf16 cast) given")
         x_shape = tuple(x_bf16.shape[:3]) + (w_shape[3],) if x is None else tuple(x.shape)
@@ -149,7 +171,7 @@ class CudaBf16Ops:
             raise ArgumentError(f"conv_bwd_filter: x_bf16 {x_bf16.dtype} {tuple(x_bf16.shape)} is not the bf16 "
                                 f"cast of x {x_shape} (conv_fwd(keep=...) gives it)")
         cands = {}
-        if x is not None:
+        if x is not None and not bits:
             x = self.c(x)
             cands["bf16mma"] = lambda: self._mma_conv_bwd_filter(x, gy, w_shape, stride, pad)
         xw = x if x_bf16 is None else x_bf16
@@ -161,7 +183,8 @@ class CudaBf16Ops:
         if not cands:
             raise ArgumentError(f"conv_bwd_filter: only x's bf16 cast {tuple(x_bf16.shape)} was given and this GPU "
                                 "has no wgmma kernels to read it: pass x")
-        return self._bf16_run("bwd_filter", (x_shape, tuple(w_shape), stride, pad), cands, _default(cands, oc))
+        return self._bf16_run("bwd_filter", (x_shape, tuple(w_shape), stride, pad), cands, _default(cands, oc),
+                              "bf16g" if bits else "bf16")
 
     # ---------------------------------------------------------------- dense convolutions (kernels/conv_bf16.cu)
     def _mma_conv_fwd(self, x, w, stride, pad):

@@ -53,13 +53,14 @@ class Recast:
 class StoredBits:
     """A tensor stored as its bf16 bits (bf16 training: a convolution's output, which BatchNorm reads as bits, the
     bits it keeps anyway): fp32() is their exact widening, registered with the bits as its twin. Its value depends
-    on nothing that changes later (settle_lazy leaves it)."""
+    on nothing that changes later (settle_lazy leaves it). grad_bits: the unit that made it takes its gradient as
+    bf16 bits (a reader's backward may hand it a core/autograd.py GradBits)."""
 
-    __slots__ = ("backend", "yb")
+    __slots__ = ("backend", "yb", "grad_bits")
     fixed = True
 
-    def __init__(self, backend, yb):
-        self.backend, self.yb = backend, yb
+    def __init__(self, backend, yb, grad_bits=False):
+        self.backend, self.yb, self.grad_bits = backend, yb, grad_bits
 
     def bits(self):
         return self.yb
@@ -75,6 +76,7 @@ class CudaBf16Twins:
 
     bf16_twins = True
     bf16_conv_bits = True     # bf16 training: a convolution's output stored as bf16 bits (conv_bits_ok)
+    bf16_grad_bits = True     # ... and its gradient handed back as bf16 bits by BatchNorm (conv_grad_bits_ok)
 
     def twin_ok(self, shape):
         """Can an array of `shape` have a twin? In bf16 with twins on, its channels (last axis) a multiple of 8 (the
@@ -87,14 +89,23 @@ class CudaBf16Twins:
         with twins on and channels a multiple of 8."""
         return self.bf16_conv_bits and self.twin_ok((channels,)) and self.wgmma_ok()
 
-    def stored(self, yb):
-        """The bf16 bits yb as a tensor's lazy data (read in fp32: their widening)."""
-        return LazyData(StoredBits(self, yb), yb.shape, np.dtype(np.float32))
+    def stored(self, yb, grad_bits=False):
+        """The bf16 bits yb as a tensor's lazy data (read in fp32: their widening); grad_bits: see StoredBits."""
+        return LazyData(StoredBits(self, yb, grad_bits), yb.shape, np.dtype(np.float32))
 
     @staticmethod
     def stored_bits(lazy):
         """The bf16 bits a lazy tensor is stored as (StoredBits), else None."""
         return lazy.source.yb if isinstance(lazy.source, StoredBits) else None
+
+    @staticmethod
+    def grad_bits_wanted(lazy):
+        """Does the unit that stored this lazy tensor as bits take its gradient as bf16 bits?"""
+        return isinstance(lazy.source, StoredBits) and lazy.source.grad_bits
+
+    def widen_bits(self, bits):
+        """The exact fp32 value of bf16 bits (a GradBits read by a unit that takes fp32), registered as its twin."""
+        return StoredBits(self, bits).fp32()
 
     def set_twin(self, a, twin):
         """Register `twin` (bf16 bits in a's shape, or a Recast) for the fp32 array `a` where twin_ok -> whether it

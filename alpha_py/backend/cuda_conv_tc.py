@@ -5,6 +5,8 @@ wgmma ones also in bf16 (bf16=True: operands cast to bf16 bits first, fp32 out).
 import cupy
 import numpy as np
 
+from ..errors import ArgumentError
+
 i32 = np.int32
 TC_THREADS, TC_BK, TC_STAGES = 256, 32, 3
 
@@ -126,7 +128,7 @@ class CudaTensorCoreConvOps:
         n, h, wd, ic = x_shape
         oc, fh, fw, _ = w.shape
         gx = cupy.empty((n, h, wd, ic), dtype=np.float32)
-        if bf16:
+        if bf16 and gy.dtype != np.uint16:
             gy = self.to_bf16(gy)
         if wgmma:                               # every phase in one launch (blockIdx.z), written in place
             wf = self._flipped(w)
@@ -166,8 +168,12 @@ class CudaTensorCoreConvOps:
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
-        gyb = self.to_bf16(gy, keep=True) if wgmma and bf16 and self.wgrad_mn_ok(oc) else None
+        gyb = (gy if gy.dtype == np.uint16 else self.to_bf16(gy, keep=True)) if wgmma and bf16 and \
+            self.wgrad_mn_ok(oc) else None
         mn = gyb is not None and aligned(gyb)   # gY's bits read as they are: MN-major wgmma operands, no transpose
+        if gy.dtype == np.uint16 and not mn:
+            raise ArgumentError(f"tc_bwd_filter: gy as bf16 bits {tuple(gy.shape)} needs the untransposed bf16 "
+                                f"wgmma kernel (output channels {oc} a multiple of 8, 16-byte aligned)")
         bm = bm if mn else 128 if wgmma else bm
         tiles = -(-oc // bn) * -(-kw // bm) if wgmma else -(-oc // bm) * -(-kw // bn)
         s, chunk = self._split_k(rows, tiles, min_rows=512)

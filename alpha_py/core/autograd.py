@@ -95,6 +95,25 @@ class GradSum:
         self.a, self.b, self.owned = a, b, owned
 
 
+class GradBits:
+    """A gradient stored only as its bf16 bits (bf16 training on a backend with `widen_bits`: a BatchNorm's input
+    gradient when the convolution that made its input reads gY as bits, Unit.takes_grad_bits). Any other reader, a
+    sum or a leaf gets their exact fp32 widening (_plain)."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self, bits):
+        self.bits = bits
+
+    @property
+    def shape(self):
+        return self.bits.shape
+
+
+def _plain(backend, g):
+    return backend.widen_bits(g.bits) if type(g) is GradBits else g
+
+
 def _accumulate(backend, slot, key, g, defer=False):
     cur = slot.get(key)
     if cur is None:
@@ -102,6 +121,9 @@ def _accumulate(backend, slot, key, g, defer=False):
         return
     if type(cur) is GradSum:
         slot[key] = cur = _summed(backend, cur)
+    elif type(cur) is GradBits:
+        slot[key] = cur = _plain(backend, cur)
+    g = _plain(backend, g)
     same = cur.shape == g.shape and cur.dtype == g.dtype
     owned = same and sys.getrefcount(cur) == 3 and _owns_memory(cur)
     if defer and same and getattr(backend, "grad_sums", False):
@@ -139,11 +161,11 @@ def run_backward(outputs, grads, targets=()):
 
     def deliver(t, g):
         if id(t) in stop_ids:
-            _accumulate(backend, result, id(t), g)
+            _accumulate(backend, result, id(t), _plain(backend, g))
         elif t.node is not None:
             _accumulate(backend, pending, (id(t.node), t.index), g, True)
         elif t.need_grad():
-            t.accumulate_grad(g)
+            t.accumulate_grad(_plain(backend, g))
 
     for t, g in zip(outputs, grads):
         if g is not None:
@@ -157,6 +179,8 @@ def run_backward(outputs, grads, targets=()):
                              "back-propagated or freed by gc(); run forward again")
         if any(type(g) is GradSum for g in gys) and not node.op.takes_grad_sums(node.ctx):
             gys = tuple(_summed(backend, g) if type(g) is GradSum else g for g in gys)
+        if any(type(g) is GradBits for g in gys) and not node.op.takes_grad_bits(node.ctx):
+            gys = tuple(_plain(backend, g) for g in gys)
         needs = tuple(id(x) in stop_ids or x.node is not None or x.need_grad() for x in node.inputs)
         eg = node.op.engine_of(node.inputs)
         gxs = node.op._bwd(eg, node.ctx, gys, needs)

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from ..core.autograd import GradBits
 from ..errors import ArgumentError, fmt_shape
 from .unit import Unit
 
@@ -72,6 +73,8 @@ class _ConvBase(Unit):
 class Conv3D(_ConvBase):
     """2D convolution over NHWC images; weight [OC, FH, FW, IC]; Y = conv(X, W) + b."""
 
+    _stores_bits = True         # bf16 training: its output may be stored as bf16 bits (a LazyData, _bf16_out)
+
     def _create_params(self, eg):
         (kh, kw), ic, oc = self.kernel, self.in_channels, self.out_channels
         self._init_wb(eg, (oc, kh, kw, ic), ic * kh * kw, oc)
@@ -87,26 +90,35 @@ class Conv3D(_ConvBase):
         b = eg.backend
         if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW ...
             twin = b.twin_of(x) if b.wgmma_ok() else None
-            bits = not self.biased and not eg.anomaly and b.conv_bits_ok(self.out_channels)
+            bits = self._stores_bits and not self.biased and not eg.anomaly and b.conv_bits_ok(self.out_channels)
             if twin is not None:                 # ... or the bits the unit that made x made once for every reader
                 y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, x_bf16=twin[0], y_bits=bits)
-                return (self._bf16_out(eg, y),), (x.shape, twin[1])
+                gbits = bits and b.conv_grad_bits_ok(self.weight().shape, self.stride, self.padding)
+                return (self._bf16_out(eg, y, gbits),), (x.shape, twin[1], gbits)
             keep = []
             y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep, y_bits=bits)
-            return (self._bf16_out(eg, y),), ((x.shape, keep[0]) if keep else x)       # ... and not x itself
+            gbits = bits and bool(keep) and b.conv_grad_bits_ok(self.weight().shape, self.stride, self.padding)
+            return (self._bf16_out(eg, y, gbits),), ((x.shape, keep[0], gbits) if keep else x)   # ... not x itself
         fwd = b.conv_fwd if self.training else getattr(b, "conv_fwd_eval", b.conv_fwd)   # CPU: F(4x4) at inference
         y = fwd(x, self.weight().data, self.stride, self.padding)
         return (self._add_bias(eg, y),), x
 
-    def _bf16_out(self, eg, y):
+    def _bf16_out(self, eg, y, grad_bits):
         """A bf16 training forward's output: stored as the bf16 bits the kernel wrote (uint16; a BatchNorm reads them
-        as they are, anything else their widening), else fp32 plus the bias."""
-        return eg.backend.stored(y) if y.dtype == np.uint16 else self._add_bias(eg, y)
+        as they are, anything else their widening; grad_bits: its gradient is taken as bf16 bits too), else fp32
+        plus the bias."""
+        return eg.backend.stored(y, grad_bits) if y.dtype == np.uint16 else self._add_bias(eg, y)
+
+    def takes_grad_bits(self, ctx):
+        """bf16 training on the wgmma kernels: gY's bf16 bits feed both gradients (conv_grad_bits_ok)."""
+        return isinstance(ctx, tuple) and ctx[2]
 
     def _bwd(self, eg, ctx, gys, needs):
         (gy,), b, w = gys, eg.backend, self.weight()
+        if type(gy) is GradBits:                       # (takes_grad_bits) bf16 bits, uint16
+            gy = gy.bits
         if isinstance(ctx, tuple):                     # bf16: x's cast only (the wgmma kernels read it), or a twin's
-            x_shape, xb = ctx                          # Recast that rebuilds it
+            x_shape, xb, _ = ctx                       # Recast that rebuilds it
             w.accumulate_grad(b.conv_bwd_filter(None, gy, w.shape, self.stride, self.padding,
                                                 x_bf16=b.twin_bits(xb)))
         else:
@@ -173,7 +185,9 @@ class DepthwiseConv3D(_ConvBase):
 
 
 class _Conv1D:
-    """Mixin: 1D convolution over NWC, run as the 2D unit on [N,1,W,C]."""
+    """Mixin: 1D convolution over NWC, run as the 2D unit on [N,1,W,C] (its output reshaped: always fp32)."""
+
+    _stores_bits = False
 
     def check_inputs(self, xs):
         x = xs[0]

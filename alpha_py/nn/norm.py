@@ -3,6 +3,7 @@ taken over all leading dims of the trailing feature dims given at construction; 
 read from alpha_py.params.AlphaParam (v1.2's batchNorm_* / layerNorm_* fields) when the unit is made."""
 import math
 
+from ..core.autograd import GradBits
 from ..core.tensor import LazyData
 from ..errors import ArgumentError, fmt_shape
 from ..params import AlphaParam
@@ -155,9 +156,10 @@ class BatchNorm(_FeatureUnit):
     def _fwd(self, eg, x, act=None):
         """act: None, or (name, p1, p2) of an activation fused after the normalisation
         (batchNorm_<act> units; the backend's bn_act_fwd primitive)."""
-        b = eg.backend
+        b, gbits = eg.backend, False
         if type(x) is LazyData:             # (_reads_lazy) the bits it is stored as, or its fp32 computed now
             bits = b.stored_bits(x)
+            gbits = bits is not None and b.grad_bits_wanted(x) and not eg.anomaly   # gX handed back as bits too
             x = x.source.fp32() if bits is None else bits
         g, be = self._gamma_beta()
         x2 = x.reshape(-1, self.features)
@@ -184,7 +186,7 @@ class BatchNorm(_FeatureUnit):
             else:                           # a convolution reading y rebuilds its bf16 bits from the kept ones
                 y = y.reshape(x.shape)
                 b.bn_twin(y, *a)
-            return (y,), (keep[0], mean, inv, True)
+            return (y,), (keep[0], mean, inv, True, gbits)
         else:
             y, mean, var, inv = norm()
             self._update_running(eg, mean, var, x2.shape[0])
@@ -192,17 +194,21 @@ class BatchNorm(_FeatureUnit):
         return (y.reshape(x.shape),), (x2, mean, inv, batch_stats)
 
     def _bwd(self, eg, ctx, gys, needs, act=None):
-        x2, mean, inv, batch_stats = ctx
+        x2, mean, inv, batch_stats = ctx[:4]
         g, be = self._gamma_beta()
         gy2 = gys[0].reshape(x2.shape)
+        bits = {"gx_bits": True} if len(ctx) > 4 and ctx[4] else {}    # gX as bf16 bits (a convolution's GradBits)
         if act is None:
-            gx, gg, gb = eg.backend.bn_bwd(gy2, x2, mean, inv, g, batch_stats)
+            gx, gg, gb = eg.backend.bn_bwd(gy2, x2, mean, inv, g, batch_stats, **bits)
         else:
-            gx, gg, gb = eg.backend.bn_act_bwd(act[0], gy2, x2, mean, inv, g, be, batch_stats, act[1], act[2])
+            gx, gg, gb = eg.backend.bn_act_bwd(act[0], gy2, x2, mean, inv, g, be, batch_stats, act[1], act[2], **bits)
         if self._affine:
             self._params["weight"].accumulate_grad(gg)
             self._params["bias"].accumulate_grad(gb)
-        return (gx.reshape(gys[0].shape) if needs[0] else None,)
+        if not needs[0]:
+            return (None,)
+        gx = gx.reshape(gys[0].shape)
+        return (GradBits(gx) if bits else gx,)
 
 
 class GlobalBatchNorm(BatchNorm):

@@ -197,6 +197,11 @@ class Unit:
         gradients not summed yet) and add them in its own kernel?"""
         return False
 
+    def takes_grad_bits(self, ctx):
+        """Does _bwd (with this forward's ctx) take an output gradient given as a GradBits (core/autograd.py: its
+        bf16 bits only) as those bits?"""
+        return False
+
     def _check_count(self, xs):
         if self.n_inputs is not None and len(xs) != self.n_inputs:
             raise self.error(f"expected {self.n_inputs} input tensor(s), got {len(xs)}")
