@@ -7,7 +7,7 @@
 // | kernel                    | args                                                          | launch                               |
 // | tc_conv_fwd<BM,BN>        | x, w, y, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW              | (ceil(M/BM), ceil(OC/BN)) x 256, tc_smem |
 // | tc_conv_wgrad<BM,BN>      | x, gy, ws, N,H,W,IC, OC, FH,FW, OH,OW, SH,SW, PH,PW, chunk      | (ceil(KW/BN), ceil(OC/BM), S) x 256  |
-// | flip_filter               | w [OC,FH,FW,IC], wt [IC,FH,FW,OC], OC, FH, FW, IC              | flat over OC*FH*FW*IC, 256            |
+// | flip_filter[_bf16]        | w [OC,FH,FW,IC], wt [IC,FH,FW,OC] (fp32 | bf16 bits), OC, FH, FW, IC | flat over OC*FH*FW*IC, 256     |
 // Needs IC % 4 == 0 (and OC % 4 == 0 for bwd-filter) and 16-byte aligned tensors: every 16-byte chunk of an
 // operand row is 4 consecutive channels of one pixel. Shared tiles: K-major [rows][BK+4] (forward operands,
 // fragments by ldmatrix) or MN-major [BK][cols+8] (bwd-filter operands, conflict-free scalar fragment reads).
@@ -150,7 +150,9 @@ __global__ void __launch_bounds__(TC_THREADS, 2) tc_conv_wgrad(const float* __re
 }
 
 // ---------------------------------------------------------------- bwd-data filter: wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic]
-extern "C" __global__ void flip_filter(const float* __restrict__ w, float* __restrict__ wt, int OC, int FH, int FW, int IC) {
+template <class O>
+__device__ __forceinline__ void flip_filter_t(const float* __restrict__ w, O* __restrict__ wt, int OC, int FH, int FW,
+                                              int IC) {
     const long long total = (long long)OC * FH * FW * IC;
     GRID_LOOP(e, total) {                                // e indexes wt (coalesced writes)
         const int oc = (int)(e % OC);
@@ -158,6 +160,20 @@ extern "C" __global__ void flip_filter(const float* __restrict__ w, float* __res
         const int fw = (int)(q % FW);
         q /= FW;
         const int fh = (int)(q % FH), ic = (int)(q / FH);
-        wt[e] = w[(((long long)oc * FH + (FH - 1 - fh)) * FW + (FW - 1 - fw)) * IC + ic];
+        const float v = w[(((long long)oc * FH + (FH - 1 - fh)) * FW + (FW - 1 - fw)) * IC + ic];
+        if constexpr (sizeof(O) == 4) {
+            wt[e] = v;
+        } else {                                         // bf16 bits, nearest even (as cast_bf16)
+            unsigned b;
+            asm("cvt.rn.bf16x2.f32 %0, %1, %1;" : "=r"(b) : "f"(v));
+            wt[e] = (O)b;
+        }
     }
+}
+extern "C" __global__ void flip_filter(const float* __restrict__ w, float* __restrict__ wt, int OC, int FH, int FW, int IC) {
+    flip_filter_t(w, wt, OC, FH, FW, IC);
+}
+extern "C" __global__ void flip_filter_bf16(const float* __restrict__ w, unsigned short* __restrict__ wt, int OC, int FH,
+                                           int FW, int IC) {
+    flip_filter_t(w, wt, OC, FH, FW, IC);
 }

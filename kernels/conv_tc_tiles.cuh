@@ -186,24 +186,25 @@ struct WgradTileB {
 
 // ---------------------------------------------------------------- bf16 bwd-filter on wgmma, MN-major operands
 // Tiles of 64 rows of r in wgmma's SWIZZLE_128B MN-major layout: 64-column blocks of 64 rows of 128 bytes, one after
-// another, chunk c (8 columns) of row r at c ^ (r % 8). One row per 4 threads: the row's pixel is found once per
-// k-tile, each thread then copies chunks t, t + 4, ... of it (columns fixed for the whole reduction).
+// another, chunk c (8 columns) of row r at c ^ (r % 8). One row per TPR threads: the row's pixel is found once per
+// k-tile, each thread then copies chunks t, t + TPR, ... of it (columns fixed for the whole reduction).
 __device__ __forceinline__ int mn_off(int r, int cc) { return (cc >> 3) * 4096 + r * 64 + (((cc & 7) ^ (r & 7)) << 3); }
 
-// X windows: column j = (fh, fw, ic) of output pixel r, BM columns m0.. (IC % 8 == 0)
-template <int BM>
+// X windows: column j = (fh, fw, ic) of output pixel r, BM columns m0.. (IC % C == 0), TcElem<T>::BK rows of r per
+// k-tile, TPR threads per row; stored swizzled (SW = 1, bf16: mn_off) or in padded rows of BM + 8 (SW = 0; the
+// TF32 kernel reads them as register fragments)
+template <int BM, class T, int SW>
 struct WgradRowTileX {
-    typedef unsigned short T;
-    static constexpr int CPT = BM / 32;                // chunks per thread
+    static constexpr int C = TcElem<T>::C, ROWS = TcElem<T>::BK, TPR = TC_THREADS / ROWS, CPT = BM / C / TPR;
     const T* x; const ConvGeom& g; int r, rend, fh[CPT], fw[CPT], coff[CPT];
     FastDiv dow, doh;
     __device__ WgradRowTileX(const T* x_, const ConvGeom& g_, int m0, int rbeg, int rend_)
         : x(x_), g(g_), rend(rend_), dow(g_.OW), doh(g_.OH) {
-        r = rbeg + (threadIdx.x >> 2);
+        r = rbeg + threadIdx.x / TPR;
         const int KW = g.FH * g.FW * g.IC;
 #pragma unroll
         for (int i = 0; i < CPT; ++i) {
-            const int j = m0 + 8 * ((threadIdx.x & 3) + 4 * i);
+            const int j = m0 + C * (threadIdx.x % TPR + TPR * i);
             const int f = j / g.IC, ic = j - f * g.IC;
             fh[i] = j < KW ? f / g.FW : 1 << 20;          // a column past KW is never inside the image
             fw[i] = f - (f / g.FW) * g.FW;
@@ -215,13 +216,14 @@ struct WgradRowTileX {
         const int img = doh.divmod(dow.divmod(r < rend ? r : 0, ow), oh);
         const int ih0 = r < rend ? oh * g.SH - g.PH : -(1 << 21), iw0 = ow * g.SW - g.PW;
         const long long base = (((long long)img * g.H + ih0) * g.W + iw0) * g.IC;
-        const int row = threadIdx.x >> 2;
+        const int row = threadIdx.x / TPR;
 #pragma unroll
         for (int i = 0; i < CPT; ++i) {
+            const int cc = threadIdx.x % TPR + TPR * i;
             const bool ok = (unsigned)(ih0 + fh[i]) < (unsigned)g.H && (unsigned)(iw0 + fw[i]) < (unsigned)g.W;
-            cp_async16(As + mn_off(row, (threadIdx.x & 3) + 4 * i), ok ? x + base + coff[i] : x, ok);
+            cp_async16(As + (SW ? mn_off(row, cc) : row * (BM + 8) + cc * C), ok ? x + base + coff[i] : x, ok);
         }
-        r += 64;
+        r += ROWS;
     }
 };
 

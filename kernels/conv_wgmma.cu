@@ -235,7 +235,7 @@ __device__ __forceinline__ void wg_conv_wgrad(const T* __restrict__ x, const T* 
     const int R = g.N * g.OH * g.OW, KW = g.FH * g.FW * g.IC;
     const int rbeg = blockIdx.z * chunk, rend = min(R, rbeg + chunk), rend_pad = min(Rp, rbeg + chunk);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
-    WgradTileB<WG_BM, T> la(x, g, m0, rbeg, rend);           // X windows: [BK r][128 j] (+8 pad)
+    WgradRowTileX<WG_BM, T, 0> la(x, g, m0, rbeg, rend);     // X windows: [BK r][128 j] (+8 pad)
     GyTTile<BN, T> lb(gyT, g.OC, Rp, n0, rbeg, rend_pad);    // gY^T rows: [BN oc][BK r], 128-byte swizzled
     const int nk = rend > rbeg ? (rend - rbeg + BK - 1) / BK : 0;
     float d[BN / 2];
@@ -271,7 +271,7 @@ __device__ __forceinline__ void wgb_conv_wgrad_mn(const bf16_t* __restrict__ x, 
     const int R = g.N * g.OH * g.OW, KW = g.FH * g.FW * g.IC;
     const int rbeg = blockIdx.z * chunk, rend = min(R, rbeg + chunk);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
-    WgradRowTileX<BM> la(x, g, m0, rbeg, rend);
+    WgradRowTileX<BM, bf16_t, 1> la(x, g, m0, rbeg, rend);
     WgradRowTileGy<BN> lb(gy, g.OC, n0, rbeg, rend);
     const int nk = rend > rbeg ? (rend - rbeg + BK - 1) / BK : 0;
     float d[MA][BN / 2];

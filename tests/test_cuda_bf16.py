@@ -139,6 +139,22 @@ def test_bf16_weight_gradient_reads_gy_untransposed(xs, ws, stride, pad, bm, bn)
     np.testing.assert_allclose(new, old, rtol=0, atol=1e-5 * float(np.abs(old).max()))
 
 
+@pytest.mark.parametrize("oc", [16, 12])
+def test_the_flipped_filter_comes_as_bf16_bits_in_one_pass(oc):
+    """The stride-1 bwd-data's flipped filter in bf16 (flip_filter_bf16): the bits cast_bf16 gives the fp32 flip;
+    output channels not a multiple of 8 keep the fp32 flip (cast with zero-padding later)."""
+    bg = bf16().backend
+    w = bg.from_host(np.random.default_rng(oc).standard_normal((oc, 3, 3, 8)).astype(np.float32))
+    got = bg._flipped(w, True)
+    flip = bg._flipped(w)
+    if oc % 8:
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(bg.to_host(got), bg.to_host(flip))
+    else:
+        assert got.dtype == np.uint16 and got.shape == (8, 3, 3, oc)
+        np.testing.assert_array_equal(got.get(), bg.to_bf16(flip).get())
+
+
 def test_conv_bf16_dispatch_picks_a_candidate():
     """bf16 conv_fwd / bwd passes on Hopper choose among the mma.sync and wgmma kernels (timed once per shapes)."""
     bg = bf16().backend

@@ -107,16 +107,19 @@ class CudaTensorCoreConvOps:
         if tuple(stride) != (1, 1):
             return self._tc_bwd_data_phases(gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16)
         _, fh, fw, _ = w.shape
-        gx = self.tc_fwd(gy, self._flipped(w), (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16)
+        gx = self.tc_fwd(gy, self._flipped(w, bf16), (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16)
         if gx.shape != tuple(x_shape):
             raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
         return gx
 
-    def _flipped(self, w):
-        """wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic] (kernels/conv_tc.cu flip_filter)."""
+    def _flipped(self, w, bf16=False):
+        """wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic] (kernels/conv_tc.cu flip_filter); bf16=True where OC % 8
+        == 0: as its bf16 bits (what to_bf16 would make of it, in the same pass)."""
         oc, fh, fw, ic = w.shape
-        wt = cupy.empty((ic, fh, fw, oc), dtype=np.float32)
-        self.launch_flat("conv_tc", "flip_filter", w.size, (w, wt, i32(oc), i32(fh), i32(fw), i32(ic)))
+        bits = bf16 and oc % 8 == 0
+        wt = cupy.empty((ic, fh, fw, oc), dtype=np.uint16 if bits else np.float32)
+        self.launch_flat("conv_tc", "flip_filter_bf16" if bits else "flip_filter", w.size,
+                         (w, wt, i32(oc), i32(fh), i32(fw), i32(ic)))
         return wt
 
     def _tc_bwd_data_phases(self, gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16):
@@ -131,8 +134,8 @@ class CudaTensorCoreConvOps:
         if bf16 and gy.dtype != np.uint16:
             gy = self.to_bf16(gy)
         if wgmma:                               # every phase in one launch (blockIdx.z), written in place
-            wf = self._flipped(w)
-            if bf16:
+            wf = self._flipped(w, bf16)
+            if bf16 and wf.dtype != np.uint16:
                 wf = self.to_bf16(wf)
             m = n * -(-h // stride[0]) * -(-wd // stride[1])
             if gx.size:
