@@ -260,3 +260,30 @@ def test_conv_fwd_refuses_bits_that_are_not_xs():
     for bad in (cupy.zeros((2, 5, 5, 8), cupy.uint16), cupy.zeros((2, 5, 5, 16), cupy.float32)):
         with pytest.raises(ArgumentError, match=r"conv_fwd: x_bf16 .* is not the bf16 bits of x \(2, 5, 5, 16\)"):
             b.conv_fwd(x, w, (1, 1), (1, 1), x_bf16=bad)
+
+
+@pytest.mark.parametrize("reader", ["batchNorm", "add_relu"])
+def test_a_lazy_output_computed_for_a_reader_stays_with_its_tensor(reader):
+    """A BatchNorm reading a lazy BatchNorm output, or add_relu reading a lazy BatchNorm+act addend, computes its fp32
+    once and the tensor keeps it (LazyData.value): the same values as with twins off, and no second computation."""
+    eg = engine("bf16", 12)
+    b = eg.backend
+    if not b.wgmma_ok():
+        pytest.skip("lazy BatchNorm outputs need the wgmma kernels (compute capability 9.0)")
+    bn1 = nn.batchNorm_leakyRelu(16).init(eg)
+    x = eg.tensor(np.random.default_rng(5).standard_normal((4, 5, 5, 16)).astype(np.float32))
+    other = eg.tensor(np.random.default_rng(6).standard_normal((4, 5, 5, 16)).astype(np.float32))
+    bn2 = nn.batchNorm(16).init(eg)
+
+    def run():
+        y1 = bn1.forward(x)[0]
+        out = bn2.forward(y1)[0] if reader == "batchNorm" else F.add_relu(y1, other)[0]
+        return y1, out.numpy()
+    y1, got = run()
+    assert y1._data is not None and y1._lazy is None         # computed once, kept by its tensor
+    b.bf16_twins = False
+    try:
+        want = run()[1]
+    finally:
+        del b.bf16_twins
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))

@@ -338,3 +338,17 @@ def test_a_lazy_output_reaches_a_unit_that_reads_it_as_is_and_is_computed_for_th
     assert (y._data is None) == reads_lazy and make.src.calls == 1
     np.testing.assert_array_equal(z.numpy(), np.full((2, 3), 2.0, np.float32))
     read.backward(eg.tensor(np.ones((2, 3), np.float32)))      # a lazy tensor's gradient flows like any other
+
+
+def test_a_unit_that_computes_a_lazy_input_itself_leaves_the_result_with_its_tensor():
+    """LazyData.value() (a unit that reads LazyData but cannot take its source): the fp32 data is computed once and
+    kept by the tensor, so the tensor's own read and a second such reader do not compute it again."""
+    eg = alpha.engine.cpu_float32()
+    make = _MakesLazy().init(eg)
+    y = make.forward(eg.tensor(np.ones((2, 3), np.float32)))[0]
+    lz = y._lazy
+    first = lz.value()
+    assert make.src.calls == 1 and y._data is first and y._lazy is None
+    assert lz.value() is first and make.src.calls == 1
+    np.testing.assert_array_equal(y.numpy(), np.full((2, 3), 2.0, np.float32))
+    assert make.src.calls == 1

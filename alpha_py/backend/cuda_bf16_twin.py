@@ -215,7 +215,7 @@ def _addend(backend, v):
     if type(v) is LazyData:
         r = v.source
         if not isinstance(r, Recast) or r.act != "ACT_IDENTITY":
-            return (r.fp32(), NULL, NULL, NULL, NULL, i32(0))
+            return (v.value(), NULL, NULL, NULL, NULL, i32(0))
         opt = lambda a: NULL if a is None else a    # noqa: E731
         return (r.xb, r.mean, r.inv, opt(r.gamma), opt(r.beta), i32(2))
     return (backend.c(v), NULL, NULL, NULL, NULL, i32(0))

@@ -70,6 +70,14 @@ class LazyData:
         t._lazy = None
         return t._data
 
+    def value(self):
+        """Its fp32 data for a unit that read it as LazyData but cannot take its source: computed once and kept by
+        the tensor holding it (as reading tensor.data does), so a later reader does not compute it again."""
+        t = self.owner() if self.owner is not None else None
+        if t is not None and t._lazy is self:
+            return self.resolve(t)
+        return t._data if t is not None and t._data is not None else self.source.fp32()
+
     def shape_of(self, t):
         return self.lazy_shape
 

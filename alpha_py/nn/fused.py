@@ -100,7 +100,7 @@ class _FusedAddAct(Fused):
         s, bk = self.second, eg.backend
         if type(x1) is LazyData or type(x2) is LazyData:
             if x1.shape != x2.shape or not self._twin(eg, x1, x2):
-                x1, x2 = (x.source.fp32() if type(x) is LazyData else x for x in (x1, x2))
+                x1, x2 = (x.value() if type(x) is LazyData else x for x in (x1, x2))
         a, b = self.first._fit(eg, x1, x2)          # likeX1: both in the output's shape
         if self._twin(eg, a, b):                    # bf16 training: y's bf16 bits written beside y, shared with the
             y, yb = bk.add_act_twin(s.act, a, b, s.p1, s.p2)      # convolutions reading y (backend/cuda_bf16_twin.py)

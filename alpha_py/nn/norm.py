@@ -160,7 +160,7 @@ class BatchNorm(_FeatureUnit):
         if type(x) is LazyData:             # (_reads_lazy) the bits it is stored as, or its fp32 computed now
             bits = b.stored_bits(x)
             gbits = bits is not None and b.grad_bits_wanted(x) and not eg.anomaly   # gX handed back as bits too
-            x = x.source.fp32() if bits is None else bits
+            x = x.value() if bits is None else bits
         g, be = self._gamma_beta()
         x2 = x.reshape(-1, self.features)
 
