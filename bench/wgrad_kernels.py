@@ -1,8 +1,8 @@
 """Benchmark (GPU, Hopper): the weight gradient (bwd-filter) of every ResNet18-CIFAR convolution shape at batch 512 on
 the wgmma kernels — bf16: gY transposed first (bf16_wgrad_mn off) against gY's bits read as they are (MN-major
 operands) in 128- and 256-row tiles; TF32: the transposed-gY kernel — each including its gY pass and the split sums,
-against PyTorch's weight gradient (cuDNN, channels_last) in the same precision: mean ms of --reps calls, after
-a second of GPU spin-up.
+against PyTorch's weight gradient (cuDNN, channels_last) in the same precision: median ms of --reps calls
+(conv_shapes.timeit), after a second of GPU spin-up.
 Usage: python3 bench/wgrad_kernels.py [--precision bf16|tf32] [--batch 512] [--reps 20]"""
 import argparse
 import os
@@ -14,22 +14,9 @@ import cupy  # noqa: E402
 import numpy as np  # noqa: E402
 
 from alpha_py import alpha  # noqa: E402
-from conv_shapes import SHAPES  # noqa: E402  (bench/ is on sys.path when run as a script)
+from conv_shapes import SHAPES, timeit  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 COUNT = {"layer1 3x3": 4, "layer2 3x3": 3, "layer3 3x3": 3, "layer4 3x3": 3}    # times a shape occurs in ResNet18
-
-
-def mean_ms(fn, reps):
-    for _ in range(3):
-        fn()
-    cupy.cuda.Device().synchronize()
-    s, e = cupy.cuda.Event(), cupy.cuda.Event()
-    s.record()
-    for _ in range(reps):
-        fn()
-    e.record()
-    e.synchronize()
-    return cupy.cuda.get_elapsed_time(s, e) / reps
 
 
 def spin_up(seconds=1.0):
@@ -51,7 +38,7 @@ def torch_ms(x, gy, shape, stride, pad, bf16, reps):
     tx, tg = (torch.as_tensor(a, device="cuda").permute(0, 3, 1, 2).contiguous(memory_format=cl).to(dt)
               for a in (x, gy))
     tw = torch.empty(shape[0], shape[3], shape[1], shape[2], device="cuda", dtype=dt).contiguous(memory_format=cl)
-    return mean_ms(lambda: torch.ops.aten.convolution_backward(tg, tx, tw, None, stride, pad, (1, 1), False, (0, 0),
+    return timeit(lambda: torch.ops.aten.convolution_backward(tg, tx, tw, None, stride, pad, (1, 1), False, (0, 0),
                                                                1, (False, False, True)), reps)
 
 
@@ -88,7 +75,7 @@ def main():
             def run(bm=bm, bn=bn):
                 b.__dict__.pop("_twins", None)          # gY's cast (or transpose) counted in every call
                 return b.tc_bwd_filter(xb, gy, (oc, k, k, ic), (st, st), (p, p), bm, bn, True, bf16)
-            row.append(mean_ms(run, a.reps))
+            row.append(timeit(run, a.reps))
         del b.bf16_wgrad_mn
         row.append(torch_ms(x.get(), gy.get(), (oc, k, k, ic), (st, st), (p, p), bf16, a.reps))
         n = COUNT.get(name, 1)

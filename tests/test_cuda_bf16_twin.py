@@ -122,6 +122,14 @@ class Blocks(nn.Module):
         return F.add_relu(res, self.scbn(self.sc(out1)[0])[0])
 
 
+def lazy_engine(seed):
+    """The bf16 engine where BatchNorm outputs can stay lazy (the wgmma kernels), else skip."""
+    eg = engine("bf16", seed)
+    if not eg.backend.wgmma_ok():
+        pytest.skip("lazy BatchNorm outputs need the wgmma kernels (compute capability 9.0)")
+    return eg
+
+
 def _run(twins):
     eg = engine("bf16", 11)
     eg.backend.bf16_twins = twins
@@ -158,10 +166,8 @@ def test_two_residual_blocks_compute_the_same_bits_with_twins_and_keep_no_fp32_b
 def test_a_batchnorm_output_is_computed_only_when_read():
     """On Hopper a bf16 training BatchNorm output stays unwritten (LazyData) while only convolutions read it; read,
     it is bit for bit the fp32 output BatchNorm writes with twins off."""
-    eg = engine("bf16", 4)
+    eg = lazy_engine(4)
     b = eg.backend
-    if not b.wgmma_ok():
-        pytest.skip("lazy BatchNorm outputs need the wgmma kernels (compute capability 9.0)")
     bn, conv = nn.batchNorm_leakyRelu(16).init(eg), nn.conv3D(False, 16, 16, 3, 1, 1).init(eg)
     x = eg.tensor(np.random.default_rng(1).standard_normal((4, 6, 6, 16)).astype(np.float32))
     y = bn.forward(x)[0]
@@ -208,10 +214,8 @@ def test_add_act_reads_a_lazy_batchnorm_addend_from_its_bits(first_act):
 def test_a_lazy_output_read_after_an_optimizer_step_has_the_forward_values():
     """The optimizer computes the lazy outputs still held before it moves gamma and beta (core/tensor.py
     settle_lazy), so reading one afterwards gives what the forward produced."""
-    eg = engine("bf16", 6)
+    eg = lazy_engine(6)
     b = eg.backend
-    if not b.wgmma_ok():
-        pytest.skip("lazy BatchNorm outputs need the wgmma kernels (compute capability 9.0)")
     bn = nn.batchNorm_leakyRelu(16).init(eg)
     x = eg.tensor(np.random.default_rng(3).standard_normal((2, 4, 4, 16)).astype(np.float32))
     b.bf16_twins = False
@@ -266,10 +270,8 @@ def test_conv_fwd_refuses_bits_that_are_not_xs():
 def test_a_lazy_output_computed_for_a_reader_stays_with_its_tensor(reader):
     """A BatchNorm reading a lazy BatchNorm output, or add_relu reading a lazy BatchNorm+act addend, computes its fp32
     once and the tensor keeps it (LazyData.value): the same values as with twins off, and no second computation."""
-    eg = engine("bf16", 12)
+    eg = lazy_engine(12)
     b = eg.backend
-    if not b.wgmma_ok():
-        pytest.skip("lazy BatchNorm outputs need the wgmma kernels (compute capability 9.0)")
     bn1 = nn.batchNorm_leakyRelu(16).init(eg)
     x = eg.tensor(np.random.default_rng(5).standard_normal((4, 5, 5, 16)).astype(np.float32))
     other = eg.tensor(np.random.default_rng(6).standard_normal((4, 5, 5, 16)).astype(np.float32))
