@@ -4,6 +4,7 @@ the fused multi-threaded kernels of cpu_fused.py over it (`fused=False`: NumPy o
 import functools
 import inspect
 import os
+import threading
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -13,13 +14,34 @@ from .cpu_conv import FusedConvOps
 from .cpu_fused import FusedCpuOps, keep_freed_memory, resolve_threads
 
 
+_QUIET = threading.local()      # on: this thread runs inside a quiet primitive already
+try:                            # NumPy 2's error state is a context variable: set it to a prebuilt "ignore all"
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    _IGNORE = _make_extobj(all="ignore")    # (what np.errstate(all="ignore") builds on every entry)
+except (ImportError, AttributeError, TypeError):     # another NumPy: np.errstate
+    _extobj_contextvar = None
+
+
 def _quiet(fn):
     """fn with NumPy's floating-point warnings off: a NaN/Inf a primitive makes is handled above it (the
-    training step's --on-nonfinite check, anomaly mode, checkpoint checks), never a leaked RuntimeWarning."""
+    training step's --on-nonfinite check, anomaly mode, checkpoint checks), never a leaked RuntimeWarning. A
+    primitive called by another runs inside the caller's errstate (entered once per outermost call)."""
     @functools.wraps(fn)
     def quiet(*args, **kwargs):
-        with np.errstate(all="ignore"):
+        if getattr(_QUIET, "on", False):
             return fn(*args, **kwargs)
+        _QUIET.on = True
+        try:
+            if _extobj_contextvar is None:
+                with np.errstate(all="ignore"):
+                    return fn(*args, **kwargs)
+            token = _extobj_contextvar.set(_IGNORE)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _extobj_contextvar.reset(token)
+        finally:
+            _QUIET.on = False
     quiet.alpha_quiet = True
     return quiet
 

@@ -2,6 +2,7 @@
 chains of NumPy passes, and the engine's thread count. Mixed in before ArrayBackend; with `self.fused` False every
 primitive is the NumPy reference (the tests' oracle). Imports numpy, numba, alpha_py.errors and its siblings."""
 import os
+import threading
 import warnings
 
 import numpy as np
@@ -61,6 +62,11 @@ def keep_freed_memory():
     return ok
 
 
+_PIECES = {}           # (activation, p1, dtype) -> _piecewise's constants
+_KERNELS = []          # the kernel modules once imported (a primitive asks for them on every call)
+_LOCAL = threading.local()   # numba_threads: the Numba thread count _k last set in this thread
+
+
 def _kernels():
     """The kernel modules, imported on first use (importing numba costs ~0.3 s; compiling is per kernel).
     OpenMP's default wait policy (spin a while, then sleep) stays: every GEMM of a step runs inside the same pool
@@ -82,8 +88,9 @@ def _kernels():
             sys.modules.pop(f"{__package__}.{name}", None)
         from . import (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino,
                        cpu_kernels_wino4)
-    return (cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm, cpu_kernels_wino,
-            cpu_kernels_wino4)
+    _KERNELS[:] = [(cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm, cpu_kernels_wino,
+                    cpu_kernels_wino4)]
+    return _KERNELS[0]
 
 
 class FusedCpuOps:
@@ -93,12 +100,17 @@ class FusedCpuOps:
     threads = 1
 
     def _k(self):
-        """The kernel modules, with Numba's pool set to this engine's thread count in the calling thread."""
-        import numba
-        kernels = _kernels()
-        n = min(self.threads, numba.config.NUMBA_NUM_THREADS)
-        if numba.get_num_threads() != n:
-            numba.set_num_threads(n)
+        """The kernel modules, with Numba's pool set to this engine's thread count in the calling thread (asked of
+        Numba only when another count was set here last: a count set by numba.set_num_threads outside Alpha in
+        between is not seen)."""
+        kernels = _KERNELS[0] if _KERNELS else _kernels()
+        n = self.threads
+        if getattr(_LOCAL, "numba_threads", None) != n:
+            import numba
+            m = min(n, numba.config.NUMBA_NUM_THREADS)
+            if numba.get_num_threads() != m:
+                numba.set_num_threads(m)
+            _LOCAL.numba_threads = n
         return kernels
 
     # ---------------------------------------------------------------- pooling
@@ -132,12 +144,13 @@ class FusedCpuOps:
     # ---------------------------------------------------------------- batchNorm (+ activation)
     def _piecewise(self, name, p1):
         """(lo, hi, neg, one) of a fused activation as the kernels' dtype, or None: not fused (NumPy runs it)."""
-        from .cpu_kernels_norm import PIECEWISE
-        row = PIECEWISE.get(name)
-        if row is None:
-            return None
-        t = self.dtype.type
-        return t(row[0]), t(row[1]), t(row[2](float(p1))), t(1)
+        key = (name, p1, self.dtype)
+        got = _PIECES.get(key)
+        if got is None and key not in _PIECES:
+            row = self._k()[1].PIECEWISE.get(name)
+            t = self.dtype.type
+            got = _PIECES[key] = None if row is None else (t(row[0]), t(row[1]), t(row[2](float(p1))), t(1))
+        return got
 
     def _affine(self, gamma, beta, c):
         if gamma is not None:
