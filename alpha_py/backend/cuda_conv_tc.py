@@ -171,13 +171,15 @@ class CudaTensorCoreConvOps:
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
-        gyb = (gy if gy.dtype == np.uint16 else self.to_bf16(gy, keep=True)) if wgmma and bf16 and \
-            self.wgrad_mn_ok(oc) else None
-        mn = gyb is not None and aligned(gyb)   # gY's bits read as they are: MN-major wgmma operands, no transpose
+        mn = wgmma and bf16 and self.wgrad_mn_ok(oc)
+        if mn:                                  # gY's bits read as they are: MN-major wgmma operands, no transpose
+            gyb = gy if gy.dtype == np.uint16 else self.to_bf16(gy, keep=True)
+            mn = aligned(gyb)
         if gy.dtype == np.uint16 and not mn:
             raise ArgumentError(f"tc_bwd_filter: gy as bf16 bits {tuple(gy.shape)} needs the untransposed bf16 "
                                 f"wgmma kernel (output channels {oc} a multiple of 8, 16-byte aligned)")
-        bm = bm if mn else 128 if wgmma else bm
+        if wgmma and not mn:
+            bm = 128                            # the transposed-gY kernels have 128-row tiles only
         tiles = -(-oc // bn) * -(-kw // bm) if wgmma else -(-oc // bm) * -(-kw // bn)
         s, chunk = self._split_k(rows, tiles, min_rows=512)
         bk = 2 * TC_BK if bf16 else TC_BK

@@ -91,13 +91,12 @@ class Conv3D(_ConvBase):
         if self.training and eg.precision() == "bf16":       # keep the forward's bf16 cast of x for gW ...
             twin = b.twin_of(x) if b.wgmma_ok() else None
             bits = self._stores_bits and not self.biased and not eg.anomaly and b.conv_bits_ok(self.out_channels)
+            gbits = bits and b.conv_grad_bits_ok(self.weight().shape, self.stride, self.padding)
             if twin is not None:                 # ... or the bits the unit that made x made once for every reader
                 y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, x_bf16=twin[0], y_bits=bits)
-                gbits = bits and b.conv_grad_bits_ok(self.weight().shape, self.stride, self.padding)
                 return (self._bf16_out(eg, y, gbits),), (x.shape, twin[1], gbits)
-            keep = []
+            keep = []                            # (y comes back as bits only where a wgmma kernel kept x's cast)
             y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep, y_bits=bits)
-            gbits = bits and bool(keep) and b.conv_grad_bits_ok(self.weight().shape, self.stride, self.padding)
             return (self._bf16_out(eg, y, gbits),), ((x.shape, keep[0], gbits) if keep else x)   # ... not x itself
         fwd = b.conv_fwd if self.training else getattr(b, "conv_fwd_eval", b.conv_fwd)   # CPU: F(4x4) at inference
         y = fwd(x, self.weight().data, self.stride, self.padding)
