@@ -5,6 +5,9 @@
 // | bn_partial<MODE,ACT>| x, gy, mean, inv, gamma, beta, M, C, part1, part2, p1, p2, xmode| grid (ceil(C/32), S) x (32, 8)|
 // |   MODE 3: part1 = sum (x-k), part2 = sum (x-k)^2 with k = x[0, c] (one pass over x for the batch statistics)        |
 // |   MODE 2: g = gy*act'(z) with z = (x-mean)*inv*gamma+beta; part1 = sum g, part2 = sum g*(x-mean)                    |
+// | bn_partial8<MODE,ACT>| the same args: 8 consecutive channels per thread (C % 8 == 0, x/gy/mean/inv/gamma/beta  |
+// |   16-byte aligned); block 256 = R rows x GB groups of 8 channels (GB = min(C/8, 32), R = 256/GB);          |
+// |   grid (ceil(C/8/GB), S). Each thread adds its rows in row order; the R rows' sums per column in order.    |
 // | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/32) x (32, 8)           |
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2, xmode, xb, yb  y = act(xhat*gamma+beta) | 1 thread/elem |
@@ -21,6 +24,9 @@
 //! instances: bn_partial<2,ACT_RELU> bn_partial<2,ACT_RELU6> bn_partial<2,ACT_LEAKY_RELU> bn_partial<2,ACT_ELU>
 //! instances: bn_partial<2,ACT_SOFTPLUS> bn_partial<2,ACT_GELU> bn_partial<2,ACT_SIGMOID> bn_partial<2,ACT_HARD_SIGMOID>
 //! instances: bn_partial<2,ACT_TANH>
+//! instances: bn_partial8<3,ACT_IDENTITY> bn_partial8<2,ACT_IDENTITY> bn_partial8<2,ACT_RELU> bn_partial8<2,ACT_RELU6>
+//! instances: bn_partial8<2,ACT_LEAKY_RELU> bn_partial8<2,ACT_ELU> bn_partial8<2,ACT_SOFTPLUS> bn_partial8<2,ACT_GELU>
+//! instances: bn_partial8<2,ACT_SIGMOID> bn_partial8<2,ACT_HARD_SIGMOID> bn_partial8<2,ACT_TANH>
 //! instances: bn_apply<ACT_IDENTITY> bn_apply<ACT_RELU> bn_apply<ACT_RELU6> bn_apply<ACT_LEAKY_RELU> bn_apply<ACT_ELU>
 //! instances: bn_apply<ACT_SOFTPLUS> bn_apply<ACT_GELU> bn_apply<ACT_SIGMOID> bn_apply<ACT_HARD_SIGMOID> bn_apply<ACT_TANH>
 //! instances: bn_bwd_apply<ACT_IDENTITY> bn_bwd_apply<ACT_RELU> bn_bwd_apply<ACT_RELU6> bn_bwd_apply<ACT_LEAKY_RELU>
@@ -106,6 +112,74 @@ __global__ void bn_partial(const void* __restrict__ x, const float* __restrict__
         for (int j = 0; j < 8; ++j) { t1.add(s1[j][threadIdx.x]); t2.add(s2[j][threadIdx.x]); }
         part1[(long long)blockIdx.y * C + c] = t1.value();
         part2[(long long)blockIdx.y * C + c] = t2.value();
+    }
+}
+
+// U rows of 8 channels each: their loads first, then their terms added in row order
+template <int MODE, ActId ACT, int U>
+__device__ __forceinline__ void bn_partial8_rows(const void* __restrict__ x, const float* __restrict__ gy,
+                                                 long long r, long long rs, int C, int c0, int xmode,
+                                                 const float (&mu)[8], const float (&iv)[8], const float (&ga)[8],
+                                                 const float (&be)[8], float p1, float p2, Kahan (&k1)[8],
+                                                 Kahan (&k2)[8]) {
+    float v[U][8], g[U][8];
+    unsigned short bits[8];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        const long long i = (r + u * rs) * C + c0;
+        ld_xv<8>(x, i, xmode, v[u], bits);
+        if (MODE == 2) ldv<8>(gy + i, g[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int q = 0; q < 8; ++q)
+            bn_partial_add<MODE, ACT>(v[u][q], MODE == 2 ? g[u][q] : 0.f, mu[q], iv[q], ga[q], be[q], p1, p2, k1[q],
+                                      k2[q]);
+}
+
+template <int MODE, ActId ACT>
+__global__ void __launch_bounds__(256, 2)
+bn_partial8(const void* __restrict__ x, const float* __restrict__ gy, const float* __restrict__ mean,
+            const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta, long long M,
+            int C, float* __restrict__ part1, float* __restrict__ part2, float p1, float p2, int xmode) {
+    constexpr int U = MODE == 3 ? 4 : 2;            // rows in flight per thread (x alone: 4; x and gy: 2)
+    __shared__ float s1[256 * 8], s2[256 * 8];
+    const int G = C >> 3, GB = G < 32 ? G : 32, R = 256 / GB, W = GB * 8;
+    const int gl = threadIdx.x % GB, rr = threadIdx.x / GB, c0 = (blockIdx.x * GB + gl) * 8;
+    Kahan k1[8], k2[8];
+    if (rr < R && c0 < C) {
+        float mu[8], iv[8], ga[8], be[8];
+        if (MODE == 3) {
+            unsigned short bits[8];
+            ld_xv<8>(x, c0, xmode, mu, bits);       // the shift k = x[0, c]
+        } else {
+            ldc<8>(mean, c0, 0.f, mu);
+        }
+        ldc<8>(MODE == 2 ? inv : nullptr, c0, 0.f, iv);
+        ldc<8>(MODE == 2 ? gamma : nullptr, c0, 1.f, ga);
+        ldc<8>(MODE == 2 ? beta : nullptr, c0, 0.f, be);
+        const long long rs = (long long)R * gridDim.y;
+        long long r = (long long)blockIdx.y * R + rr;
+        for (; r + (U - 1) * rs < M; r += U * rs)
+            bn_partial8_rows<MODE, ACT, U>(x, gy, r, rs, C, c0, xmode, mu, iv, ga, be, p1, p2, k1, k2);
+        for (; r < M; r += rs)
+            bn_partial8_rows<MODE, ACT, 1>(x, gy, r, rs, C, c0, xmode, mu, iv, ga, be, p1, p2, k1, k2);
+    }
+    if (rr < R) {
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            s1[rr * W + gl * 8 + q] = k1[q].value();
+            s2[rr * W + gl * 8 + q] = k2[q].value();
+        }
+    }
+    __syncthreads();
+    const int c = blockIdx.x * W + threadIdx.x;
+    if (threadIdx.x < W && c < C) {
+        Kahan t1, t2;
+        for (int j = 0; j < R; ++j) { t1.add(s1[j * W + threadIdx.x]); t2.add(s2[j * W + threadIdx.x]); }
+        part1[(long long)blockIdx.y * C + c] = t1.value();
+        if (part2) part2[(long long)blockIdx.y * C + c] = t2.value();
     }
 }
 

@@ -1,7 +1,7 @@
 """The streaming kernels' 8-elements-per-thread bodies (kernels/vec8.cuh: batchNorm apply/backward, the bf16 twins'
 add+activation and sign backward, the fp32 activations, the fan-in add) give the same bits as their scalar bodies,
-which run on inputs that are not 16-byte aligned, and as any grid size; batchNorm's four-row statistics loop matches
-float64. Skipped without a GPU."""
+which run on inputs that are not 16-byte aligned, and as any grid size; batchNorm's column sums with 8 channels per
+thread agree with one channel per thread and with float64. Skipped without a GPU."""
 import numpy as np
 import pytest
 
@@ -52,6 +52,7 @@ def test_batchnorm_forward_and_backward_bodies_agree(shape, act, bf16):
     x, gy = data(shape), data(shape, 1)
     gamma, beta = data((c,), 2), data((c,), 3)
     outs = []
+    b.bn_partial_vec = False          # the column sums one channel per thread on both (their 8-wide form: below)
     for xs, gys in ((x, gy), (shifted(x), shifted(gy))):
         keep = [] if bf16 else None
         y, mean, var, inv = b.bn_act_fwd(act, xs, gamma, beta, 1e-5, keep=keep)
@@ -59,6 +60,7 @@ def test_batchnorm_forward_and_backward_bodies_agree(shape, act, bf16):
         gx, dg, db = b.bn_act_bwd(act, gys, xk, mean, inv, gamma, beta)
         gx0, _, _ = b.bn_act_bwd(act, gys, xk, mean, inv, None, None, batch_stats=False)
         outs.append([y, mean, var, inv, gx, dg, db, gx0] + ([keep[0]] if bf16 else []))
+    b.bn_partial_vec = True
     for u, v in zip(*outs):
         same_bits(u, v)
 
@@ -134,3 +136,54 @@ def test_batchnorm_statistics_of_many_rows_match_float64(m, c):
     xhat = (x64 - x64.mean(0)) / np.sqrt(x64.var(0) + 1e-5)
     np.testing.assert_allclose(cupy.asnumpy(db), gy.astype(np.float64).sum(0), rtol=1e-5, atol=1e-3)
     np.testing.assert_allclose(cupy.asnumpy(dg), (gy * xhat).sum(0), rtol=1e-4, atol=1e-3)
+
+
+def _sums(b, vec, mode, act, x2, gy2, mean, inv, gamma, beta, xmode):
+    """The finished column sums of _bn_partial (8 channels per thread or one) as float64 host arrays."""
+    b.bn_partial_vec = vec
+    try:
+        part1, part2, s = b._bn_partial(mode, act, x2, gy2, mean, inv, gamma, beta, 0.1, 0.0, xmode)
+    finally:
+        b.bn_partial_vec = True
+    return [cupy.asnumpy(p).astype(np.float64).sum(0) for p in (part1, part2)]
+
+
+@pytest.mark.parametrize("m,c", [(1, 8), (37, 24), (5000, 64), (3001, 264), (700, 520)])
+@pytest.mark.parametrize("xmode", [0, 1, 2])
+def test_batchnorm_column_sums_8_wide_agree_with_one_wide_and_float64(m, c, xmode):
+    """bn_partial8 (8 channels per thread; C = 264, 520: a second block column only partly used) against bn_partial,
+    statistics (mode 3) and backward sums (mode 2, with and without an activation), x as fp32, rounded or bits."""
+    b = backend()
+    rng = np.random.default_rng(m + c)
+    x = (rng.standard_normal((m, c)) * 2 + 3).astype(np.float32)
+    gy = rng.standard_normal((m, c)).astype(np.float32)
+    xd = cupy.asarray(x)
+    if xmode == 2:
+        keep = []
+        b.bn_act_fwd(None, xd, None, None, 1e-5, keep=keep, write_y=False)
+        xd = keep[0]
+        x = (cupy.asnumpy(xd).astype(np.uint32) << 16).view(np.float32)
+    elif xmode == 1:
+        x = (((x.view(np.uint32) + 0x7FFF + ((x.view(np.uint32) >> 16) & 1)) >> 16) << 16).view(np.float32)
+    x64, g64 = x.astype(np.float64), gy.astype(np.float64)
+    mean, inv = cupy.asarray(x.mean(0)), cupy.asarray((1 / np.sqrt(x64.var(0) + 1e-5)).astype(np.float32))
+    gamma, beta = cupy.asarray(rng.standard_normal(c).astype(np.float32)), cupy.asarray(rng.random(c, np.float32))
+    ident = "ACT_IDENTITY"
+    wide = _sums(b, True, 3, ident, xd, None, None, None, None, None, xmode)
+    one = _sums(b, False, 3, ident, xd, None, None, None, None, None, xmode)
+    d = x64 - x64[0]
+    for got, ref, want in zip(wide, one, (d.sum(0), (d * d).sum(0))):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-3)
+    gd = cupy.asarray(gy)
+    for act in (ident, "ACT_LEAKY_RELU"):
+        wide = _sums(b, True, 2, act, xd, gd, mean, inv, gamma, beta, xmode)
+        one = _sums(b, False, 2, act, xd, gd, mean, inv, gamma, beta, xmode)
+        dm = x64 - x.mean(0).astype(np.float64)
+        g = g64
+        if act != ident:
+            z = dm * cupy.asnumpy(inv) * cupy.asnumpy(gamma) + cupy.asnumpy(beta)
+            g = g64 * np.where(z > 0, 1.0, 0.1)
+        for got, ref, want in zip(wide, one, (g.sum(0), (g * dm).sum(0))):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-3)
+            np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-3)

@@ -20,17 +20,26 @@ class CudaBatchNormOps:
         """A kernel argument that may be null: NULL for None, else the C-contiguous float32 array."""
         return NULL if a is None else self.c(a)
 
+    bn_partial_vec = True     # False: the column sums always take one channel per thread (bn_partial; tests compare)
+
     def _bn_partial(self, mode, act, x2, gy2, mean, inv, gamma, beta, p1=0.0, p2=0.0, xmode=0):
-        """Column partial sums part1 (and part2 for modes 2, 3) over S row segments (kernels/batchnorm.cu)."""
+        """Column partial sums part1 (and part2 for modes 2, 3) over S row segments (kernels/batchnorm.cu): 8
+        channels per thread (bn_partial8) where C % 8 == 0 and every array is 16-byte aligned, else one."""
         m, c = x2.shape
-        s = self._col_splits(m, c)
+        opt = self._opt_c
+        args = [x2, opt(gy2), opt(mean), opt(inv), opt(gamma), opt(beta)]
+        if self.bn_partial_vec and c % 8 == 0 and all(a is NULL or a.data.ptr % 16 == 0 for a in args):
+            gb = min(c // 8, 32)                      # groups of 8 channels per block row; 256 // gb rows
+            gx = -(-c // (8 * gb))
+            s = max(1, min(-(-m // (256 // gb * 4)), 2 * self.sm_count // gx))    # one wave at 2 blocks per SM
+            name, grid, block = f"bn_partial8<{mode},{act}>", (gx, s), (256,)
+        else:
+            s = self._col_splits(m, c)
+            name, grid, block = f"bn_partial<{mode},{act}>", (-(-c // 32), s), (32, 8)
         part1 = cupy.empty((s, c), dtype=self.dtype)
         part2 = cupy.empty((s, c), dtype=self.dtype) if mode >= 2 else None
-        opt = self._opt_c
-        self.kernel("batchnorm", f"bn_partial<{mode},{act}>")(
-            (-(-c // 32), s), (32, 8),
-            (x2, opt(gy2), opt(mean), opt(inv), opt(gamma), opt(beta), i64(m), i32(c), part1, opt(part2),
-             f32(p1), f32(p2), i32(xmode)))
+        self.kernel("batchnorm", name)(grid, block, (*args, i64(m), i32(c), part1, opt(part2), f32(p1), f32(p2),
+                                                     i32(xmode)))
         return part1, part2, s
 
     def _bn_col_finish(self, part1, part2, s, c, scale):
