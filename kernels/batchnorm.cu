@@ -139,10 +139,11 @@ __device__ __forceinline__ void bn_partial8_rows(const void* __restrict__ x, con
 }
 
 template <int MODE, ActId ACT>
-__global__ void __launch_bounds__(256, 2)
-bn_partial8(const void* __restrict__ x, const float* __restrict__ gy, const float* __restrict__ mean,
-            const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta, long long M,
-            int C, float* __restrict__ part1, float* __restrict__ part2, float p1, float p2, int xmode) {
+__global__ void __launch_bounds__(256, 2) bn_partial8(const void* __restrict__ x, const float* __restrict__ gy,
+                                                      const float* __restrict__ mean, const float* __restrict__ inv,
+                                                      const float* __restrict__ gamma, const float* __restrict__ beta,
+                                                      long long M, int C, float* __restrict__ part1,
+                                                      float* __restrict__ part2, float p1, float p2, int xmode) {
     constexpr int U = MODE == 3 ? 4 : 2;            // rows in flight per thread (x alone: 4; x and gy: 2)
     __shared__ float s1[256 * 8], s2[256 * 8];
     const int G = C >> 3, GB = G < 32 ? G : 32, R = 256 / GB, W = GB * 8;

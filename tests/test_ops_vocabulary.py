@@ -56,8 +56,8 @@ def test_activation_kernels_are_the_table_plus_identity():
                                            for a in kernels}
     assert instances("batchnorm") == ({f"bn_apply<{a}>" for a in with_identity}
                                       | {f"bn_bwd_apply<{a}>" for a in with_identity}
-                                      | {f"bn_partial<2,{a}>" for a in with_identity}
-                                      | {f"bn_partial<3,{ACT_IDENTITY}>"})
+                                      | {f"{k}<2,{a}>" for a in with_identity for k in ("bn_partial", "bn_partial8")}
+                                      | {f"{k}<3,{ACT_IDENTITY}>" for k in ("bn_partial", "bn_partial8")})
 
 
 def test_bf16_twin_kernels_and_the_sign_derivative():
