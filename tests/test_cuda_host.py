@@ -45,6 +45,20 @@ def test_parse_instances_and_defines():
     assert opts == (f"-I{kl.kernel_dir()}", "-DX=1")
 
 
+def test_a_changed_header_changes_every_family_source(tmp_path, monkeypatch):
+    """CuPy caches a module by its source text: the headers' digest in the source makes a header edit recompile."""
+    (tmp_path / "fam.cu").write_text('#include "h.cuh"\nextern "C" __global__ void k() {}\n')
+    (tmp_path / "h.cuh").write_text("#define A 1\n")
+    monkeypatch.setattr(kl, "kernel_dir", lambda: str(tmp_path))
+    first, path = kl.module_source("fam")
+    assert first.startswith(f'#line 1 "{path}"\n') and kl.module_source("fam")[0] == first
+    (tmp_path / "h.cuh").write_text("#define A 22\n")
+    second = kl.module_source("fam")[0]
+    assert second != first and second.split("\n")[1:3] == first.split("\n")[1:3]
+    (tmp_path / "g.cuh").write_text("")
+    assert kl.module_source("fam")[0] not in (first, second)
+
+
 def test_missing_family_is_a_clear_error():
     with pytest.raises(FileNotFoundError, match="nope"):
         kl.module_source("nope")

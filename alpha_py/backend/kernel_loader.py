@@ -1,7 +1,9 @@
-"""Backend layer: the ONE loader of kernels/*.cu — reads a family's source, prepends `#line 1 "<path>"`
-so NVRTC errors point at the real file, compiles one module per (device, family, -D options, template
-instance) through cupy.RawModule and memoises it, thread-safely (kernel_prebuild.py compiles ahead on worker
-threads; a caller that needs a module a worker is building waits for it). Imports cupy lazily."""
+"""Backend layer: the ONE loader of kernels/*.cu — reads a family's source, prepends `#line 1 "<path>"` so NVRTC
+errors point at the real file and appends its headers' digest (CuPy's disk cache), compiles one module per (device,
+family, -D options, template instance) through cupy.RawModule and memoises it, thread-safely (kernel_prebuild.py
+compiles ahead on worker threads; a caller that needs a module a worker is building waits for it). Imports cupy
+lazily."""
+import hashlib
 import os
 import re
 import threading
@@ -12,6 +14,7 @@ _EXTERN_C_RE = re.compile(r'extern\s+"C"\s+__global__')
 _modules = {}       # (device_id, family, defines, instance) -> cupy.RawModule
 _builds = {}        # key -> _Build (being compiled, or compiled)
 _lock = threading.Lock()
+_digests = {}       # kernel folder -> (its headers' names, sizes and times, their digest)
 stats = {"compiled": 0, "compile_s": 0.0}     # modules built by this process (hits of CuPy's disk cache too)
 
 
@@ -39,13 +42,34 @@ def families():
 
 
 def module_source(family):
-    """(source with its #line directive, absolute path) of kernels/<family>.cu."""
-    path = os.path.join(kernel_dir(), family + ".cu")
+    """(source with its #line directive, absolute path) of kernels/<family>.cu; a last comment line carries the
+    digest of the headers (headers_digest)."""
+    d = kernel_dir()
+    path = os.path.join(d, family + ".cu")
     if not os.path.exists(path):
         raise FileNotFoundError(f"kernel family {family!r}: no file {path}")
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    return f'#line 1 "{path}"\n' + text, path
+    return f'#line 1 "{path}"\n' + text + f"\n// kernels/*.cuh: {headers_digest(d)}\n", path
+
+
+def headers_digest(d):
+    """sha256 (16 hex digits) of the names and contents of the headers (*.cuh) in folder d. CuPy's disk cache keys
+    a module by its source text and options, not by the files it #includes: with the digest in every source, a
+    changed header compiles the families again instead of loading their old cubins. Memoised per folder on the
+    headers' sizes and modification times."""
+    names = sorted(f for f in os.listdir(d) if f.endswith(".cuh"))
+    stamp = tuple((f, st.st_size, st.st_mtime_ns) for f in names for st in (os.stat(os.path.join(d, f)),))
+    hit = _digests.get(d)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    h = hashlib.sha256()
+    for f in names:
+        with open(os.path.join(d, f), "rb") as fh:
+            h.update(f.encode() + b"\0" + fh.read() + b"\0")
+    digest = h.hexdigest()[:16]
+    _digests[d] = (stamp, digest)
+    return digest
 
 
 def parse_instances(source):
