@@ -1,6 +1,7 @@
 """Benchmark (GPU, Hopper): the weight gradient (bwd-filter) of every ResNet18-CIFAR convolution shape at batch 512 on
 the wgmma kernels — bf16: gY transposed first (bf16_wgrad_mn off) against gY's bits read as they are (MN-major
-operands) in 128- and 256-row tiles; TF32: the transposed-gY kernel — each including its gY pass and the split sums,
+operands) in 128- and 256-row tiles; TF32: the transposed-gY kernel against gY read as it is (transposed tile by tile
+in shared memory, each staging depth) — each including its gY pass and the split sums,
 against PyTorch's weight gradient (cuDNN, channels_last) in the same precision: median ms of --reps calls
 (conv_shapes.timeit), after a second of GPU spin-up.
 Usage: python3 bench/wgrad_kernels.py [--precision bf16|tf32] [--batch 512] [--reps 20]"""
@@ -52,10 +53,11 @@ def main():
     b = alpha.engine.cuda_float32(0, precision=a.precision, auto_graph=False).backend
     if not b.wgmma_ok():
         sys.exit("wgrad_kernels: the wgmma kernels need compute capability 9.0")
-    variants = ([("T", False, 128, bn) for bn in (128, 64)] + [("M", True, bm, bn) for bm in (128, 256)
-                                                                for bn in (128, 64)]) if bf16 else \
-        [("T", False, 128, bn) for bn in (128, 64)]
-    names = [f"{k}{bm}x{bn}" for k, _, bm, bn in variants] + ["cuDNN"]
+    # (label, gY as it is?, rows, output channels, TF32 staging depth)
+    variants = [("T", False, 128, bn, 0) for bn in (128, 64)] + (
+        [("M", True, bm, bn, 0) for bm in (128, 256) for bn in (128, 64)] if bf16 else
+        [("M", True, 128, bn, st) for bn, st in ((128, 3), (128, 2), (64, 3), (64, 2))])
+    names = [f"{k}{bm}x{bn}" + (f"s{st}" if st else "") for k, _, bm, bn, st in variants] + ["cuDNN"]
     spin_up()
     print(f"{a.precision} bwd-filter ms (T: gY transposed first, M: gY read as it is; rows x output channels)")
     print(f"{'shape':>14}  " + " ".join(f"{n:>8}" for n in names))
@@ -69,22 +71,23 @@ def main():
         gy = cupy.asarray(rng.standard_normal((a.batch, oh, oh, oc), dtype=np.float32))
         xb = b.to_bf16(x, pad8=True) if bf16 else x
         row = []
-        for _, mn, bm, bn in variants:
-            b.bf16_wgrad_mn = mn
+        for _, mn, bm, bn, st in variants:
+            b.bf16_wgrad_mn = b.tf32_wgrad_mn = mn
+            b.tf32_wgrad_stages = {bn: st or 3}
 
             def run(bm=bm, bn=bn):
                 b.__dict__.pop("_twins", None)          # gY's cast (or transpose) counted in every call
                 return b.tc_bwd_filter(xb, gy, (oc, k, k, ic), (st, st), (p, p), bm, bn, True, bf16)
             row.append(timeit(run, a.reps))
-        del b.bf16_wgrad_mn
+        del b.bf16_wgrad_mn, b.tf32_wgrad_mn, b.tf32_wgrad_stages
         row.append(torch_ms(x.get(), gy.get(), (oc, k, k, ic), (st, st), (p, p), bf16, a.reps))
         n = COUNT.get(name, 1)
         best[0] += n * min(row[:2])
-        best[1] += n * (min(row[2:-1]) if bf16 else 0.0)
+        best[1] += n * min(row[2:-1])
         best[2] += n * row[-1]
         print(f"{name:>14}  " + " ".join(f"{v:8.3f}" for v in row))
-    print(f"per ResNet18 step (each shape's best, times its count): transposed {best[0]:.3f} ms"
-          + (f", as it is {best[1]:.3f} ms" if bf16 else "") + f", cuDNN {best[2]:.3f} ms")
+    print(f"per ResNet18 step (each shape's best, times its count): transposed {best[0]:.3f} ms, as it is "
+          f"{best[1]:.3f} ms, cuDNN {best[2]:.3f} ms")
 
 
 if __name__ == "__main__":

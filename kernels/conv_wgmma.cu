@@ -9,6 +9,7 @@
 // | wgb_conv_fwd_yb_n{128,64} | the same, y written as bf16 bits (nearest even)        | the same                              |
 // | wg[b]_conv_wgrad_n{128,64} | x, gyT [OC, Rp], ws, (geometry), Rp, chunk           | (ceil(OC/BN), ceil(KW/128), S) x 256  |
 // | wgb_conv_wgrad_mn_m{128,256}_n{128,64} | x, gy [R, OC] bf16 bits (OC % 8 == 0), ws, (geometry), chunk | (.., ceil(KW/BM), S) |
+// | wg_conv_wgrad_x_n{128,64}_s{S} | x, gy [R, OC] fp32 (OC % 4 == 0), ws, (geometry), chunk   | (ceil(KW/BN), ceil(OC/128), S) x 256 |
 // | wg[b]_conv_dgrad_s_n{128,64} | gy, wf [IC,FH,FW,OC] flipped, gx, (the conv's geometry) | (ceil(N*ceil(H/SH)*ceil(W/SW)/128), ceil(IC/BN), SH*SW) |
 // | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
 // |                         | _bf16 also: ab (null, or gy's straight bf16 cast [R, C], written in the same pass)       |
@@ -22,6 +23,7 @@
 //! options: -arch=sm_90a
 #include "conv_tc_tiles.cuh"
 #include "wgmma.cuh"
+#include "wgmma_wgrad.cuh"
 
 #define WG_STAGES 3
 #define WG_BM 128
@@ -162,67 +164,6 @@ __device__ __forceinline__ void wg_conv_dgrad_phases(const T* __restrict__ gy, c
     });
 }
 
-// B rows = output channels n0.. of gY^T [OC, Rp] (K-major: the reduction index r runs along the row)
-template <int BN, class T>
-struct GyTTile {
-    static constexpr int R = BN / 32;
-    const T* src[R]; bool ok[R]; int r, rend, kc;
-    __device__ GyTTile(const T* gyT, int OC, int Rp, int n0, int rbeg, int rend_) : rend(rend_) {
-        kc = threadIdx.x & 7;
-        r = rbeg + kc * TcElem<T>::C;
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            const int oc = n0 + (threadIdx.x >> 3) + 32 * i;
-            ok[i] = oc < OC;
-            src[i] = gyT + (long long)(ok[i] ? oc : 0) * Rp;
-        }
-    }
-    __device__ __forceinline__ void load(T* Bs) {
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            const bool v = ok[i] && r < rend;
-            cp_async16(Bs + kmajor_off<1, T>((threadIdx.x >> 3) + 32 * i, kc), v ? src[i] + r : src[0], v);
-        }
-        r += TcElem<T>::BK;
-    }
-};
-
-// A fragment (rows arow, arow + 8 of the warp; k-step kk) from the MN-major X tile [BK r][XLD]: tf32 k = 8kk + t
-// (+4), raw fp32 bits; bf16 k = 16kk + 2t (+1, +8, +9), pairs of 16-bit values packed low k first
-template <int XLD>
-__device__ __forceinline__ void wg_frag_a(unsigned (&a)[4], const float* Xs, int kk, int arow, int t) {
-    const float* c0 = Xs + (kk * 8 + t) * XLD + arow;
-    const float* c1 = c0 + 4 * XLD;
-    a[0] = __float_as_uint(c0[0]); a[1] = __float_as_uint(c0[8]);
-    a[2] = __float_as_uint(c1[0]); a[3] = __float_as_uint(c1[8]);
-}
-template <int XLD>
-__device__ __forceinline__ void wg_frag_a(unsigned (&a)[4], const unsigned short* Xs, int kk, int arow, int t) {
-    const unsigned short* c0 = Xs + (kk * 16 + 2 * t) * XLD + arow;
-    const unsigned short* c1 = c0 + 8 * XLD;
-    a[0] = c0[0] | ((unsigned)c0[XLD] << 16); a[1] = c0[8] | ((unsigned)c0[XLD + 8] << 16);
-    a[2] = c1[0] | ((unsigned)c1[XLD] << 16); a[3] = c1[8] | ((unsigned)c1[XLD + 8] << 16);
-}
-
-// D[j, oc] of a bwd-filter block: this thread's rows j (+8) and n8 blocks q: cols oc + 8q (+1); written transposed
-// to slice blockIdx.z of ws [S, OC, KW]
-template <int BN>
-__device__ __forceinline__ void wgrad_store(const float (&d)[BN / 2], float* __restrict__ ws, const ConvGeom& g,
-                                            int KW, int j0, int oc0) {
-    float* slice = ws + (long long)blockIdx.z * g.OC * KW;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const int j = j0 + 8 * h;
-        if (j >= KW) continue;
-#pragma unroll
-        for (int q = 0; q < BN / 8; ++q) {
-            const int oc = oc0 + 8 * q;
-            if (oc < g.OC) slice[(long long)oc * KW + j] = d[4 * q + 2 * h];
-            if (oc + 1 < g.OC) slice[(long long)(oc + 1) * KW + j] = d[4 * q + 2 * h + 1];
-        }
-    }
-}
-
 typedef unsigned short bf16_t;
 
 template <int BN, class T>
@@ -257,6 +198,57 @@ __device__ __forceinline__ void wg_conv_wgrad(const T* __restrict__ x, const T* 
     }
     cp_async_wait<0>();
     wgrad_store<BN>(d, ws, g, KW, m0 + arow, n0 + 2 * t);
+}
+
+// TF32 bwd-filter on gY as it is (fp32 [R, OC], OC % 4 == 0; no gY^T pass): gW[oc, j] with A = gY's rows (the
+// MN-major staging tile [32 r][128 oc] read as register fragments) and B = the X windows, gathered MN-major and
+// transposed in shared memory (kmajor_transpose; wgmma takes 32-bit operands K-major only) into one of two K-major
+// tiles: tile kt+1's transpose runs while the wgmma group of tile kt does. A block: 128 oc x BN filter columns j.
+template <int BN, int STAGES>
+__device__ __forceinline__ void wg_conv_wgrad_x(const float* __restrict__ x, const float* __restrict__ gy,
+                                                float* __restrict__ ws, const ConvGeom& g, int chunk) {
+    constexpr int BK = TC_BK, ALD = WG_BM + 8, SA = BK * ALD, SS = SA + BK * (BN + 8);
+    float* smem = wg_smem<float>();
+    float* Bk = smem + STAGES * SS;                   // 2 x [BN][BK], 1 KB aligned (SA, BK * (BN + 8): 1 KB multiples)
+    const int n0 = blockIdx.x * BN, m0 = blockIdx.y * WG_BM;
+    const int R = g.N * g.OH * g.OW, KW = g.FH * g.FW * g.IC;
+    const int rbeg = blockIdx.z * chunk, rend = min(R, rbeg + chunk);
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
+    GyRowTile<WG_BM, ALD> la(gy, g.OC, m0, rbeg, rend);
+    WgradRowTileX<BN, float, 0> lb(x, g, n0, rbeg, rend);
+    const int nk = rend > rbeg ? (rend - rbeg + BK - 1) / BK : 0;
+    float d[BN / 2];
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
+    pipe_prologue<STAGES>(la, lb, smem, SS, SA, nk);
+    const int arow = wg * 64 + (warp & 3) * 16 + (lane >> 2), t = lane & 3;
+    const float* st = smem;
+    if (nk > 0) {
+        st = pipe_next<STAGES, 0>(la, lb, smem, SS, SA, 0, nk);
+        kmajor_transpose<BN>(st + SA, Bk);
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");       // st.shared -> wgmma's reads
+        __syncthreads();
+    }
+    for (int kt = 0; kt < nk; ++kt) {
+        wgmma_wait();                                 // tile kt-1's group: its A registers and K-major tile free
+        unsigned a[4][4];
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) wg_frag_a<ALD>(a[kk], st, kk, arow, t);
+        const unsigned long long db = sw128_desc(Bk + (kt & 1) * BN * BK);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) wgmma_rs<BN, float>(d, a[kk], db + 2 * kk, kt > 0 || kk > 0);
+        wgmma_commit();
+        if (kt + 1 < nk) {                            // (the barrier in pipe_next: every group of tile kt-1 done)
+            st = pipe_next<STAGES, 0>(la, lb, smem, SS, SA, kt + 1, nk);
+            kmajor_transpose<BN>(st + SA, Bk + ((kt + 1) & 1) * BN * BK);
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+            __syncthreads();
+        }
+    }
+    wgmma_wait();
+    cp_async_wait<0>();
+    wgrad_store_rows<BN>(d, ws, g, KW, m0 + arow, n0 + 2 * t);
 }
 
 // bf16 bwd-filter on gY as it is (bf16 bits [R, OC], OC % 8 == 0): both operands by MN-major descriptors (wgmma's
@@ -394,3 +386,12 @@ WG_WGRAD_MN(128, 128, 4, 1)
 WG_WGRAD_MN(128, 64, 4, 2)
 WG_WGRAD_MN(256, 128, 4, 1)
 WG_WGRAD_MN(256, 64, 4, 1)
+// TF32 bwd-filter reading gY as it is (wg_conv_wgrad_x): STAGES staging tiles, BLOCKS per SM
+#define WG_WGRAD_X(BN, STAGES, BLOCKS) \
+    extern "C" __global__ void __launch_bounds__(TC_THREADS, BLOCKS) wg_conv_wgrad_x_n##BN##_s##STAGES( \
+        const float* __restrict__ x, const float* __restrict__ gy, float* __restrict__ ws, WG_GEOM, int chunk) { \
+        WG_G; wg_conv_wgrad_x<BN, STAGES>(x, gy, ws, g, chunk); }
+WG_WGRAD_X(128, 3, 1)
+WG_WGRAD_X(128, 2, 2)
+WG_WGRAD_X(64, 3, 2)
+WG_WGRAD_X(64, 2, 2)

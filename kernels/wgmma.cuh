@@ -74,9 +74,14 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[BN / 2], const unsigned (&a)
 }
 
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-// commit the wgmmas issued so far as a group, then wait until at most N groups are still running
+// commit the wgmmas issued so far as a group; wait until at most N groups are still running; both
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N = 0>
+__device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
+}
 template <int N = 0>
 __device__ __forceinline__ void wgmma_commit_wait() {
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
+    wgmma_commit();
+    wgmma_wait<N>();
 }

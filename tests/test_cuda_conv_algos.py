@@ -1,7 +1,7 @@
-"""GPU parity of the convolution algorithms against the CPU backend, each algorithm forced (Winograd
-F(2x2,3x3), every implicit-GEMM tile shape, the pipelined TF32 tensor-core kernels) over odd shapes: N = 1, channels off 4/8/32, odd H/W, pads
-0/1/2, strides 1/2, batch 1 and 512; the per-shape algorithm choice through the backend (cold, warm and
-corrupt cache file). Skipped without CuPy or a GPU."""
+"""GPU parity of the convolution algorithms against the CPU backend, each algorithm forced (Winograd F(2x2,3x3),
+every implicit-GEMM tile shape, the pipelined TF32 tensor-core kernels) over odd shapes: N = 1, channels off
+4/8/32, odd H/W, pads 0/1/2, strides 1/2, batch 1 and 512; the per-shape algorithm choice through the backend
+(cold, warm and corrupt cache file). Skipped without CuPy or a GPU."""
 import json
 import warnings
 
@@ -116,6 +116,51 @@ def test_wgmma_kernels_match_cpu(xs, oc, stride, pad, bn):
         check("wg_bwd_filter", f"{xs} n{bn}", bg.tc_bwd_filter(dx, bg.from_host(gy), w.shape, stride, pad, 128, bn,
                                                                wgmma=True),
               bc.conv_bwd_filter(x, gy, w.shape, stride, pad), TF32_TOL)
+
+
+WGRAD_X_CASES = [c + (3,) for c in TC_CASES] + [((8, 16, 16, 64), 136, (1, 1), (1, 1), 3),
+                                                  ((4, 8, 8, 64), 128, (2, 2), (0, 0), 1),
+                                                  ((2, 9, 9, 36), 20, (1, 1), (0, 0), 1)]
+
+
+@pytest.mark.parametrize("xs,oc,stride,pad,f", WGRAD_X_CASES)
+@pytest.mark.parametrize("bn,stages", [(128, 3), (128, 2), (64, 3), (64, 2)])
+def test_tf32_weight_gradient_reads_gy_untransposed(xs, oc, stride, pad, f, bn, stages):
+    """wg_conv_wgrad_x (gY as it is, the X windows transposed tile by tile in shared memory, every staging depth) gives
+    the sums of the wgmma kernel on gY transposed beforehand (tf32_wgrad_mn = False)."""
+    bc, bg = cpu().backend, gpu().backend
+    if not bg.wgmma_ok():
+        pytest.skip("wgmma kernels need a Hopper GPU (compute capability 9.0)")
+    if oc % 4:
+        pytest.skip("the tensor-core weight gradient needs output channels % 4 == 0")
+    x, w = _data(xs, oc, f)
+    gy = RNG.randn(*bc.conv_fwd(x, w, stride, pad).shape).astype(np.float32)
+    dx, dgy = bg.from_host(x), bg.from_host(gy)
+    bg.tf32_wgrad_stages, bg.tf32_wgrad_mn = {bn: stages}, True       # (the default takes it for 1x1 filters only)
+    try:
+        new = host(bg.tc_bwd_filter(dx, dgy, w.shape, stride, pad, 128, bn, wgmma=True))
+        bg.tf32_wgrad_mn = False
+        old = host(bg.tc_bwd_filter(dx, dgy, w.shape, stride, pad, 128, bn, wgmma=True))
+    finally:
+        del bg.tf32_wgrad_stages
+        bg.__dict__.pop("tf32_wgrad_mn", None)
+    np.testing.assert_allclose(new, old, rtol=0, atol=1e-5 * float(np.abs(old).max()))
+    check("wg_bwd_filter_x", f"{xs} f{f} n{bn} s{stages}", new, bc.conv_bwd_filter(x, gy, w.shape, stride, pad),
+          TF32_TOL)
+
+
+def test_tf32_weight_gradient_reads_gy_as_it_is_for_1x1_filters_only(monkeypatch):
+    """The default (tf32_wgrad_mn = "1x1"): 1x1 filters run wg_conv_wgrad_x, 3x3 ones transpose gY first."""
+    bg = gpu().backend
+    if not bg.wgmma_ok():
+        pytest.skip("wgmma kernels need a Hopper GPU (compute capability 9.0)")
+    names, kernel = [], bg.kernel
+    monkeypatch.setattr(bg, "kernel", lambda fam, name, smem=0: names.append(name) or kernel(fam, name, smem))
+    for f in (1, 3):
+        x, w = _data((2, 8, 8, 16), 32, f)
+        gy = bg.from_host(RNG.randn(2, 8, 8, 32).astype(np.float32))
+        bg.tc_bwd_filter(bg.from_host(x), gy, w.shape, (1, 1), (f // 2, f // 2), 128, 64, wgmma=True)
+    assert "wg_conv_wgrad_x_n64_s3" in names and "transpose_pad" in names and "wg_conv_wgrad_n64" in names
 
 
 def test_tf32_dispatch_times_tensor_core_candidates(fresh_cache):

@@ -24,6 +24,12 @@ def wg_smem_bytes(bn, wgrad=False):
     return 3 * (a + bn * TC_BK) * 4 + 1024
 
 
+def wg_x_smem_bytes(bn, stages):
+    """wg_conv_wgrad_x_n{bn}_s{stages}: stages x (gY's staging [32][128 + 8] + the X windows' [32][bn + 8]), two
+    K-major X tiles [bn][32], plus 1 KB (fp32)."""
+    return (stages * TC_BK * (128 + 8 + bn + 8) + 2 * bn * TC_BK) * 4 + 1024
+
+
 def wg_mn_smem_bytes(bm, bn):
     """wgb_conv_wgrad_mn_m{bm}_n{bn}: 4 stages of 64 rows x (bm + bn) bf16, plus 1 KB."""
     return 4 * 64 * (bm + bn) * 2 + 1024
@@ -35,7 +41,12 @@ def aligned(*arrays):
 
 
 class CudaTensorCoreConvOps:
-    bf16_wgrad_mn = True        # False: the bf16 bwd-filter reads gY transposed (transpose_pad_bf16), as for TF32
+    bf16_wgrad_mn = True        # False: the bf16 bwd-filter reads gY transposed (transpose_pad_bf16)
+    # the TF32 wgmma bwd-filter on gY as it is (wg_conv_wgrad_x: the X windows transposed in shared memory, tile by
+    # tile, in every block) for "1x1" filters only — there the gY transpose pass costs more than the kernel; for 3x3
+    # the pass is cheaper than the per-block transposes (bench/wgrad_kernels.py) —, True: every filter, False: never
+    tf32_wgrad_mn = "1x1"
+    tf32_wgrad_stages = {128: 2, 64: 3}     # staging tiles of wg_conv_wgrad_x per filter-column tile width
 
     def tc_fwd_ok(self, x, w):
         return x.shape[3] % 4 == 0 and aligned(x, w)
@@ -161,9 +172,10 @@ class CudaTensorCoreConvOps:
     def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False, bf16=False):
         """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
         ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
-        32 fp32 / 64 bf16 values]); bf16=True (wgmma only): x cast and gY^T rounded to bf16 — or, where OC % 8 == 0
-        (and bf16_wgrad_mn), gY's straight bf16 cast (its twin) read as it is by MN-major operands, in bm (128 |
-        256) x bn tiles; otherwise the wgmma kernels take bm = 128."""
+        32 fp32 / 64 bf16 values]; TF32 where tf32_wgrad_mn says (1x1 filters): 128 output channels x bn filter
+        columns, gY read as it is and the X windows transposed tile by tile in shared memory); bf16=True (wgmma only): x cast and gY^T
+        rounded to bf16 — or, where OC % 8 == 0 (and bf16_wgrad_mn), gY's straight bf16 cast (its twin) read as it
+        is by MN-major operands, in bm (128 | 256) x bn tiles; otherwise the wgmma kernels take bm = 128."""
         oc, fh, fw, ic0 = w_shape
         if bf16 and x.dtype != np.uint16:       # channels zero-padded to 8: gW's extra columns are dropped below
             x = self.to_bf16(x, pad8=True)
@@ -175,12 +187,15 @@ class CudaTensorCoreConvOps:
         if mn:                                  # gY's bits read as they are: MN-major wgmma operands, no transpose
             gyb = gy if gy.dtype == np.uint16 else self.to_bf16(gy, keep=True)
             mn = aligned(gyb)
+        tmn = (wgmma and not bf16 and oc % 4 == 0 and aligned(gy)                          # TF32, gY as it is
+               and (self.tf32_wgrad_mn is True or self.tf32_wgrad_mn == "1x1" and fh == fw == 1))
         if gy.dtype == np.uint16 and not mn:
             raise ArgumentError(f"tc_bwd_filter: gy as bf16 bits {tuple(gy.shape)} needs the untransposed bf16 "
                                 f"wgmma kernel (output channels {oc} a multiple of 8, 16-byte aligned)")
         if wgmma and not mn:
             bm = 128                            # the transposed-gY kernels have 128-row tiles only
-        tiles = -(-oc // bn) * -(-kw // bm) if wgmma else -(-oc // bm) * -(-kw // bn)
+        tiles = (-(-oc // 128) * -(-kw // bn) if tmn else -(-oc // bn) * -(-kw // bm) if wgmma
+                 else -(-oc // bm) * -(-kw // bn))
         s, chunk = self._split_k(rows, tiles, min_rows=512)
         bk = 2 * TC_BK if bf16 else TC_BK
         if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to bk)
@@ -193,6 +208,11 @@ class CudaTensorCoreConvOps:
             smem = wg_mn_smem_bytes(bm, bn)
             self.kernel("conv_wgmma", f"wgb_conv_wgrad_mn_m{bm}_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // bm), s), (TC_THREADS,), (x, gyb, ws) + geom + (i32(chunk),), shared_mem=smem)
+        elif tmn:                               # 128 output channels x bn filter columns per block
+            st = self.tf32_wgrad_stages[bn]
+            smem = wg_x_smem_bytes(bn, st)
+            self.kernel("conv_wgmma", f"wg_conv_wgrad_x_n{bn}_s{st}", smem)(
+                (-(-kw // bn), -(-oc // 128), s), (TC_THREADS,), (x, gy, ws) + geom + (i32(chunk),), shared_mem=smem)
         elif wgmma:
             rp = -(-rows // bk) * bk
             gyt = cupy.empty((oc, rp), dtype=np.uint16 if bf16 else np.float32)
