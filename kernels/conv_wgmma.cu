@@ -197,7 +197,7 @@ __device__ __forceinline__ void wg_conv_wgrad(const T* __restrict__ x, const T* 
         wgmma_commit_wait();
     }
     cp_async_wait<0>();
-    wgrad_store<BN>(d, ws, g, KW, m0 + arow, n0 + 2 * t);
+    wgrad_store<BN, 0>(d, ws, g, KW, m0 + arow, n0 + 2 * t);
 }
 
 // TF32 bwd-filter on gY as it is (fp32 [R, OC], OC % 4 == 0; no gY^T pass): gW[oc, j] with A = gY's rows (the
@@ -248,7 +248,7 @@ __device__ __forceinline__ void wg_conv_wgrad_x(const float* __restrict__ x, con
     }
     wgmma_wait();
     cp_async_wait<0>();
-    wgrad_store_rows<BN>(d, ws, g, KW, m0 + arow, n0 + 2 * t);
+    wgrad_store<BN, 1>(d, ws, g, KW, m0 + arow, n0 + 2 * t);
 }
 
 // bf16 bwd-filter on gY as it is (bf16 bits [R, OC], OC % 8 == 0): both operands by MN-major descriptors (wgmma's
@@ -289,7 +289,8 @@ __device__ __forceinline__ void wgb_conv_wgrad_mn(const bf16_t* __restrict__ x, 
     cp_async_wait<0>();
 #pragma unroll
     for (int a = 0; a < MA; ++a)
-        wgrad_store<BN>(d[a], ws, g, KW, m0 + (wg * MA + a) * 64 + (warp & 3) * 16 + (lane >> 2), n0 + 2 * (lane & 3));
+        wgrad_store<BN, 0>(d[a], ws, g, KW, m0 + (wg * MA + a) * 64 + (warp & 3) * 16 + (lane >> 2),
+                           n0 + 2 * (lane & 3));
 }
 
 // gyT[c, r] = gy[r, c] (0 for r >= R), as T: fp32 (TF32 path) or rounded to bf16 (cvt.rn)

@@ -46,27 +46,34 @@ __device__ __forceinline__ void wg_frag_a(unsigned (&a)[4], const unsigned short
     a[2] = c1[0] | ((unsigned)c1[XLD] << 16); a[3] = c1[8] | ((unsigned)c1[XLD + 8] << 16);
 }
 
-// D[j, oc] of a bwd-filter block: this thread's rows j (+8) and n8 blocks q: cols oc + 8q (+1); written transposed
-// to slice blockIdx.z of ws [S, OC, KW]
-template <int BN>
+// D of a bwd-filter block into slice blockIdx.z of ws [S, OC, KW]: this thread's fragment rows a0 (+8) and n8 blocks
+// q: cols b0 + 8q (+1). OC_ROWS 0: rows are filter columns j, cols output channels (written transposed); 1: rows are
+// output channels, cols j (written as they are, in pairs: KW is even)
+template <int BN, int OC_ROWS>
 __device__ __forceinline__ void wgrad_store(const float (&d)[BN / 2], float* __restrict__ ws, const ConvGeom& g,
-                                            int KW, int j0, int oc0) {
+                                            int KW, int a0, int b0) {
     float* slice = ws + (long long)blockIdx.z * g.OC * KW;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-        const int j = j0 + 8 * h;
-        if (j >= KW) continue;
+        const int a = a0 + 8 * h;
+        if (a >= (OC_ROWS ? g.OC : KW)) continue;
 #pragma unroll
         for (int q = 0; q < BN / 8; ++q) {
-            const int oc = oc0 + 8 * q;
-            if (oc < g.OC) slice[(long long)oc * KW + j] = d[4 * q + 2 * h];
-            if (oc + 1 < g.OC) slice[(long long)(oc + 1) * KW + j] = d[4 * q + 2 * h + 1];
+            const int b = b0 + 8 * q;
+            const float v0 = d[4 * q + 2 * h], v1 = d[4 * q + 2 * h + 1];
+            if (OC_ROWS) {
+                if (b < KW) *reinterpret_cast<float2*>(slice + (long long)a * KW + b) = make_float2(v0, v1);
+            } else {
+                if (b < g.OC) slice[(long long)b * KW + a] = v0;
+                if (b + 1 < g.OC) slice[(long long)(b + 1) * KW + a] = v1;
+            }
         }
     }
 }
 
-// gY's rows of one bwd-filter k-tile as they are in memory (fp32 [R, OC], OC % 4 == 0, 16-byte aligned): a [32 r][BN oc]
-// staging tile in rows of LD floats, 16-byte chunks (4 channels), zero past rend and OC; a warp reads whole rows
+// gY's rows of one bwd-filter k-tile as they are in memory (fp32 [R, OC], OC % 4 == 0, 16-byte aligned): a
+// [32 r][BN oc] staging tile in rows of LD floats, 16-byte chunks (4 channels), zero past rend and OC; a warp reads
+// whole rows
 template <int BN, int LD>
 struct GyRowTile {
     static constexpr int CW = BN / 4, STEP = TC_THREADS / CW, RPT = TC_BK / STEP;   // chunks per row, rows per pass
@@ -108,24 +115,4 @@ __device__ __forceinline__ void kmajor_transpose(const float* __restrict__ S, fl
     for (int i = 0; i < 4; ++i)
         *reinterpret_cast<float4*>(B + kmajor_off<1, float>(4 * oq + i, rq)) = make_float4(f[i], f[4 + i], f[8 + i],
                                                                                             f[12 + i]);
-}
-
-// D[oc, j] of a TF32 bwd-filter block on gY as it is: this thread's rows oc (+8) and n8 blocks q: cols j + 8q (+1),
-// written as they are to slice blockIdx.z of ws [S, OC, KW] (KW even: pairs)
-template <int BN>
-__device__ __forceinline__ void wgrad_store_rows(const float (&d)[BN / 2], float* __restrict__ ws, const ConvGeom& g,
-                                                 int KW, int oc0, int j0) {
-    float* slice = ws + (long long)blockIdx.z * g.OC * KW;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const int oc = oc0 + 8 * h;
-        if (oc >= g.OC) continue;
-#pragma unroll
-        for (int q = 0; q < BN / 8; ++q) {
-            const int j = j0 + 8 * q;
-            if (j < KW)
-                *reinterpret_cast<float2*>(slice + (long long)oc * KW + j) = make_float2(d[4 * q + 2 * h],
-                                                                                          d[4 * q + 2 * h + 1]);
-        }
-    }
 }
