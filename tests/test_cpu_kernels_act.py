@@ -64,3 +64,20 @@ def test_smooth_activation_without_saved_output():
 def test_smooth_activation_units_gradcheck_float64(make):
     assert alpha.engine.cpu_float64().backend.fused
     check_unit(make(), [(2, 3, 4)], max_points=30)
+
+
+@pytest.mark.parametrize("backend", [CpuBackend, NumpyCpuBackend])
+@pytest.mark.parametrize("act", ["relu", "tanh", "softplus"])
+def test_act_bwd_takes_a_fan_in_s_second_gradient_and_an_output_array(backend, act):
+    """act_bwd(..., gy2, out) (a GradSum's two gradients, as the CUDA kernel takes them): grad of gy + gy2, written
+    into out (which may be gy itself)."""
+    b = backend(np.float32)
+    x, gy = inputs(np.float32)
+    gy2 = np.random.default_rng(3).standard_normal(x.shape).astype(np.float32)
+    y = b.act_fwd(act, x)
+    want = b.act_bwd(act, gy + gy2, x, y)
+    close(b.act_bwd(act, gy, x, y, 0.0, 0.0, gy2), want, np.float32)
+    own = gy.copy()
+    got = b.act_bwd(act, own, x, y, 0.0, 0.0, gy2, own)
+    assert got is own
+    close(own, want, np.float32)

@@ -25,9 +25,19 @@ class ActivationOps:
         """Activation `name` forward. p1/p2: its parameters (leakyRelu slope; elu alpha, slope)."""
         return self._act_math("fwd", name)(x, p1, p2)
 
-    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
-        """Activation backward: grad_x given grad_y, the input x and the output y."""
+    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0, gy2=None, out=None):
+        """Activation backward: grad_x given grad_y, the input x and the output y. gy2: a fan-in's second gradient
+        (core/autograd.py GradSum), added to gy first; out: the array grad_x is written to (it may be gy's)."""
+        if gy2 is not None or out is not None:
+            return self._act_bwd_fan_in(name, gy, x, y, p1, p2, gy2, out)
         return self._act_math("bwd", name)(gy, x, y, p1, p2)
+
+    def _act_bwd_fan_in(self, name, gy, x, y, p1, p2, gy2, out):
+        gx = self.act_bwd(name, gy if gy2 is None else self.add(gy, gy2), x, y, p1, p2)
+        if out is None:
+            return gx
+        out[...] = gx
+        return out
 
     def add_act(self, name, a, b, p1=0.0, p2=0.0):
         """act(a + b) (F.add_<act>); one fused kernel on the GPU."""

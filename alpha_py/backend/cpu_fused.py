@@ -234,7 +234,9 @@ class FusedCpuOps:
         self._k()[1].act_fwd_flat(np.ascontiguousarray(x).reshape(-1), *pw, out.reshape(-1))
         return out
 
-    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0):
+    def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0, gy2=None, out=None):
+        if gy2 is not None or out is not None:
+            return self._act_bwd_fan_in(name, gy, x, y, p1, p2, gy2, out)
         pw = self._piecewise(name, p1) if name is not None else None
         sm = self._smooth(name, p1, p2, "bwd") if pw is None else None
         if sm is not None:

@@ -129,7 +129,7 @@ class _FusedAddAct(Fused):
         if y.dtype == np.uint16:                    # y's bf16 bits (bf16 training, relu / leakyRelu)
             gz = bk.act_bwd_sign(g, y, slope_from_sign(s.act, s.p1), g2, out)
         elif a is None:
-            gz = bk.act_bwd(s.act, g, y, y, s.p1, s.p2, **({} if g2 is None else dict(gy2=g2, out=out)))
+            gz = bk.act_bwd(s.act, g, y, y, s.p1, s.p2, g2, out)
         else:
             gz = bk.add_act_bwd(s.act, g, a, b, y, s.p1, s.p2)
         unfit = self.first._unfit
