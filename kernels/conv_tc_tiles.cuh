@@ -151,14 +151,14 @@ struct WgradTileA {
     }
 };
 
-// B[r, j] = X window element of output pixel r at filter position j = (fh, fw, ic): columns fixed per thread;
-// TcElem<T>::BK rows of r per k-tile
-template <int BN, class T = float>
+// B[r, j] = X window element of output pixel r at filter position j = (fh, fw, ic) (fp32: the mma.sync TF32
+// kernel): columns fixed per thread; TC_BK rows of r per k-tile
+template <int BN>
 struct WgradTileB {
-    static constexpr int C = TcElem<T>::C, CPR = BN / C, RPP = TC_THREADS / CPR, P = TcElem<T>::BK / RPP;
-    const T* x; const ConvGeom& g; int r, rend, cc, fh, fw, ic; bool col_ok;
+    static constexpr int C = TcElem<float>::C, CPR = BN / C, RPP = TC_THREADS / CPR, P = TC_BK / RPP;
+    const float* x; const ConvGeom& g; int r, rend, cc, fh, fw, ic; bool col_ok;
     FastDiv dow, doh;
-    __device__ WgradTileB(const T* x_, const ConvGeom& g_, int n0, int rbeg, int rend_)
+    __device__ WgradTileB(const float* x_, const ConvGeom& g_, int n0, int rbeg, int rend_)
         : x(x_), g(g_), rend(rend_), dow(g_.OW), doh(g_.OH) {
         cc = threadIdx.x % CPR;
         r = rbeg + threadIdx.x / CPR;
@@ -169,7 +169,7 @@ struct WgradTileB {
         fw = rem / g.IC;
         ic = rem - fw * g.IC;
     }
-    __device__ __forceinline__ void load(T* Bs) {
+    __device__ __forceinline__ void load(float* Bs) {
 #pragma unroll
         for (int p = 0; p < P; ++p) {
             const int rr = r + p * RPP;
@@ -180,7 +180,7 @@ struct WgradTileB {
             cp_async16(Bs + (threadIdx.x / CPR + p * RPP) * (BN + 8) + cc * C,
                        ok ? x + (((long long)img * g.H + ih) * g.W + iw) * g.IC + ic : x, ok);
         }
-        r += TcElem<T>::BK;
+        r += TC_BK;
     }
 };
 
