@@ -1,7 +1,11 @@
 """The CPU engine's per-call host path (backend/cpu.py quiet, backend/cpu_fused.py _k / _piecewise): NumPy's
 warnings stay off inside a primitive and the caller's error state is left as it was, also after a failure; Numba's
-pool follows each engine's thread count in the calling thread; the activation constants are the kernels'."""
+pool follows each engine's thread count in the calling thread; the activation constants are the kernels'; with one
+malloc arena (the bridges' processes), a thread's arrays come from the main heap."""
 import math
+import platform
+import subprocess
+import sys
 import threading
 import warnings
 
@@ -64,3 +68,35 @@ def test_the_activation_constants_are_the_kernels_table(name, p1):
         return
     assert got == (np.float32(row[0]), np.float32(row[1]), np.float32(row[2](p1)), np.float32(1))
     assert all(type(v) is np.float32 for v in got) and b._piecewise(name, p1) is got
+
+
+_ARENA_PROBE = """
+import sys, threading
+import numpy as np
+from alpha_py.backend.cpu_fused import keep_freed_memory, one_malloc_arena
+keep_freed_memory()
+if sys.argv[1] == "1":
+    assert one_malloc_arena()
+out = []
+def work():
+    out.append(np.empty(1 << 18, np.float32).ctypes.data)     # 1 MB: below the raised mmap threshold
+t = threading.Thread(target=work)
+t.start()
+t.join()
+for line in open("/proc/self/maps"):
+    if line.rstrip().endswith("[heap]"):
+        lo, hi = (int(v, 16) for v in line.split()[0].split("-"))
+        print(lo <= out[0] < hi)
+"""
+
+
+@pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
+def test_one_malloc_arena_serves_other_threads_from_the_main_heap():
+    """one_malloc_arena (the Py4J server and the JPype launcher call it): a thread other than the main one allocates
+    from the main arena, whose freed pages keep_freed_memory keeps, not from an arena of its own (which deleted its
+    heaps as they emptied: page faults every step). Run in fresh processes: the setting lasts a process's life."""
+    def probe(flag):
+        r = subprocess.run([sys.executable, "-c", _ARENA_PROBE, flag], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.strip()
+    assert probe("0") == "False" and probe("1") == "True"

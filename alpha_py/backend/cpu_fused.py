@@ -62,6 +62,20 @@ def keep_freed_memory():
     return ok
 
 
+def one_malloc_arena():
+    """glibc only: every thread allocates from the main arena (M_ARENA_MAX = 1), for processes whose steps run on a
+    thread other than the main one (the Py4J bridge's serving thread, Java threads calling in through JPype). A
+    thread's own arena deletes its extra heaps as they empty, whatever the trim threshold, so such a step's arrays
+    page-faulted afresh every step (a Java Module CNN over Py4J: 4,741 faults and 43 ms per step; 35-38 ms with one
+    arena, 32 ms in Python; bench/NOTES-java.md). Not the default elsewhere: Numba's workers then share the arena's
+    lock (CPU inference ~4% slower on 2 cores). Set before the threads first allocate. Returns True when set."""
+    try:
+        import ctypes
+        return bool(ctypes.CDLL("libc.so.6").mallopt(-8, 1))        # M_ARENA_MAX
+    except (OSError, AttributeError):   # not glibc: the allocator's own behaviour
+        return False
+
+
 _PIECES = {}           # (activation, p1, dtype) -> _piecewise's constants
 _KERNELS = []          # the kernel modules once imported (a primitive asks for them on every call)
 _LOCAL = threading.local()   # numba_threads: the Numba thread count _k last set in this thread

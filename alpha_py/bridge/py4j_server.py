@@ -10,6 +10,7 @@ import time
 
 from py4j.java_gateway import CallbackServerParameters, GatewayParameters, JavaGateway, JavaObject
 
+from ..backend.cpu_fused import one_malloc_arena
 from . import codec
 from .dispatch import Dispatcher
 from .shm import SharedFile
@@ -66,6 +67,7 @@ def main(argv=None):
     ap.add_argument("--shm", required=True, help="the shared file Java created for tensor data")
     ap.add_argument("--parent-pid", type=int, default=0)
     a = ap.parse_args(argv)
+    one_malloc_arena()            # requests are served on Py4J's threads: their arrays from the main arena
     token = os.environ.get("ALPHA_BRIDGE_TOKEN")
     shm = SharedFile(a.shm)
     client = []                 # the gateway client, once connected: Java objects arrive by Py4J id

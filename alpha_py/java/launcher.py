@@ -1,10 +1,12 @@
 """Java layer: JVM start-up for the JPype bridge. The endpoint answers Java's typed requests
 (alpha_py/bridge/codec.py) with the shared Dispatcher; tensor data crosses as direct buffers: Java
 views a staged NumPy array (jpype.nio.convertToDirectBuffer) and Python views Java's direct
-buffers (memoryview), no copies. Imports jpype, numpy and alpha_py.bridge."""
+buffers (memoryview), no copies. Imports jpype, numpy, alpha_py.bridge and backend/cpu_fused."""
 import glob
 import os
 import platform
+
+from ..backend.cpu_fused import one_malloc_arena
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _state = {}
@@ -47,6 +49,7 @@ def start_jvm(classpath=(), jvm_args=()):
                for p in cp):
         cp += alpha_java_classpath()
     if not jpype.isJVMStarted():
+        one_malloc_arena()        # Java threads other than the one hosting the JVM call in with steps of their own
         jpype.startJVM(*jvm_args, *default_jvm_options(jvm_args), classpath=cp, convertStrings=True)
     endpoint = _make_endpoint()
     jpype.JClass("alpha.bridge.Bridge").install(jpype.JClass("alpha.bridge.JPypeBackend")(endpoint))
