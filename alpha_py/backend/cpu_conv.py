@@ -6,6 +6,7 @@ import contextlib
 import numpy as np
 
 from .base import out_size
+from .cpu_fused import _one_blas  # noqa: F401  (tests reach it here too)
 
 TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns (bench/NOTES-cpu.md)
 MIN_TILE = 512          # ... but at least this many rows (BLAS packs the weights once per call)
@@ -26,48 +27,6 @@ WINO4_MAX_FILTER = 1 << 14  # C*OC up to which it pays: its [36, C, OC] filter i
 WINO4_MIN_PIXELS = 64   # ... and OH*OW from which (smaller maps: tiles cut by the edge, few tiles to share the filter)
 NARROW_MAX = 4          # input channels up to which stride-1 grad-data is the direct kernel, not GEMMs
 WINO_TRANSPOSE_MAX = 1 << 20  # transformed-filter values up to which the forward copies it to [16, C, OC]
-
-
-class _OneBlasThread:
-    """Context manager: every BLAS library loaded in the process runs single-threaded inside it (the Numba threads
-    each call BLAS on their own slice), and gets its previous thread count back when the last of the threads inside
-    leaves (counted under a lock: engines used from several threads at once restore the counts once, at the end)."""
-
-    def __init__(self):
-        import threading
-
-        from threadpoolctl import ThreadpoolController
-        self.libs = [c for c in ThreadpoolController().lib_controllers if c.user_api == "blas"]
-        self.prev, self.inside, self.lock = [], 0, threading.Lock()
-
-    def __enter__(self):
-        with self.lock:
-            if self.inside == 0:
-                self.prev = [c.get_num_threads() for c in self.libs]
-                for c, n in zip(self.libs, self.prev):
-                    if n != 1:
-                        c.set_num_threads(1)
-            self.inside += 1
-        return self
-
-    def __exit__(self, *exc):
-        with self.lock:
-            self.inside -= 1
-            if self.inside == 0:
-                for c, n in zip(self.libs, self.prev):
-                    if n != 1:
-                        c.set_num_threads(n)
-        return False
-
-
-_ONE_BLAS = []
-
-
-def _one_blas():
-    if not _ONE_BLAS:
-        import scipy.linalg.cython_blas  # noqa: F401  (the BLAS Numba's np.dot calls: loaded before it is listed)
-        _ONE_BLAS.append(_OneBlasThread())
-    return _ONE_BLAS[0]
 
 
 class FusedConvOps:
@@ -368,13 +327,30 @@ class FusedConvOps:
             k.conv_bwd_filter(x, gy2, fh, fw, sh, sw, ph, pw, oh, ow, tile, acc, out)
         return out.reshape(w_shape)
 
+    @staticmethod
+    def _ksplit(a, b, A, ta, tb, parts):
+        """Few output rows for the pool and a long reduction: split the reduction (gemm_ksplit)."""
+        return (not ta and not tb and a.flags.c_contiguous and b.flags.c_contiguous and parts > 1
+                and A.shape[0] < 2 * MATMUL_ROWS_PER_PART * parts and A.shape[1] >= KSPLIT_MIN)
+
+    def _one_part(self, a, b, A, ta, tb):
+        """Would the pool get one part only (few rows; the engine's thread count)? Then one NumPy call does the same
+        single BLAS product without the pool's launch and the BLAS thread pinning around it (a batch-16 MLP's
+        layers: 7-10 us each)."""
+        n = self.threads
+        if ta and a.flags.c_contiguous and a.shape[0] >= 2 * A.shape[0]:
+            return self._cap(n, a.shape[0], ROWS_PER_PART) == 1
+        return not self._ksplit(a, b, A, ta, tb, n) and self._cap(n, A.shape[0], MATMUL_ROWS_PER_PART) == 1
+
     def matmul(self, a, b, ta=False, tb=False):
         """(a.T if ta else a) @ (b.T if tb else b) for 2-D float arrays of the engine's dtype: rows split over the
-        pool (ta: the shared rows, summed part by part in order); anything else, or a tiny product: NumPy."""
+        pool (ta: the shared rows, summed part by part in order); anything else, a tiny product or one the pool would
+        not split: NumPy."""
         if (not self.fused or a.ndim != 2 or b.ndim != 2 or a.dtype != self.dtype or b.dtype != self.dtype):
             return super().matmul(a, b, ta, tb)
         A, B = (a.T if ta else a), (b.T if tb else b)
-        if A.shape[1] != B.shape[0] or A.shape[0] * A.shape[1] * B.shape[1] < SMALL_GEMM:
+        if (A.shape[1] != B.shape[0] or A.shape[0] * A.shape[1] * B.shape[1] < SMALL_GEMM
+                or self._one_part(a, b, A, ta, tb)):
             return super().matmul(a, b, ta, tb)            # NumPy's own error for mismatched shapes
         out = np.empty((A.shape[0], B.shape[1]), dtype=self.dtype)
         with self._gemm() as (k, parts):
@@ -383,8 +359,7 @@ class FusedConvOps:
                 parts = self._cap(parts, a.shape[0], ROWS_PER_PART)
                 acc = np.empty((parts,) + out.shape, dtype=self.dtype)
                 k.atb_rows(a, np.ascontiguousarray(B), acc, out)
-            elif (not ta and a.flags.c_contiguous and b.flags.c_contiguous and not tb and parts > 1
-                  and A.shape[0] < 2 * MATMUL_ROWS_PER_PART * parts and A.shape[1] >= KSPLIT_MIN):
+            elif self._ksplit(a, b, A, ta, tb, parts):
                 parts = self._cap(parts, A.shape[1], KSPLIT_MIN // 2)
                 acc = np.empty((parts,) + out.shape, dtype=self.dtype)
                 k.gemm_ksplit(a, b, acc, out)

@@ -1,6 +1,7 @@
 """Backend layer: FusedCpuOps, the CPU engine's primitives that run Numba kernels (cpu_kernels_*.py) instead of
-chains of NumPy passes, and the engine's thread count. Mixed in before ArrayBackend; with `self.fused` False every
-primitive is the NumPy reference (the tests' oracle). Imports numpy, numba, alpha_py.errors and its siblings."""
+chains of NumPy passes, the engine's thread count, the BLAS pinning around the pool's GEMMs and malloc's settings.
+Mixed in before ArrayBackend; with `self.fused` False every primitive is the NumPy reference (the tests' oracle).
+Imports numpy, numba, alpha_py.errors and its siblings."""
 import os
 import threading
 import warnings
@@ -74,6 +75,48 @@ def one_malloc_arena():
         return bool(ctypes.CDLL("libc.so.6").mallopt(-8, 1))        # M_ARENA_MAX
     except (OSError, AttributeError):   # not glibc: the allocator's own behaviour
         return False
+
+
+class _OneBlasThread:
+    """Context manager: every BLAS library loaded in the process runs single-threaded inside it (the Numba threads
+    each call BLAS on their own slice), and gets its previous thread count back when the last of the threads inside
+    leaves (counted under a lock: engines used from several threads at once restore the counts once, at the end)."""
+
+    def __init__(self):
+        import threading
+
+        from threadpoolctl import ThreadpoolController
+        self.libs = [c for c in ThreadpoolController().lib_controllers if c.user_api == "blas"]
+        self.prev, self.inside, self.lock = [], 0, threading.Lock()
+
+    def __enter__(self):
+        with self.lock:
+            if self.inside == 0:
+                self.prev = [c.get_num_threads() for c in self.libs]
+                for c, n in zip(self.libs, self.prev):
+                    if n != 1:
+                        c.set_num_threads(1)
+            self.inside += 1
+        return self
+
+    def __exit__(self, *exc):
+        with self.lock:
+            self.inside -= 1
+            if self.inside == 0:
+                for c, n in zip(self.libs, self.prev):
+                    if n != 1:
+                        c.set_num_threads(n)
+        return False
+
+
+_ONE_BLAS = []
+
+
+def _one_blas():
+    if not _ONE_BLAS:
+        import scipy.linalg.cython_blas  # noqa: F401  (the BLAS Numba's np.dot calls: loaded before it is listed)
+        _ONE_BLAS.append(_OneBlasThread())
+    return _ONE_BLAS[0]
 
 
 _PIECES = {}           # (activation, p1, dtype) -> _piecewise's constants
