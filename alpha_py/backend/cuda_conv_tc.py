@@ -173,9 +173,10 @@ class CudaTensorCoreConvOps:
         """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
         ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
         32 fp32 / 64 bf16 values]; TF32 where tf32_wgrad_mn says (1x1 filters): 128 output channels x bn filter
-        columns, gY read as it is and the X windows transposed tile by tile in shared memory); bf16=True (wgmma only): x cast and gY^T
-        rounded to bf16 — or, where OC % 8 == 0 (and bf16_wgrad_mn), gY's straight bf16 cast (its twin) read as it
-        is by MN-major operands, in bm (128 | 256) x bn tiles; otherwise the wgmma kernels take bm = 128."""
+        columns, gY read as it is and the X windows transposed tile by tile in shared memory); bf16=True (wgmma
+        only): x cast and gY^T rounded to bf16 — or, where OC % 8 == 0 (and bf16_wgrad_mn), gY's straight bf16
+        cast (its twin) read as it is by MN-major operands, in bm (128 | 256) x bn tiles; otherwise the wgmma
+        kernels take bm = 128."""
         oc, fh, fw, ic0 = w_shape
         if bf16 and x.dtype != np.uint16:       # channels zero-padded to 8: gW's extra columns are dropped below
             x = self.to_bf16(x, pad8=True)
