@@ -1,7 +1,8 @@
 """The CPU engine's per-call host path (backend/cpu.py quiet, backend/cpu_fused.py _k / _piecewise): NumPy's
 warnings stay off inside a primitive and the caller's error state is left as it was, also after a failure; Numba's
 pool follows each engine's thread count in the calling thread; the activation constants are the kernels'; with one
-malloc arena (the bridges' processes), a thread's arrays come from the main heap."""
+malloc arena (the bridges' processes), a thread's arrays come from the main heap; a matmul the pool would not
+split skips the pool."""
 import math
 import platform
 import subprocess
@@ -100,3 +101,21 @@ def test_one_malloc_arena_serves_other_threads_from_the_main_heap():
         assert r.returncode == 0, r.stderr
         return r.stdout.strip()
     assert probe("0") == "False" and probe("1") == "True"
+
+
+@pytest.mark.parametrize("m,pool", [(16, False), (40, False), (700, True)])
+def test_matmul_the_pool_would_not_split_is_one_numpy_call(monkeypatch, m, pool):
+    """A product the pool would give one part (fewer than 2 x MATMUL_ROWS_PER_PART rows on 2 threads: a small
+    batch's layers) is one NumPy call, without the pool's launch; more rows go to the pool. Same sums either way."""
+    from alpha_py.backend.cpu import CpuBackend
+    f = CpuBackend(np.float32, threads=2)
+    rng = np.random.default_rng(m)
+    a, b = rng.standard_normal((m, 64)).astype(np.float32), rng.standard_normal((64, 64)).astype(np.float32)
+    entered = []
+    gemm = f._gemm
+    monkeypatch.setattr(f, "_gemm", lambda: entered.append(1) or gemm())
+    for ta in (False, True):
+        x = np.ascontiguousarray(a.T) if ta else a
+        np.testing.assert_allclose(f.matmul(x, b, ta), a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5,
+                                   atol=1e-4)
+    assert bool(entered) == (pool and f.threads > 1)       # (a 1-core host: every product is one part)

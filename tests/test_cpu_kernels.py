@@ -135,26 +135,6 @@ def test_matmul_in_pool_matches_numpy(dtype, m, k, n, ta, tb):
         close(got, r.matmul(a, b, ta, tb), dtype)
 
 
-@pytest.mark.parametrize("m,pool", [(16, False), (40, False), (700, True)])
-def test_matmul_the_pool_would_not_split_is_one_numpy_call(monkeypatch, m, pool):
-    """A product the pool would give one part (fewer than 2 x MATMUL_ROWS_PER_PART rows on 2 threads: a small
-    batch's layers) is one NumPy call, without the pool's launch; more rows go to the pool. Same sums either way."""
-    import alpha_py.backend.cpu_conv as cpu_conv
-    from alpha_py.backend.cpu import CpuBackend
-    monkeypatch.setattr(cpu_conv, "MATMUL_ROWS_PER_PART", 32)      # the module's values (the fixture lowers them)
-    monkeypatch.setattr(cpu_conv, "ROWS_PER_PART", 256)
-    f = CpuBackend(np.float32, threads=2)
-    rng = np.random.default_rng(m)
-    a, b = rng.standard_normal((m, 64)).astype(np.float32), rng.standard_normal((64, 64)).astype(np.float32)
-    entered = []
-    gemm = f._gemm
-    monkeypatch.setattr(f, "_gemm", lambda: entered.append(1) or gemm())
-    for ta in (False, True):
-        x = np.ascontiguousarray(a.T) if ta else a
-        close(f.matmul(x, b, ta), a.astype(np.float64) @ b.astype(np.float64), np.float32)
-    assert bool(entered) == pool
-
-
 def test_blas_threads_restored_after_concurrent_engines():
     """Convolutions from two Python threads at once give the oracle's results and leave the process's BLAS thread
     counts as they were (the single-thread scope is counted: the last thread out restores them)."""
