@@ -6,7 +6,7 @@ import contextlib
 import numpy as np
 
 from .base import out_size
-from .cpu_fused import _one_blas  # noqa: F401  (tests reach it here too)
+from .cpu_fused import _one_blas
 
 TILE_BYTES = 512 << 10  # im2col rows per tile: about this many bytes of columns (bench/NOTES-cpu.md)
 MIN_TILE = 512          # ... but at least this many rows (BLAS packs the weights once per call)

@@ -83,8 +83,6 @@ class _OneBlasThread:
     leaves (counted under a lock: engines used from several threads at once restore the counts once, at the end)."""
 
     def __init__(self):
-        import threading
-
         from threadpoolctl import ThreadpoolController
         self.libs = [c for c in ThreadpoolController().lib_controllers if c.user_api == "blas"]
         self.prev, self.inside, self.lock = [], 0, threading.Lock()

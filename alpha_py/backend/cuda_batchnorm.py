@@ -16,11 +16,11 @@ i32, i64, f32 = np.int32, np.int64, np.float32
 class CudaBatchNormOps:
     """bn_act_fwd / bn_act_bwd (and their plain forms), bn_running."""
 
+    bn_partial_vec = True     # False: the column sums always take one channel per thread (bn_partial; tests compare)
+
     def _opt_c(self, a):
         """A kernel argument that may be null: NULL for None, else the C-contiguous float32 array."""
         return NULL if a is None else self.c(a)
-
-    bn_partial_vec = True     # False: the column sums always take one channel per thread (bn_partial; tests compare)
 
     def _bn_partial(self, mode, act, x2, gy2, mean, inv, gamma, beta, p1=0.0, p2=0.0, xmode=0):
         """Column partial sums part1 (and part2 for modes 2, 3) over S row segments (kernels/batchnorm.cu): 8
