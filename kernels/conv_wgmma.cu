@@ -23,29 +23,11 @@
 //! options: -arch=sm_90a
 #include "conv_tc_tiles.cuh"
 #include "wgmma.cuh"
+#include "wgmma_store.cuh"
 #include "wgmma_wgrad.cuh"
 
 #define WG_STAGES 3
 #define WG_BM 128
-
-// the dynamic shared window, aligned up to 1024 bytes (SWIZZLE_128B atoms start there; 1 KB extra requested)
-template <class T>
-__device__ __forceinline__ T* wg_smem() {
-    extern __shared__ float smem_raw[];
-    return reinterpret_cast<T*>(smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023) / 4);
-}
-
-// two accumulators stored to an output row: fp32 (float2 where aligned) or bf16 bits rounded to nearest even
-__device__ __forceinline__ void st_pair(float* p, float v0, float v1, bool two, bool has1) {
-    if (two) *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
-    else { p[0] = v0; if (has1) p[1] = v1; }
-}
-__device__ __forceinline__ void st_pair(unsigned short* p, float v0, float v1, bool two, bool has1) {
-    unsigned b;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(b) : "f"(v1), "f"(v0));    // v0 in the low half
-    if (two) *reinterpret_cast<unsigned*>(p) = b;
-    else { p[0] = (unsigned short)b; if (has1) p[1] = (unsigned short)(b >> 16); }
-}
 
 // The K-major pipelined GEMM of the forward-style kernels: D[m0.. +128, n0.. +BN] = sum over K of the loaders' tiles,
 // stored as rows `row(m)` (an O* per output row m < M, O fp32 or bf16 bits; N columns, pair stores where N is even).
@@ -53,7 +35,7 @@ template <int BN, class T, class LA, class LB, class ROW>
 __device__ __forceinline__ void wg_gemm_rows(LA& la, LB& lb, int K, int m0, int n0, int M, int N, ROW row) {
     constexpr int BK = TcElem<T>::BK, SA = WG_BM * BK, SS = SA + BN * BK;   // elements per stage
     T* smem = wg_smem<T>();
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
+    const int wg = threadIdx.x >> 7;
     const int nk = (K + BK - 1) / BK;
     float d[BN / 2];
 #pragma unroll
@@ -69,20 +51,7 @@ __device__ __forceinline__ void wg_gemm_rows(LA& la, LB& lb, int K, int m0, int 
         wgmma_commit_wait();
     }
     cp_async_wait<0>();
-    // D fragment: warp (w % 4) of the warpgroup holds rows 16*(w%4) + lane/4 (+8); n8 block j: cols 8j + 2*(lane%4) (+1)
-    const int rbase = m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2);
-    const bool even = (N & 1) == 0;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const int m = rbase + 8 * h;
-        if (m >= M) continue;
-        auto crow = row(m);
-#pragma unroll
-        for (int j = 0; j < BN / 8; ++j) {
-            const int n = n0 + 8 * j + 2 * (lane & 3);
-            if (n < N) st_pair(crow + n, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], even && n + 1 < N, n + 1 < N);
-        }
-    }
+    wg_store_rows<BN>(d, m0, n0, M, N, row);
 }
 
 template <int BN, class T, class O>
@@ -163,8 +132,6 @@ __device__ __forceinline__ void wg_conv_dgrad_phases(const T* __restrict__ gy, c
         return gx + (((long long)n * H + ph + SH * a) * W + pw + SW * b) * IC;
     });
 }
-
-typedef unsigned short bf16_t;
 
 template <int BN, class T>
 __device__ __forceinline__ void wg_conv_wgrad(const T* __restrict__ x, const T* __restrict__ gyT,

@@ -10,6 +10,7 @@ import pytest
 
 from alpha_py import alpha
 from alpha_py.backend import kernel_loader as kl
+from alpha_py.backend.cuda_tma import tma_smem_bytes, tma_tiles
 from alpha_py.core.mempool import ALIGN, SEGMENT, Memp1, Memp2, Memp3
 from alpha_py.errors import DeviceError, MemoryCapError
 from alpha_py.ops import ACTIVATIONS, OPTIM_RULES
@@ -214,3 +215,20 @@ def test_pool_arguments():
     with pytest.raises(ArgumentError, match="not bound"):
         alpha.engine.memp2().malloc(10)
     assert alpha.engine.memp3().max_bytes == 2 << 30
+
+
+@pytest.mark.parametrize("oh,ow,stride,want", [
+    (32, 32, (1, 1), (4, 1)), (16, 16, (1, 1), (8, 1)), (8, 8, (1, 1), (8, 2)), (4, 4, (1, 1), (4, 8)),
+    (1, 1, (1, 1), (1, 128)), (16, 16, (2, 2), (8, 1)), (128, 1, (1, 1), (128, 1)), (64, 2, (1, 1), (64, 1)),
+    (7, 7, (1, 1), None), (12, 8, (1, 1), None), (3, 32, (1, 1), None), (8, 256, (1, 1), None),
+    (32, 32, (9, 1), None), (4, 128, (1, 3), None), (6, 16, (1, 1), (6, None)),
+])
+def test_tma_tiles_split_the_output_grid_or_refuse(oh, ow, stride, want):
+    got = tma_tiles(oh, ow, stride)
+    if want is None or want[1] is None:
+        assert got is None
+    else:
+        assert got == want
+        bh, bni = got
+        assert bh * ow * bni == 128 and (bni == 1 or bh == oh)
+    assert tma_smem_bytes(128) == tma_smem_bytes(64) == 99328     # two blocks per SM fit 228 KB

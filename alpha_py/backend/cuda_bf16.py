@@ -111,6 +111,14 @@ class CudaBf16Ops:
                 return self.tc_fwd(xb, w, stride, pad, 128, bn, True, True, y_bits=y_bits)
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: wg(bn)
+            if self.tma_fwd_ok(x.shape, w.shape, _out_hw(x.shape, w.shape, stride, pad), stride):
+                def tma(bn):
+                    xb = self.to_bf16(x, pad8=True)
+                    if keep is not None:
+                        keep[:] = [xb]
+                    return self.tc_fwd(xb, w, stride, pad, 128, bn, True, True, y_bits=y_bits, tma=True)
+                for bn in (128, 64):
+                    cands[f"bf16tma128x{bn}"] = lambda bn=bn: tma(bn)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
 
     def _bf16_conv_fwd_bits(self, x, xb, w, stride, pad, y_bits=False):
@@ -126,6 +134,10 @@ class CudaBf16Ops:
                                 f"this GPU has {self.device.compute_capability}: pass x alone")
         cands = {f"bf16wg128x{bn}": (lambda bn=bn: self.tc_fwd(xb, w, stride, pad, 128, bn, True, True,
                                                                y_bits=y_bits)) for bn in (128, 64)}
+        if self.tma_fwd_ok(xb.shape, w.shape, _out_hw(xb.shape, w.shape, stride, pad), stride, xb):
+            for bn in (128, 64):
+                cands[f"bf16tma128x{bn}"] = lambda bn=bn: self.tc_fwd(xb, w, stride, pad, 128, bn, True, True,
+                                                                       y_bits=y_bits, tma=True)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, w.shape[0]), "bf16x")
 
     def conv_grad_bits_ok(self, w_shape, stride, pad):
@@ -155,6 +167,10 @@ class CudaBf16Ops:
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True, True,
                                                                            stride)
+            if tuple(stride) == (1, 1) and self.tma_fwd_ok(gy.shape, (ic, fh, fw, oc), tuple(x_shape[1:3]), stride, gy):
+                for bn in (128, 64):
+                    cands[f"bf16tma128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True,
+                                                                                True, stride, tma=True)
         return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic),
                               "bf16g" if bits else "bf16")
 
@@ -234,6 +250,10 @@ class CudaBf16Ops:
         if a.ndim > 2 or b.ndim > 2:
             self.refuse_bf16(f"matmul_nd (batched matmul of {tuple(a.shape)} and {tuple(b.shape)})")
         return super().matmul_nd(a, b, t1, t2)
+
+
+def _out_hw(x_shape, w_shape, stride, pad):
+    return tuple((x_shape[1 + i] + 2 * pad[i] - w_shape[1 + i]) // stride[i] + 1 for i in (0, 1))
 
 
 def _default(cands, n):

@@ -7,6 +7,7 @@ import numpy as np
 from .conv_algo import ConvAlgoCache, default_cache_path, load_known
 from .kernel_prebuild import prebuild
 from .cuda_conv_tc import CudaTensorCoreConvOps, aligned
+from .cuda_tma import CudaTmaConvOps
 from .cuda_winograd import CudaWinogradOps, winograd_applicable
 
 i32, i64 = np.int32, np.int64
@@ -40,7 +41,7 @@ def out_size(i, f, s, p):
     return (i + 2 * p - f) // s + 1
 
 
-class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps):
+class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
     """conv_fwd / conv_bwd_data / conv_bwd_filter / dwconv_* / pool_fwd / pool_bwd on the GPU.
     `tf32` (backend attribute, default False): dense convolutions may multiply on the tensor cores in TF32
     (fp32 accumulate; ~1e-3 relative error) instead of fp32 FFMA: the pipelined kernels of conv_tc.cu join

@@ -87,13 +87,16 @@ class CudaTensorCoreConvOps:
                 self.set_twin(a, out)
         return out
 
-    def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None, y_bits=False):
+    def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None, y_bits=False, tma=False):
         """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64);
         bf16=True (wgmma only): x and w are cast to bf16 first (unless they are bf16 bits already), channels
-        zero-padded to a multiple of 8; y_bits=True with it: y is written as its bf16 bits (uint16). out_hw: the
-        output's (OH, OW) when not the symmetric-pad size (pads may then be negative)."""
+        zero-padded to a multiple of 8; y_bits=True with it: y is written as its bf16 bits (uint16); tma=True with
+        it: the kernel whose tiles the TMA brings (cuda_tma.py; where tma_fwd_ok). out_hw: the output's (OH, OW) when
+        not the symmetric-pad size (pads may then be negative)."""
         if bf16:
             x, w = (a if a.dtype == np.uint16 else self.to_bf16(a, pad8=True) for a in (x, w))
+            if tma:
+                return self.tma_fwd(x, w, stride, pad, bn, y_bits and wgmma, out_hw)
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         oh, ow = out_hw or ((h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1)
@@ -112,13 +115,14 @@ class CudaTensorCoreConvOps:
         self.kernel(*name, smem)((-(-m // bm), -(-oc // bn)), (TC_THREADS,), args, shared_mem=smem)
         return y
 
-    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False, bf16=False, stride=(1, 1)):
-        """Stride 1: gX = forward of gY with wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic], pad FH-1-P.
-        Larger strides: one stride-1 forward per phase of gX (_tc_bwd_data_phases)."""
+    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False, bf16=False, stride=(1, 1), tma=False):
+        """Stride 1: gX = forward of gY with wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic], pad FH-1-P (tma=True:
+        on the TMA kernel). Larger strides: one stride-1 forward per phase of gX (_tc_bwd_data_phases)."""
         if tuple(stride) != (1, 1):
             return self._tc_bwd_data_phases(gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16)
         _, fh, fw, _ = w.shape
-        gx = self.tc_fwd(gy, self._flipped(w, bf16), (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16)
+        gx = self.tc_fwd(gy, self._flipped(w, bf16), (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16,
+                         tma=tma)
         if gx.shape != tuple(x_shape):
             raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
         return gx

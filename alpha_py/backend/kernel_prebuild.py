@@ -18,7 +18,7 @@ from . import kernel_loader as kl
 FORMAT = 1
 RECORD = "kernels_prebuilt.json"
 GEMM_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter")     # instances <BM,BN,VEC,MMA>
-BF16_FAMILIES = ("gemm_bf16", "bf16_act")      # bf16 mode only (compute capability >= 8.0): compiled on first use
+BF16_FAMILIES = ("gemm_bf16", "bf16_act", "conv_tma")  # bf16 mode only (cc >= 8.0; conv_tma 9.0): built on first use
 
 
 def cache_root():

@@ -1,0 +1,115 @@
+"""Backend layer (CUDA, Hopper): the bf16 convolution forward whose operand tiles the Tensor Memory Accelerator
+brings (kernels/conv_tma.cu): which geometries it takes (tma_tiles), the tensor maps it reads (encoded by the
+driver's cuTensorMapEncodeTiled through ctypes, memoised per address and shape), and its launch. Mixed into
+CudaConvOps through CudaTensorCoreConvOps.tc_fwd(tma=True)."""
+import ctypes
+from collections import OrderedDict
+
+import numpy as np
+
+i32 = np.int32
+TMAP = np.dtype([("v", "<u8", (16,))])            # CUtensorMap: 128 opaque bytes, passed by value
+_BF16, _SWIZZLE_128B, _L2_128B = 9, 3, 2          # CUtensorMapDataType / Swizzle / L2promotion values
+TMA_STAGES = {128: 3, 64: 4}                      # kernels/conv_tma.cu TMA_FWD instances
+_MEMO_SIZE = 512
+
+
+def tma_tiles(oh, ow, stride):
+    """(BH, BNI) of a block's 128 output rows as BNI whole images of BH = OH rows, or BH whole rows of one image
+    (kernels/conv_tma.cu), or None where the output grid does not split so (OW must divide 128; element strides
+    and boxes within the TMA's limits of 8 and 256)."""
+    sh, sw = stride
+    if not (0 < ow <= 128 and 128 % ow == 0 and oh > 0 and 1 <= sh <= 8 and 1 <= sw <= 8 and ow * sw <= 256):
+        return None
+    if oh * ow <= 128:
+        bh, bni = (oh, 128 // (oh * ow)) if 128 % (oh * ow) == 0 else (0, 0)
+    else:
+        bh, bni = 128 // ow, 1
+        bh = bh if oh % bh == 0 else 0
+    return (bh, bni) if bh and bh * sh <= 256 and bni <= 256 else None
+
+
+def tma_smem_bytes(bn):
+    """Dynamic shared memory of one block: stages x (A 128 x 64 + B bn x 64 bf16), plus 1 KB to align."""
+    return TMA_STAGES[bn] * (128 + bn) * 64 * 2 + 1024
+
+
+class _Encoder:
+    """cuTensorMapEncodeTiled from the driver library (libcuda), loaded on first use."""
+    fn = None
+
+    @classmethod
+    def get(cls):
+        if cls.fn is None:
+            u64p, u32p = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
+            f = ctypes.CDLL("libcuda.so.1").cuTensorMapEncodeTiled
+            f.restype = ctypes.c_int
+            f.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_void_p, u64p, u64p, u32p, u32p,
+                          ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+            cls.fn = f
+        return cls.fn
+
+
+def encode_bf16_map(ptr, dims, strides, box, elem_strides):
+    """The tensor map of a bf16 tensor at device address ptr: dims innermost first (elements), strides of dims
+    1.. in bytes, the box each copy brings and its element strides; 128-byte swizzle, zeros out of range."""
+    rank = len(dims)
+    buf = (ctypes.c_uint8 * 192)()
+    at = ctypes.addressof(buf) + (-ctypes.addressof(buf)) % 64          # the driver wants 64-byte alignment
+    arr = lambda t, v: (t * len(v))(*v)                                  # noqa: E731
+    rc = _Encoder.get()(at, _BF16, rank, ptr, arr(ctypes.c_uint64, dims), arr(ctypes.c_uint64, strides),
+                        arr(ctypes.c_uint32, box), arr(ctypes.c_uint32, elem_strides), 0, _SWIZZLE_128B, _L2_128B, 0)
+    if rc:
+        raise RuntimeError(f"cuTensorMapEncodeTiled: CUresult {rc} for dims {tuple(dims)}, strides {tuple(strides)}, "
+                           f"box {tuple(box)}, element strides {tuple(elem_strides)}")
+    return np.frombuffer(ctypes.string_at(at, 128), dtype=TMAP)
+
+
+class CudaTmaConvOps:
+    tma_conv = True         # False: the bf16 forward-style convolutions never time or run the TMA kernel
+    tma_persistent = True   # one wave of blocks (2 per SM) walking the output tiles; False: one block per tile
+
+    def _tmap(self, a, dims, strides, box, es):
+        memo = self.__dict__.setdefault("_tmaps", OrderedDict())
+        key = (a.data.ptr, dims, strides, box, es)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = encode_bf16_map(a.data.ptr, dims, strides, box, es)
+            if len(memo) > _MEMO_SIZE:
+                memo.popitem(last=False)
+        return got
+
+    def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None):
+        """Can conv_tma.cu run this forward: Hopper, 64-channel k-tiles (IC % 64 == 0), an output grid tma_tiles
+        splits, 16-byte aligned operands?"""
+        return (self.tma_conv and self.wgmma_ok() and x_shape[3] % 64 == 0 and w_shape[3] == x_shape[3]
+                and tma_tiles(*y_hw, stride) is not None
+                and all(a is None or a.data.ptr % 16 == 0 for a in (xb, wb)))
+
+    def tma_fwd(self, xb, wb, stride, pad, bn, y_bits, out_hw=None):
+        """y = conv(x, w) from their bf16 bits xb [N, H, W, IC], wb [OC, FH, FW, IC] (tma_fwd_ok), fp32 or with
+        y_bits its bf16 bits."""
+        import cupy                 # (this module's geometry and encoding need no CuPy: host tests import them)
+        n, h, wd, ic = xb.shape
+        oc, fh, fw, _ = wb.shape
+        (sh, sw), (ph, pw) = stride, pad
+        oh, ow = out_hw or ((h + 2 * ph - fh) // sh + 1, (wd + 2 * pw - fw) // sw + 1)
+        bh, bni = tma_tiles(oh, ow, stride)
+        y = cupy.empty((n, oh, ow, oc), dtype=np.uint16 if y_bits else np.float32)
+        m, k = n * oh * ow, fh * fw * ic
+        if y.size == 0:
+            return y
+        tx = self._tmap(xb, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2), (64, ow * sw, bh * sh, bni),
+                        (1, sw, sh, 1))
+        tw = self._tmap(wb, (k, oc), (k * 2,), (64, bn), (1, 1))
+        smem = tma_smem_bytes(bn)
+        name = f"wgb_conv_fwd_tma_yb_n{bn}" if y_bits else f"wgb_conv_fwd_tma_n{bn}"
+        tiles = -(-m // 128) * -(-oc // bn)
+        if self.tma_persistent:
+            sms = self.__dict__.get("_sm_count") or self.__dict__.setdefault(
+                "_sm_count", self.device.attributes["MultiProcessorCount"])
+            tiles = min(tiles, 2 * sms)
+        self.kernel("conv_tma", name, smem)((tiles,), (256,),
+                                            (tx, tw, y, i32(m), i32(oc), i32(ic), i32(fw), i32(k // 64), i32(oh),
+                                             i32(ow), i32(sh), i32(ph), i32(pw)), shared_mem=smem)
+        return y

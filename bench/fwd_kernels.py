@@ -1,0 +1,85 @@
+"""Benchmark (GPU, Hopper): the bf16 forward-style convolutions of every ResNet18-CIFAR shape at batch 512 — the
+forward (y as bf16 bits) and the stride-1 data gradient (gX fp32, the forward of gY with the flipped filter) — on
+conv_wgmma.cu's cp.async kernel (C) against conv_tma.cu's TMA kernel one block per output tile (T) and persistent
+(P: 2 blocks per SM walking the tiles), 128- and 64-column tiles, with PyTorch's
+bf16 convolution (cuDNN, channels_last) in the same process: median ms of --reps calls after a second of GPU spin-up,
+TFLOP/s of each shape's best, and the sums weighted by how often ResNet18 meets each shape.
+Usage: python3 bench/fwd_kernels.py [--batch 512] [--reps 20]"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import cupy  # noqa: E402
+import numpy as np  # noqa: E402
+
+from alpha_py import alpha  # noqa: E402
+from conv_shapes import SHAPES, timeit, warm_gpu  # noqa: E402  (bench/ is on sys.path when run as a script)
+
+COUNT = {"layer1 3x3": 4, "layer2 3x3": 3, "layer3 3x3": 3, "layer4 3x3": 3}    # times a shape occurs in ResNet18
+
+
+def torch_ms(x, w, stride, pad, reps, dgrad):
+    import torch
+    torch.backends.cudnn.benchmark = True
+    cl = torch.channels_last
+    tx = torch.as_tensor(x, device="cuda").permute(0, 3, 1, 2).contiguous(memory_format=cl).bfloat16()
+    tw = torch.as_tensor(w, device="cuda").permute(0, 3, 1, 2).contiguous(memory_format=cl).bfloat16()
+    if not dgrad:
+        return timeit(lambda: torch.nn.functional.conv2d(tx, tw, None, stride, pad), reps)
+    ty = torch.nn.functional.conv2d(tx, tw, None, stride, pad)
+    return timeit(lambda: torch.ops.aten.convolution_backward(ty, tx, tw, None, stride, pad, (1, 1), False, (0, 0),
+                                                               1, (True, False, False)), reps)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--reps", type=int, default=20)
+    a = ap.parse_args()
+    b = alpha.engine.cuda_float32(0, precision="bf16", auto_graph=False).backend
+    if not b.wgmma_ok():
+        sys.exit("fwd_kernels: the wgmma and TMA kernels need compute capability 9.0")
+    warm_gpu()
+    names = ["C128", "C64", "T128", "T64", "P128", "P64", "cuDNN"]
+    print("bf16 forward-style convolutions, ms (C: cp.async gathers, T: TMA boxes, P: T persistent; output columns)")
+    print(f"{'shape':>18}  " + " ".join(f"{n:>8}" for n in names) + "  best C / T / cuDNN TFLOP/s")
+    tot = np.zeros(3)
+    for name, h, ic, oc, k, st, p in SHAPES:
+        if ic % 64:
+            continue
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((a.batch, h, h, ic), dtype=np.float32)
+        w = (rng.standard_normal((oc, k, k, ic)) / np.sqrt(k * k * ic)).astype(np.float32)
+        xb, wb = b.to_bf16(cupy.asarray(x)), b.to_bf16(cupy.asarray(w))
+        oh = (h + 2 * p - k) // st + 1
+        flops = 2.0 * a.batch * oh * oh * oc * k * k * ic
+        for dgrad in ((False, True) if st == 1 else (False,)):
+            if dgrad:
+                gy = b.to_bf16(cupy.asarray(rng.standard_normal((a.batch, oh, oh, oc), dtype=np.float32)))
+                wd = cupy.asarray(w)
+                def run(bn, tma, gy=gy, wd=wd):
+                    return b.tc_bwd_data(gy, wd, x.shape, (p, p), 128, bn, True, True, (1, 1), tma=tma)
+                ok = b.tma_fwd_ok(gy.shape, (ic, k, k, oc), (h, h), (1, 1), gy)
+            else:
+                def run(bn, tma, xb=xb, wb=wb, st=st, p=p):
+                    return b.tc_fwd(xb, wb, (st, st), (p, p), 128, bn, True, True, y_bits=True, tma=tma)
+                ok = b.tma_fwd_ok(xb.shape, wb.shape, (oh, oh), (st, st), xb, wb)
+            row = [timeit(lambda bn=bn: run(bn, False), a.reps) for bn in (128, 64)]
+            for b.tma_persistent in (False, True):
+                row += [timeit(lambda bn=bn: run(bn, True), a.reps) if ok else float("nan") for bn in (128, 64)]
+            del b.tma_persistent
+            row.append(torch_ms(x, w, (st, st), (p, p), a.reps, dgrad))
+            best = [min(row[:2]), np.nanmin(row[:6]), row[6]]
+            n = COUNT.get(name, 1)
+            tot += n * np.array(best)
+            label = name + (" dgrad" if dgrad else "")
+            print(f"{label:>18}  " + " ".join(f"{v:8.3f}" for v in row) + "  " +
+                  " / ".join(f"{flops / v / 1e9:.0f}" for v in best))
+    print(f"per ResNet18 step (each shape's best, times its count): cp.async {tot[0]:.3f} ms, with TMA "
+          f"{tot[1]:.3f} ms, cuDNN {tot[2]:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()

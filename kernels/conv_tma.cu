@@ -1,0 +1,79 @@
+// kernels/conv_tma.cu — Hopper (sm_90a) bf16 convolution forward on wgmma whose operand tiles the Tensor Memory
+// Accelerator brings (one thread issues two box copies per k-tile; no per-thread address arithmetic or cp.async):
+//   Y[m = (n,oh,ow), oc] = sum_k X[n, oh*SH-PH+fh, ow*SW-PW+fw, ic] * W[oc, k],  k = (fh, fw, ic), IC % 64 == 0
+// A k-tile is one filter tap (fh, fw) x 64 input channels. The 128 output rows of a block are BNI whole images
+// (OH*OW divides 128) or BH = 128/OW whole rows of one image (OW divides 128, BH divides OH), so the A tile is the
+// box [BNI][BH][OW][64] of x with element strides (SH, SW) from (img, oh0*SH-PH+fh, -PW+fw, c0): padding and images
+// past N arrive as zeros. B is the box [BN][64] of W [OC, K]. Both land 128-byte-swizzled, the layout conv_wgmma.cu's
+// K-major descriptors read; STAGES-deep ring of stages, one mbarrier each, the wgmma group of k-tile g-1 retired
+// before its stage is refilled with k-tile g+STAGES-1 (one __syncthreads per k-tile). Persistent: block b takes
+// output tiles b, b + grid, ... (column tiles fastest) as one run of k-tiles, so the next tile's first k-tiles load
+// while this one's accumulators are stored. Accumulation order as conv_wgmma.cu's wgb forward (same k-tiles, same
+// k-steps): the same sums bit for bit.
+// | kernel                          | args                                                      | launch            |
+// | wgb_conv_fwd_tma[_yb]_n{128,64} | tx (x: C,W,H,N), tw (W: K,OC), y, M, OC, IC, FW, nk, OH, OW, SH, PH, PW | min(tiles, grid) x 256, tma_smem |
+// y fp32, or (_yb) its bf16 bits rounded to nearest even. Compiled for sm_90a only (compute capability 9.0).
+//! options: -arch=sm_90a
+#include "wgmma.cuh"
+#include "wgmma_store.cuh"
+#include "tma.cuh"
+
+#define TMA_THREADS 256
+
+template <int BN, int STAGES, class O>
+__device__ __forceinline__ void tma_conv_fwd(const TmaDesc& tx, const TmaDesc& tw, O* __restrict__ y, int M, int OC,
+                                             int IC, int FW, int nk, int OH, int OW, int SH, int PH, int PW) {
+    constexpr int SA = 128 * 64, SS = SA + BN * 64;          // bf16 elements per stage (A, then B)
+    __shared__ __align__(8) unsigned long long full[STAGES];
+    bf16_t* smem = wg_smem<bf16_t>();
+    const int wg = threadIdx.x >> 7, cpt = IC >> 6, tiles_n = (OC + BN - 1) / BN;
+    const int tiles = ((M + 127) / 128) * tiles_n;
+    const int mine = (tiles - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x;   // tiles blockIdx.x + i*grid
+    const int G = mine * nk;                                 // this block's k-tiles, all its output tiles in a row
+    auto issue = [&](int g) {                                // thread 0: k-tile g into its stage
+        const int i = g / nk, kt = g - i * nk, t = blockIdx.x + i * gridDim.x, mt = t / tiles_n;
+        const int m0 = mt * 128, n0 = (t - mt * tiles_n) * BN;
+        const int img = m0 / (OH * OW), oh0 = (m0 - img * OH * OW) / OW;
+        const int s = g % STAGES, tap = kt / cpt, c0 = (kt - tap * cpt) * 64, fh = tap / FW, fw = tap - fh * FW;
+        mbar_expect_tx(&full[s], SS * 2);
+        tma_load_4d(smem + s * SS, tx, &full[s], c0, fw - PW, oh0 * SH - PH + fh, img);
+        tma_load_2d(smem + s * SS + SA, tw, &full[s], kt * 64, n0);
+    };
+    if (threadIdx.x == 0) {
+#pragma unroll
+        for (int s = 0; s < STAGES; ++s) mbar_init(&full[s], 1);
+        mbar_init_fence();
+        for (int g = 0; g < STAGES - 1 && g < G; ++g) issue(g);
+    }
+    __syncthreads();
+    float d[BN / 2];
+    for (int i = 0, g = 0; i < mine; ++i) {
+        const int t = blockIdx.x + i * gridDim.x, mt = t / tiles_n;
+        for (int kt = 0; kt < nk; ++kt, ++g) {
+            const int s = g % STAGES;
+            mbar_wait(&full[s], (g / STAGES) & 1);
+            const bf16_t* st = smem + s * SS;
+            const unsigned long long da = sw128_desc(st + wg * 64 * 64), db = sw128_desc(st + SA);
+            wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)  // 32-byte k-steps inside the swizzle atom: +2 in the descriptor
+                wgmma_ss<BN, bf16_t>(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
+            wgmma_commit_wait<1>();         // k-tile g-1's group has retired in this warpgroup
+            __syncthreads();                // ... and in the other: its stage is free
+            if (threadIdx.x == 0 && g + STAGES - 1 < G) issue(g + STAGES - 1);
+        }
+        wgmma_wait<0>();                    // (the next tile's first k-tiles are loading meanwhile)
+        wg_store_rows<BN>(d, mt * 128, (t - mt * tiles_n) * BN, M, OC,
+                          [=](int m) { return y + (long long)m * OC; });
+    }
+}
+
+#define TMA_FWD(SUFFIX, O, BN, STAGES, BLOCKS) \
+    extern "C" __global__ void __launch_bounds__(TMA_THREADS, BLOCKS) wgb_conv_fwd_tma##SUFFIX##_n##BN( \
+        const __grid_constant__ TmaDesc tx, const __grid_constant__ TmaDesc tw, O* __restrict__ y, int M, int OC, \
+        int IC, int FW, int nk, int OH, int OW, int SH, int PH, int PW) { \
+        tma_conv_fwd<BN, STAGES>(tx, tw, y, M, OC, IC, FW, nk, OH, OW, SH, PH, PW); }
+TMA_FWD(, float, 128, 3, 2)
+TMA_FWD(, float, 64, 4, 2)
+TMA_FWD(_yb, bf16_t, 128, 3, 2)
+TMA_FWD(_yb, bf16_t, 64, 4, 2)

@@ -1,0 +1,111 @@
+"""The bf16 convolution forward whose tiles the TMA brings (kernels/conv_tma.cu, alpha_py/backend/cuda_tma.py):
+on a Hopper GPU the same sums bit for bit as conv_wgmma.cu's cp.async kernel (same k-tiles and k-steps) for the
+forward and the stride-1 data gradient, over image-tiled and row-tiled outputs, N = 1 (images past N), OC off 64,
+1x1 / 3x3 / 5x5 filters, pads 0-2, strides 1 and 2; within the bf16 bound of the fp32 CPU backend; the algorithm
+choice timing it, and its switch. Skipped without a Hopper GPU (the grids it takes: tests/test_cuda_host.py)."""
+import numpy as np
+import pytest
+
+from alpha_py import alpha
+from cuda_parity import cpu, keep_allocator, rel_err, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
+
+_EG = {}
+
+
+def bf16():
+    require_gpu()
+    if "bf16" not in _EG:
+        _EG["bf16"] = alpha.engine.cuda_float32(0, precision="bf16")
+    bg = _EG["bf16"].backend
+    if not bg.wgmma_ok():
+        pytest.skip("TMA + wgmma kernels need compute capability 9.0")
+    return bg
+
+
+CONVS = [((1, 4, 4, 64), (64, 3, 3), (1, 1), (1, 1)), ((3, 8, 8, 128), (72, 3, 3), (1, 1), (1, 1)),
+         ((2, 32, 32, 64), (64, 3, 3), (1, 1), (1, 1)), ((2, 16, 16, 64), (136, 1, 1), (1, 1), (0, 0)),
+         ((2, 16, 16, 64), (128, 3, 3), (2, 2), (1, 1)), ((4, 8, 8, 64), (128, 1, 1), (2, 2), (0, 0)),
+         ((1, 8, 8, 64), (24, 5, 5), (1, 1), (2, 2)), ((2, 10, 10, 192), (64, 3, 3), (1, 1), (0, 0)),
+         ((5, 2, 2, 64), (8, 3, 3), (1, 1), (1, 1)), ((9, 16, 16, 64), (64, 3, 3), (1, 1), (1, 1))]
+
+
+def _bits(bg, a):
+    return bg.to_bf16(bg.from_host(a), pad8=True)
+
+
+@pytest.mark.parametrize("xs,ws,stride,pad", CONVS)
+@pytest.mark.parametrize("bn", [128, 64])
+@pytest.mark.parametrize("persistent", [True, False])
+def test_tma_forward_is_the_wgmma_forward_bit_for_bit(xs, ws, stride, pad, bn, persistent):
+    bg, bc = bf16(), cpu().backend
+    bg.tma_persistent = persistent
+    try:
+        _fwd_case(bg, bc, xs, ws, stride, pad, bn)
+    finally:
+        del bg.tma_persistent
+
+
+def _fwd_case(bg, bc, xs, ws, stride, pad, bn):
+    rng = np.random.default_rng(sum(xs) + sum(ws) + bn)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32)
+    xb, wb = _bits(bg, x), _bits(bg, w)
+    oh, ow = ((xs[1 + i] + 2 * pad[i] - ws[1 + i]) // stride[i] + 1 for i in (0, 1))
+    assert bg.tma_fwd_ok(xs, w.shape, (oh, ow), stride, xb, wb)
+    for y_bits in (False, True):
+        new = bg.tc_fwd(xb, wb, stride, pad, 128, bn, True, True, y_bits=y_bits, tma=True).get()
+        old = bg.tc_fwd(xb, wb, stride, pad, 128, bn, True, True, y_bits=y_bits).get()
+        assert new.dtype == (np.uint16 if y_bits else np.float32) and new.shape == (xs[0], oh, ow, ws[0])
+        np.testing.assert_array_equal(new, old)
+    k = ws[1] * ws[2] * xs[3]
+    exact = bc.conv_fwd(round_bf16(x), round_bf16(w), stride, pad)
+    widened = (new.astype(np.uint32) << 16).view(np.float32)             # y's bf16 bits as fp32
+    assert rel_err(widened, exact) < 1e-5 + 2.0 ** -8 + k * 2.0 ** -24
+
+
+@pytest.mark.parametrize("xs,ws,pad", [((2, 32, 32, 64), (64, 3, 3), (1, 1)), ((3, 8, 8, 64), (128, 3, 3), (1, 1)),
+                                       ((1, 4, 4, 128), (64, 3, 3), (1, 1)), ((2, 9, 9, 64), (64, 3, 3), (0, 0))])
+@pytest.mark.parametrize("bn", [128, 64])
+def test_tma_data_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, pad, bn):
+    """Stride 1: gX = the forward of gY (OC % 64 == 0) with the flipped filter, on either kernel."""
+    bg = bf16()
+    rng = np.random.default_rng(sum(xs) + bn)
+    w = bg.from_host(rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32))
+    oh, ow = ((xs[1 + i] + 2 * pad[i] - ws[1 + i]) + 1 for i in (0, 1))
+    gy = _bits(bg, rng.standard_normal((xs[0], oh, ow, ws[0])).astype(np.float32))
+    if not bg.tma_fwd_ok(gy.shape, (xs[3], ws[1], ws[2], ws[0]), xs[1:3], (1, 1), gy):
+        pytest.skip(f"gX grid {xs[1:3]} is not one tma_tiles splits")
+    new = bg.tc_bwd_data(gy, w, xs, pad, 128, bn, True, True, (1, 1), tma=True).get()
+    old = bg.tc_bwd_data(gy, w, xs, pad, 128, bn, True, True, (1, 1)).get()
+    np.testing.assert_array_equal(new, old)
+
+
+def test_the_bf16_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_it(tmp_path, monkeypatch):
+    bg = bf16()
+    monkeypatch.setenv("ALPHA_CACHE_DIR", str(tmp_path))                  # a cold algorithm cache
+    saved, bg._algos = getattr(bg, "_algos", None), None
+    rng = np.random.default_rng(5)
+    x = bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32))
+    w = bg.from_host(rng.standard_normal((64, 3, 3, 64)).astype(np.float32))
+    try:
+        bg.conv_fwd(x, w, (1, 1), (1, 1))
+        bg.conv_bwd_data(bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32)), w, x.shape,
+                         (1, 1), (1, 1))
+        timed = bg._algos.timings
+        for what in ("|fwd|", "|bwd_data|"):
+            [times] = [t for k, t in timed.items() if what in k]
+            assert {"bf16tma128x128", "bf16tma128x64", "bf16wg128x128", "bf16wg128x64"} <= set(times), times
+        bg.tma_conv = False
+        assert not bg.tma_fwd_ok(x.shape, w.shape, (16, 16), (1, 1))
+        y = bg.conv_fwd(x, w, (1, 1), (2, 2))                             # a new shape, timed without it
+        [times] = [t for k, t in bg._algos.timings.items() if "|fwd|" in k and "(2, 2)|bf16" in k]
+        assert y.shape == (8, 18, 18, 64) and not any(n.startswith("bf16tma") for n in times), times
+    finally:
+        bg.__dict__.pop("tma_conv", None)
+        bg._algos = saved
+
+
+def test_an_output_grid_the_tma_kernel_cannot_tile_is_refused_with_its_reason():
+    bg = bf16()
+    assert not bg.tma_fwd_ok((2, 7, 7, 64), (64, 3, 3, 64), (7, 7), (1, 1))      # 49 rows per image
+    assert not bg.tma_fwd_ok((2, 8, 8, 32), (64, 3, 3, 32), (8, 8), (1, 1))      # k-tiles of 64 channels
