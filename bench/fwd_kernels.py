@@ -2,7 +2,8 @@
 forward (y as bf16 bits) and the stride-1 data gradient (gX fp32, the forward of gY with the flipped filter) — on
 conv_wgmma.cu's cp.async kernel (C) against conv_tma.cu's TMA kernel one block per output tile (T) and persistent
 (P: 2 blocks per SM walking the tiles), 128- and 64-column tiles, with PyTorch's
-bf16 convolution (cuDNN, channels_last) in the same process: median ms of --reps calls after a second of GPU spin-up,
+bf16 convolution (cuDNN, channels_last) in the same process: ms per call of --reps calls queued back to back
+(median of 5), after a second of GPU spin-up,
 TFLOP/s of each shape's best, and the sums weighted by how often ResNet18 meets each shape.
 Usage: python3 bench/fwd_kernels.py [--batch 512] [--reps 20]"""
 import argparse
@@ -15,9 +16,25 @@ import cupy  # noqa: E402
 import numpy as np  # noqa: E402
 
 from alpha_py import alpha  # noqa: E402
-from conv_shapes import SHAPES, timeit, warm_gpu  # noqa: E402  (bench/ is on sys.path when run as a script)
+from conv_shapes import SHAPES, warm_gpu  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 COUNT = {"layer1 3x3": 4, "layer2 3x3": 3, "layer3 3x3": 3, "layer4 3x3": 3}    # times a shape occurs in ResNet18
+
+
+def timeit(fn, reps):
+    """ms per call of reps calls queued back to back between two events (the host's launch cost hidden behind the
+    GPU work, as in a captured step), median of 5 such runs."""
+    fn()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    times = []
+    for _ in range(5):
+        start.record()
+        for _ in range(reps):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end) / reps)
+    return float(np.median(times))
 
 
 def torch_ms(x, w, stride, pad, reps, dgrad):

@@ -5,47 +5,56 @@
 // (OH*OW divides 128) or BH = 128/OW whole rows of one image (OW divides 128, BH divides OH), so the A tile is the
 // box [BNI][BH][OW][64] of x with element strides (SH, SW) from (img, oh0*SH-PH+fh, -PW+fw, c0): padding and images
 // past N arrive as zeros. B is the box [BN][64] of W [OC, K]. Both land 128-byte-swizzled, the layout conv_wgmma.cu's
-// K-major descriptors read; STAGES-deep ring of stages, one mbarrier each, the wgmma group of k-tile g-1 retired
-// before its stage is refilled with k-tile g+STAGES-1 (one __syncthreads per k-tile). Persistent: block b takes
-// output tiles b, b + grid, ... (column tiles fastest) as one run of k-tiles, so the next tile's first k-tiles load
-// while this one's accumulators are stored. Accumulation order as conv_wgmma.cu's wgb forward (same k-tiles, same
-// k-steps): the same sums bit for bit.
+// K-major descriptors read. Warp-specialised: 2 consumer warpgroups (wgmma, m64 rows each) and a producer warp whose
+// lane 0 issues the copies into a STAGES-deep ring (a "full" mbarrier per stage, counted by bytes, and an "empty" one
+// each consumer warpgroup arrives on once the wgmma group reading it has retired); no block barrier in the loop.
+// Persistent: block b takes output tiles b, b + grid, ... (column tiles fastest) as one run of k-tiles, so the next
+// tile's first k-tiles load while this one's accumulators are stored. Accumulation order as conv_wgmma.cu's wgb
+// forward (same k-tiles, same k-steps): the same sums bit for bit.
 // | kernel                          | args                                                      | launch            |
-// | wgb_conv_fwd_tma[_yb]_n{128,64} | tx (x: C,W,H,N), tw (W: K,OC), y, M, OC, IC, FW, nk, OH, OW, SH, PH, PW | min(tiles, grid) x 256, tma_smem |
+// | wgb_conv_fwd_tma[_yb]_n{128,64} | tx (x: C,W,H,N), tw (W: K,OC), y, M, OC, IC, FW, nk, OH, OW, SH, PH, PW | min(tiles, grid) x 288, tma_smem |
 // y fp32, or (_yb) its bf16 bits rounded to nearest even. Compiled for sm_90a only (compute capability 9.0).
 //! options: -arch=sm_90a
 #include "wgmma.cuh"
 #include "wgmma_store.cuh"
 #include "tma.cuh"
 
-#define TMA_THREADS 256
+#define TMA_THREADS 288                 // 2 consumer warpgroups + 1 producer warp
 
 template <int BN, int STAGES, class O>
 __device__ __forceinline__ void tma_conv_fwd(const TmaDesc& tx, const TmaDesc& tw, O* __restrict__ y, int M, int OC,
                                              int IC, int FW, int nk, int OH, int OW, int SH, int PH, int PW) {
     constexpr int SA = 128 * 64, SS = SA + BN * 64;          // bf16 elements per stage (A, then B)
-    __shared__ __align__(8) unsigned long long full[STAGES];
+    __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
     bf16_t* smem = wg_smem<bf16_t>();
     const int wg = threadIdx.x >> 7, cpt = IC >> 6, tiles_n = (OC + BN - 1) / BN;
     const int tiles = ((M + 127) / 128) * tiles_n;
     const int mine = (tiles - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x;   // tiles blockIdx.x + i*grid
-    const int G = mine * nk;                                 // this block's k-tiles, all its output tiles in a row
-    auto issue = [&](int g) {                                // thread 0: k-tile g into its stage
-        const int i = g / nk, kt = g - i * nk, t = blockIdx.x + i * gridDim.x, mt = t / tiles_n;
-        const int m0 = mt * 128, n0 = (t - mt * tiles_n) * BN;
-        const int img = m0 / (OH * OW), oh0 = (m0 - img * OH * OW) / OW;
-        const int s = g % STAGES, tap = kt / cpt, c0 = (kt - tap * cpt) * 64, fh = tap / FW, fw = tap - fh * FW;
-        mbar_expect_tx(&full[s], SS * 2);
-        tma_load_4d(smem + s * SS, tx, &full[s], c0, fw - PW, oh0 * SH - PH + fh, img);
-        tma_load_2d(smem + s * SS + SA, tw, &full[s], kt * 64, n0);
-    };
     if (threadIdx.x == 0) {
 #pragma unroll
-        for (int s = 0; s < STAGES; ++s) mbar_init(&full[s], 1);
+        for (int s = 0; s < STAGES; ++s) {
+            mbar_init(&full[s], 1);
+            mbar_init(&empty[s], 2);                         // one arrival per consumer warpgroup
+        }
         mbar_init_fence();
-        for (int g = 0; g < STAGES - 1 && g < G; ++g) issue(g);
     }
     __syncthreads();
+    if (threadIdx.x >= 256) {                                // the producer warp: lane 0 issues every k-tile
+        if (threadIdx.x > 256) return;
+        for (int i = 0, g = 0; i < mine; ++i) {
+            const int t = blockIdx.x + i * gridDim.x, mt = t / tiles_n, m0 = mt * 128, n0 = (t - mt * tiles_n) * BN;
+            const int img = m0 / (OH * OW), oh0 = (m0 - img * OH * OW) / OW;
+            for (int kt = 0; kt < nk; ++kt, ++g) {
+                const int s = g % STAGES, tap = kt / cpt, c0 = (kt - tap * cpt) * 64, fh = tap / FW;
+                const int fw = tap - fh * FW;
+                if (g >= STAGES) mbar_wait(&empty[s], (g / STAGES - 1) & 1);   // its last k-tile has retired
+                mbar_expect_tx(&full[s], SS * 2);
+                tma_load_4d(smem + s * SS, tx, &full[s], c0, fw - PW, oh0 * SH - PH + fh, img);
+                tma_load_2d(smem + s * SS + SA, tw, &full[s], kt * 64, n0);
+            }
+        }
+        return;
+    }
     float d[BN / 2];
     for (int i = 0, g = 0; i < mine; ++i) {
         const int t = blockIdx.x + i * gridDim.x, mt = t / tiles_n;
@@ -58,9 +67,8 @@ __device__ __forceinline__ void tma_conv_fwd(const TmaDesc& tx, const TmaDesc& t
 #pragma unroll
             for (int kk = 0; kk < 4; ++kk)  // 32-byte k-steps inside the swizzle atom: +2 in the descriptor
                 wgmma_ss<BN, bf16_t>(d, da + 2 * kk, db + 2 * kk, kt > 0 || kk > 0);
-            wgmma_commit_wait<1>();         // k-tile g-1's group has retired in this warpgroup
-            __syncthreads();                // ... and in the other: its stage is free
-            if (threadIdx.x == 0 && g + STAGES - 1 < G) issue(g + STAGES - 1);
+            wgmma_commit_wait<1>();         // k-tile g-1's group has retired in this warpgroup: release its stage
+            if (g > 0 && (threadIdx.x & 127) == 0) mbar_arrive(&empty[(g - 1) % STAGES]);
         }
         wgmma_wait<0>();                    // (the next tile's first k-tiles are loading meanwhile)
         wg_store_rows<BN>(d, mt * 128, (t - mt * tiles_n) * BN, M, OC,

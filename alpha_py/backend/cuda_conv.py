@@ -5,6 +5,7 @@ import cupy
 import numpy as np
 
 from .conv_algo import ConvAlgoCache, default_cache_path, load_known
+from .kernel_loader import get_kernel
 from .kernel_prebuild import prebuild
 from .cuda_conv_tc import CudaTensorCoreConvOps, aligned
 from .cuda_tma import CudaTmaConvOps
@@ -26,9 +27,12 @@ def _parsed(name):
 
 
 def _time_ms(fn, reps):
-    """Mean device time of fn() over `reps` runs after one warm-up run (which also compiles it)."""
+    """Mean device time of fn() over `reps` runs after one warm-up run (which also compiles it). The timed runs are
+    queued behind a 2 ms GPU wait (kernels/timing.cu), so a candidate whose host launch costs more than its kernel
+    is still timed by its kernel (what a captured step replays)."""
     fn()
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    get_kernel("timing", "gpu_wait")((1,), (1,), (np.int64(2_000_000),))
     start.record()
     for _ in range(reps):
         fn()

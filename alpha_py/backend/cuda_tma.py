@@ -69,16 +69,6 @@ class CudaTmaConvOps:
     tma_conv = True         # False: the bf16 forward-style convolutions never time or run the TMA kernel
     tma_persistent = True   # one wave of blocks (2 per SM) walking the output tiles; False: one block per tile
 
-    def _tmap(self, a, dims, strides, box, es):
-        memo = self.__dict__.setdefault("_tmaps", OrderedDict())
-        key = (a.data.ptr, dims, strides, box, es)
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = encode_bf16_map(a.data.ptr, dims, strides, box, es)
-            if len(memo) > _MEMO_SIZE:
-                memo.popitem(last=False)
-        return got
-
     def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None):
         """Can conv_tma.cu run this forward: Hopper, 64-channel k-tiles (IC % 64 == 0), an output grid tma_tiles
         splits, 16-byte aligned operands?"""
@@ -88,28 +78,38 @@ class CudaTmaConvOps:
 
     def tma_fwd(self, xb, wb, stride, pad, bn, y_bits, out_hw=None):
         """y = conv(x, w) from their bf16 bits xb [N, H, W, IC], wb [OC, FH, FW, IC] (tma_fwd_ok), fp32 or with
-        y_bits its bf16 bits."""
+        y_bits its bf16 bits. The launch (tensor maps, grid, scalars) is memoised per operands and geometry."""
         import cupy                 # (this module's geometry and encoding need no CuPy: host tests import them)
+        memo = self.__dict__.setdefault("_tma_launch", OrderedDict())
+        key = (xb.data.ptr, wb.data.ptr, xb.shape, wb.shape, tuple(stride), tuple(pad), bn, y_bits, out_hw,
+               self.tma_persistent)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._tma_launch_args(xb, wb, stride, pad, bn, y_bits, out_hw)
+            if len(memo) > _MEMO_SIZE:
+                memo.popitem(last=False)
+        shape, kern, grid, smem, args = got
+        y = cupy.empty(shape, dtype=np.uint16 if y_bits else np.float32)
+        if y.size:
+            kern((grid,), (288,), (args[0], args[1], y) + args[2:], shared_mem=smem)
+        return y
+
+    def _tma_launch_args(self, xb, wb, stride, pad, bn, y_bits, out_hw):
         n, h, wd, ic = xb.shape
         oc, fh, fw, _ = wb.shape
         (sh, sw), (ph, pw) = stride, pad
         oh, ow = out_hw or ((h + 2 * ph - fh) // sh + 1, (wd + 2 * pw - fw) // sw + 1)
         bh, bni = tma_tiles(oh, ow, stride)
-        y = cupy.empty((n, oh, ow, oc), dtype=np.uint16 if y_bits else np.float32)
         m, k = n * oh * ow, fh * fw * ic
-        if y.size == 0:
-            return y
-        tx = self._tmap(xb, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2), (64, ow * sw, bh * sh, bni),
-                        (1, sw, sh, 1))
-        tw = self._tmap(wb, (k, oc), (k * 2,), (64, bn), (1, 1))
-        smem = tma_smem_bytes(bn)
-        name = f"wgb_conv_fwd_tma_yb_n{bn}" if y_bits else f"wgb_conv_fwd_tma_n{bn}"
+        tx = encode_bf16_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2),
+                             (64, ow * sw, bh * sh, bni), (1, sw, sh, 1))
+        tw = encode_bf16_map(wb.data.ptr, (k, oc), (k * 2,), (64, bn), (1, 1))
         tiles = -(-m // 128) * -(-oc // bn)
         if self.tma_persistent:
             sms = self.__dict__.get("_sm_count") or self.__dict__.setdefault(
                 "_sm_count", self.device.attributes["MultiProcessorCount"])
             tiles = min(tiles, 2 * sms)
-        self.kernel("conv_tma", name, smem)((tiles,), (256,),
-                                            (tx, tw, y, i32(m), i32(oc), i32(ic), i32(fw), i32(k // 64), i32(oh),
-                                             i32(ow), i32(sh), i32(ph), i32(pw)), shared_mem=smem)
-        return y
+        smem = tma_smem_bytes(bn)
+        kern = self.kernel("conv_tma", f"wgb_conv_fwd_tma_yb_n{bn}" if y_bits else f"wgb_conv_fwd_tma_n{bn}", smem)
+        args = (tx, tw, i32(m), i32(oc), i32(ic), i32(fw), i32(k // 64), i32(oh), i32(ow), i32(sh), i32(ph), i32(pw))
+        return (n, oh, ow, oc), kern, max(tiles, 1), smem, args
