@@ -1,7 +1,7 @@
 """Benchmark (GPU, Hopper): the bf16 forward-style convolutions of every ResNet18-CIFAR shape at batch 512 — the
 forward (y as bf16 bits) and the stride-1 data gradient (gX fp32, the forward of gY with the flipped filter) — on
-conv_wgmma.cu's cp.async kernel (C) against conv_tma.cu's TMA kernel one block per output tile (T) and persistent
-(P: 2 blocks per SM walking the tiles), 128- and 64-column tiles, with PyTorch's
+conv_wgmma.cu's cp.async kernel (C, 128 rows x 128 | 64 columns per block) against conv_tma.cu's TMA kernel (T,
+persistent; 128 or 256 rows x 128 | 64 columns), with PyTorch's
 bf16 convolution (cuDNN, channels_last) in the same process: ms per call of --reps calls queued back to back
 (median of 5), after a second of GPU spin-up,
 TFLOP/s of each shape's best, and the sums weighted by how often ResNet18 meets each shape.
@@ -16,6 +16,7 @@ import cupy  # noqa: E402
 import numpy as np  # noqa: E402
 
 from alpha_py import alpha  # noqa: E402
+from alpha_py.backend.cuda_tma import TMA_TILES  # noqa: E402
 from conv_shapes import SHAPES, warm_gpu  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 COUNT = {"layer1 3x3": 4, "layer2 3x3": 3, "layer3 3x3": 3, "layer4 3x3": 3}    # times a shape occurs in ResNet18
@@ -59,8 +60,8 @@ def main():
     if not b.wgmma_ok():
         sys.exit("fwd_kernels: the wgmma and TMA kernels need compute capability 9.0")
     warm_gpu()
-    names = ["C128", "C64", "T128", "T64", "P128", "P64", "cuDNN"]
-    print("bf16 forward-style convolutions, ms (C: cp.async gathers, T: TMA boxes, P: T persistent; output columns)")
+    names = ["C128", "C64", "T128x128", "T128x64", "T256x128", "T256x64", "cuDNN"]
+    print("bf16 forward-style convolutions, ms (C: cp.async gathers, T: TMA boxes; output tile rows x columns)")
     print(f"{'shape':>18}  " + " ".join(f"{n:>8}" for n in names) + "  best C / T / cuDNN TFLOP/s")
     tot = np.zeros(3)
     for name, h, ic, oc, k, st, p in SHAPES:
@@ -76,17 +77,16 @@ def main():
             if dgrad:
                 gy = b.to_bf16(cupy.asarray(rng.standard_normal((a.batch, oh, oh, oc), dtype=np.float32)))
                 wd = cupy.asarray(w)
-                def run(bn, tma, gy=gy, wd=wd):
-                    return b.tc_bwd_data(gy, wd, x.shape, (p, p), 128, bn, True, True, (1, 1), tma=tma)
+                def run(bn, tma, bm=128, gy=gy, wd=wd):
+                    return b.tc_bwd_data(gy, wd, x.shape, (p, p), bm, bn, True, True, (1, 1), tma=tma)
                 ok = b.tma_fwd_ok(gy.shape, (ic, k, k, oc), (h, h), (1, 1), gy)
             else:
-                def run(bn, tma, xb=xb, wb=wb, st=st, p=p):
-                    return b.tc_fwd(xb, wb, (st, st), (p, p), 128, bn, True, True, y_bits=True, tma=tma)
+                def run(bn, tma, bm=128, xb=xb, wb=wb, st=st, p=p):
+                    return b.tc_fwd(xb, wb, (st, st), (p, p), bm, bn, True, True, y_bits=True, tma=tma)
                 ok = b.tma_fwd_ok(xb.shape, wb.shape, (oh, oh), (st, st), xb, wb)
             row = [timeit(lambda bn=bn: run(bn, False), a.reps) for bn in (128, 64)]
-            for b.tma_persistent in (False, True):
-                row += [timeit(lambda bn=bn: run(bn, True), a.reps) if ok else float("nan") for bn in (128, 64)]
-            del b.tma_persistent
+            row += [timeit(lambda bm=bm, bn=bn: run(bn, True, bm), a.reps) if ok else float("nan")
+                    for bm, bn in TMA_TILES]
             row.append(torch_ms(x, w, (st, st), (p, p), a.reps, dgrad))
             best = [min(row[:2]), np.nanmin(row[:6]), row[6]]
             n = COUNT.get(name, 1)

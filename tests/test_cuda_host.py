@@ -231,4 +231,5 @@ def test_tma_tiles_split_the_output_grid_or_refuse(oh, ow, stride, want):
         assert got == want
         bh, bni = got
         assert bh * ow * bni == 128 and (bni == 1 or bh == oh)
-    assert tma_smem_bytes(128) == tma_smem_bytes(64) == 99328     # two blocks per SM fit 228 KB
+    assert tma_smem_bytes(128, 128) == tma_smem_bytes(128, 64) == 99328        # two blocks per SM fit 228 KB
+    assert max(tma_smem_bytes(256, 128), tma_smem_bytes(256, 64)) <= 227 * 1024  # one block's limit

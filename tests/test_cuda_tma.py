@@ -34,18 +34,18 @@ def _bits(bg, a):
 
 
 @pytest.mark.parametrize("xs,ws,stride,pad", CONVS)
-@pytest.mark.parametrize("bn", [128, 64])
+@pytest.mark.parametrize("bm,bn", [(128, 128), (128, 64), (256, 128), (256, 64)])
 @pytest.mark.parametrize("persistent", [True, False])
-def test_tma_forward_is_the_wgmma_forward_bit_for_bit(xs, ws, stride, pad, bn, persistent):
+def test_tma_forward_is_the_wgmma_forward_bit_for_bit(xs, ws, stride, pad, bm, bn, persistent):
     bg, bc = bf16(), cpu().backend
     bg.tma_persistent = persistent
     try:
-        _fwd_case(bg, bc, xs, ws, stride, pad, bn)
+        _fwd_case(bg, bc, xs, ws, stride, pad, bm, bn)
     finally:
         del bg.tma_persistent
 
 
-def _fwd_case(bg, bc, xs, ws, stride, pad, bn):
+def _fwd_case(bg, bc, xs, ws, stride, pad, bm, bn):
     rng = np.random.default_rng(sum(xs) + sum(ws) + bn)
     x = rng.standard_normal(xs).astype(np.float32)
     w = rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32)
@@ -53,7 +53,7 @@ def _fwd_case(bg, bc, xs, ws, stride, pad, bn):
     oh, ow = ((xs[1 + i] + 2 * pad[i] - ws[1 + i]) // stride[i] + 1 for i in (0, 1))
     assert bg.tma_fwd_ok(xs, w.shape, (oh, ow), stride, xb, wb)
     for y_bits in (False, True):
-        new = bg.tc_fwd(xb, wb, stride, pad, 128, bn, True, True, y_bits=y_bits, tma=True).get()
+        new = bg.tc_fwd(xb, wb, stride, pad, bm, bn, True, True, y_bits=y_bits, tma=True).get()
         old = bg.tc_fwd(xb, wb, stride, pad, 128, bn, True, True, y_bits=y_bits).get()
         assert new.dtype == (np.uint16 if y_bits else np.float32) and new.shape == (xs[0], oh, ow, ws[0])
         np.testing.assert_array_equal(new, old)
@@ -65,8 +65,8 @@ def _fwd_case(bg, bc, xs, ws, stride, pad, bn):
 
 @pytest.mark.parametrize("xs,ws,pad", [((2, 32, 32, 64), (64, 3, 3), (1, 1)), ((3, 8, 8, 64), (128, 3, 3), (1, 1)),
                                        ((1, 4, 4, 128), (64, 3, 3), (1, 1)), ((2, 9, 9, 64), (64, 3, 3), (0, 0))])
-@pytest.mark.parametrize("bn", [128, 64])
-def test_tma_data_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, pad, bn):
+@pytest.mark.parametrize("bm,bn", [(128, 128), (128, 64), (256, 128), (256, 64)])
+def test_tma_data_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, pad, bm, bn):
     """Stride 1: gX = the forward of gY (OC % 64 == 0) with the flipped filter, on either kernel."""
     bg = bf16()
     rng = np.random.default_rng(sum(xs) + bn)
@@ -75,7 +75,7 @@ def test_tma_data_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, pad, bn):
     gy = _bits(bg, rng.standard_normal((xs[0], oh, ow, ws[0])).astype(np.float32))
     if not bg.tma_fwd_ok(gy.shape, (xs[3], ws[1], ws[2], ws[0]), xs[1:3], (1, 1), gy):
         pytest.skip(f"gX grid {xs[1:3]} is not one tma_tiles splits")
-    new = bg.tc_bwd_data(gy, w, xs, pad, 128, bn, True, True, (1, 1), tma=True).get()
+    new = bg.tc_bwd_data(gy, w, xs, pad, bm, bn, True, True, (1, 1), tma=True).get()
     old = bg.tc_bwd_data(gy, w, xs, pad, 128, bn, True, True, (1, 1)).get()
     np.testing.assert_array_equal(new, old)
 
@@ -94,7 +94,8 @@ def test_the_bf16_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_i
         timed = bg._algos.timings
         for what in ("|fwd|", "|bwd_data|"):
             [times] = [t for k, t in timed.items() if what in k]
-            assert {"bf16tma128x128", "bf16tma128x64", "bf16wg128x128", "bf16wg128x64"} <= set(times), times
+            assert {"bf16tma128x128", "bf16tma128x64", "bf16tma256x128", "bf16tma256x64", "bf16wg128x128",
+                    "bf16wg128x64"} <= set(times), times
         bg.tma_conv = False
         assert not bg.tma_fwd_ok(x.shape, w.shape, (16, 16), (1, 1))
         y = bg.conv_fwd(x, w, (1, 1), (2, 2))                             # a new shape, timed without it

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import ArgumentError, DeviceError
 from ..precision import BF16_MIN_CC, check_precision
+from .cuda_tma import TMA_TILES
 
 i32, i64 = np.int32, np.int64
 
@@ -112,13 +113,13 @@ class CudaBf16Ops:
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: wg(bn)
             if self.tma_fwd_ok(x.shape, w.shape, _out_hw(x.shape, w.shape, stride, pad), stride):
-                def tma(bn):
+                def tma(bm, bn):
                     xb = self.to_bf16(x, pad8=True)
                     if keep is not None:
                         keep[:] = [xb]
-                    return self.tc_fwd(xb, w, stride, pad, 128, bn, True, True, y_bits=y_bits, tma=True)
-                for bn in (128, 64):
-                    cands[f"bf16tma128x{bn}"] = lambda bn=bn: tma(bn)
+                    return self.tc_fwd(xb, w, stride, pad, bm, bn, True, True, y_bits=y_bits, tma=True)
+                for bm, bn in TMA_TILES:
+                    cands[f"bf16tma{bm}x{bn}"] = lambda bm=bm, bn=bn: tma(bm, bn)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
 
     def _bf16_conv_fwd_bits(self, x, xb, w, stride, pad, y_bits=False):
@@ -135,9 +136,9 @@ class CudaBf16Ops:
         cands = {f"bf16wg128x{bn}": (lambda bn=bn: self.tc_fwd(xb, w, stride, pad, 128, bn, True, True,
                                                                y_bits=y_bits)) for bn in (128, 64)}
         if self.tma_fwd_ok(xb.shape, w.shape, _out_hw(xb.shape, w.shape, stride, pad), stride, xb):
-            for bn in (128, 64):
-                cands[f"bf16tma128x{bn}"] = lambda bn=bn: self.tc_fwd(xb, w, stride, pad, 128, bn, True, True,
-                                                                       y_bits=y_bits, tma=True)
+            for bm, bn in TMA_TILES:
+                cands[f"bf16tma{bm}x{bn}"] = lambda bm=bm, bn=bn: self.tc_fwd(xb, w, stride, pad, bm, bn, True, True,
+                                                                               y_bits=y_bits, tma=True)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, w.shape[0]), "bf16x")
 
     def conv_grad_bits_ok(self, w_shape, stride, pad):
@@ -168,9 +169,9 @@ class CudaBf16Ops:
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True, True,
                                                                            stride)
             if tuple(stride) == (1, 1) and self.tma_fwd_ok(gy.shape, (ic, fh, fw, oc), tuple(x_shape[1:3]), stride, gy):
-                for bn in (128, 64):
-                    cands[f"bf16tma128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True,
-                                                                                True, stride, tma=True)
+                for bm, bn in TMA_TILES:
+                    cands[f"bf16tma{bm}x{bn}"] = lambda bm=bm, bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn,
+                                                                                        True, True, stride, tma=True)
         return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic),
                               "bf16g" if bits else "bf16")
 

@@ -10,7 +10,9 @@ import numpy as np
 i32 = np.int32
 TMAP = np.dtype([("v", "<u8", (16,))])            # CUtensorMap: 128 opaque bytes, passed by value
 _BF16, _SWIZZLE_128B, _L2_128B = 9, 3, 2          # CUtensorMapDataType / Swizzle / L2promotion values
-TMA_STAGES = {128: 3, 64: 4}                      # kernels/conv_tma.cu TMA_FWD instances
+TMA_STAGES = {(128, 128): 3, (128, 64): 4, (256, 128): 4, (256, 64): 4}   # conv_tma.cu TMA_FWD: (BM, BN) -> stages
+TMA_TILES = tuple(TMA_STAGES)                     # the (BM, BN) output tiles timed as candidates
+TMA_BLOCKS = {128: 2, 256: 1}                     # blocks per SM (its __launch_bounds__)
 _MEMO_SIZE = 512
 
 
@@ -29,9 +31,9 @@ def tma_tiles(oh, ow, stride):
     return (bh, bni) if bh and bh * sh <= 256 and bni <= 256 else None
 
 
-def tma_smem_bytes(bn):
-    """Dynamic shared memory of one block: stages x (A 128 x 64 + B bn x 64 bf16), plus 1 KB to align."""
-    return TMA_STAGES[bn] * (128 + bn) * 64 * 2 + 1024
+def tma_smem_bytes(bm, bn):
+    """Dynamic shared memory of one block: stages x (A bm x 64 + B bn x 64 bf16), plus 1 KB to align."""
+    return TMA_STAGES[(bm, bn)] * (bm + bn) * 64 * 2 + 1024
 
 
 class _Encoder:
@@ -67,7 +69,7 @@ def encode_bf16_map(ptr, dims, strides, box, elem_strides):
 
 class CudaTmaConvOps:
     tma_conv = True         # False: the bf16 forward-style convolutions never time or run the TMA kernel
-    tma_persistent = True   # one wave of blocks (2 per SM) walking the output tiles; False: one block per tile
+    tma_persistent = True   # one wave of blocks (TMA_BLOCKS per SM) walking the output tiles; False: one per tile
 
     def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None):
         """Can conv_tma.cu run this forward: Hopper, 64-channel k-tiles (IC % 64 == 0), an output grid tma_tiles
@@ -76,16 +78,17 @@ class CudaTmaConvOps:
                 and tma_tiles(*y_hw, stride) is not None
                 and all(a is None or a.data.ptr % 16 == 0 for a in (xb, wb)))
 
-    def tma_fwd(self, xb, wb, stride, pad, bn, y_bits, out_hw=None):
-        """y = conv(x, w) from their bf16 bits xb [N, H, W, IC], wb [OC, FH, FW, IC] (tma_fwd_ok), fp32 or with
-        y_bits its bf16 bits. The launch (tensor maps, grid, scalars) is memoised per operands and geometry."""
+    def tma_fwd(self, xb, wb, stride, pad, bm, bn, y_bits, out_hw=None):
+        """y = conv(x, w) from their bf16 bits xb [N, H, W, IC], wb [OC, FH, FW, IC] (tma_fwd_ok) in bm x bn output
+        tiles (bm 128 | 256), fp32 or with y_bits its bf16 bits. The launch (tensor maps, grid, scalars) is memoised
+        per operands and geometry."""
         import cupy                 # (this module's geometry and encoding need no CuPy: host tests import them)
         memo = self.__dict__.setdefault("_tma_launch", OrderedDict())
-        key = (xb.data.ptr, wb.data.ptr, xb.shape, wb.shape, tuple(stride), tuple(pad), bn, y_bits, out_hw,
+        key = (xb.data.ptr, wb.data.ptr, xb.shape, wb.shape, tuple(stride), tuple(pad), bm, bn, y_bits, out_hw,
                self.tma_persistent)
         got = memo.get(key)
         if got is None:
-            got = memo[key] = self._tma_launch_args(xb, wb, stride, pad, bn, y_bits, out_hw)
+            got = memo[key] = self._tma_launch_args(xb, wb, stride, pad, bm, bn, y_bits, out_hw)
             if len(memo) > _MEMO_SIZE:
                 memo.popitem(last=False)
         shape, kern, grid, smem, args = got
@@ -94,7 +97,7 @@ class CudaTmaConvOps:
             kern((grid,), (288,), (args[0], args[1], y) + args[2:], shared_mem=smem)
         return y
 
-    def _tma_launch_args(self, xb, wb, stride, pad, bn, y_bits, out_hw):
+    def _tma_launch_args(self, xb, wb, stride, pad, bm, bn, y_bits, out_hw):
         n, h, wd, ic = xb.shape
         oc, fh, fw, _ = wb.shape
         (sh, sw), (ph, pw) = stride, pad
@@ -104,12 +107,12 @@ class CudaTmaConvOps:
         tx = encode_bf16_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2),
                              (64, ow * sw, bh * sh, bni), (1, sw, sh, 1))
         tw = encode_bf16_map(wb.data.ptr, (k, oc), (k * 2,), (64, bn), (1, 1))
-        tiles = -(-m // 128) * -(-oc // bn)
+        tiles = -(-m // bm) * -(-oc // bn)
         if self.tma_persistent:
             sms = self.__dict__.get("_sm_count") or self.__dict__.setdefault(
                 "_sm_count", self.device.attributes["MultiProcessorCount"])
-            tiles = min(tiles, 2 * sms)
-        smem = tma_smem_bytes(bn)
-        kern = self.kernel("conv_tma", f"wgb_conv_fwd_tma_yb_n{bn}" if y_bits else f"wgb_conv_fwd_tma_n{bn}", smem)
+            tiles = min(tiles, TMA_BLOCKS[bm] * sms)
+        smem = tma_smem_bytes(bm, bn)
+        kern = self.kernel("conv_tma", f"wgb_conv_fwd_tma{'_yb' if y_bits else ''}_m{bm}_n{bn}", smem)
         args = (tx, tw, i32(m), i32(oc), i32(ic), i32(fw), i32(k // 64), i32(oh), i32(ow), i32(sh), i32(ph), i32(pw))
         return (n, oh, ow, oc), kern, max(tiles, 1), smem, args
