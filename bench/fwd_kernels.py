@@ -17,25 +17,9 @@ import numpy as np  # noqa: E402
 
 from alpha_py import alpha  # noqa: E402
 from alpha_py.backend.cuda_tma import TMA_TILES  # noqa: E402
-from conv_shapes import SHAPES, warm_gpu  # noqa: E402  (bench/ is on sys.path when run as a script)
+from conv_shapes import SHAPES, timeit_queued as timeit, warm_gpu  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 COUNT = {"layer1 3x3": 4, "layer2 3x3": 3, "layer3 3x3": 3, "layer4 3x3": 3}    # times a shape occurs in ResNet18
-
-
-def timeit(fn, reps):
-    """ms per call of reps calls queued back to back between two events (the host's launch cost hidden behind the
-    GPU work, as in a captured step), median of 5 such runs."""
-    fn()
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    times = []
-    for _ in range(5):
-        start.record()
-        for _ in range(reps):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) / reps)
-    return float(np.median(times))
 
 
 def torch_ms(x, w, stride, pad, reps, dgrad):

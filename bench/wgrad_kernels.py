@@ -1,9 +1,10 @@
 """Benchmark (GPU, Hopper): the weight gradient (bwd-filter) of every ResNet18-CIFAR convolution shape at batch 512 on
 the wgmma kernels — bf16: gY transposed first (bf16_wgrad_mn off) against gY's bits read as they are (MN-major
-operands) in 128- and 256-row tiles; TF32: the transposed-gY kernel against gY read as it is (transposed tile by tile
-in shared memory, each staging depth) — each including its gY pass and the split sums,
-against PyTorch's weight gradient (cuDNN, channels_last) in the same precision: median ms of --reps calls
-(conv_shapes.timeit), after a second of GPU spin-up.
+operands) in 128- and 256-row tiles, cp.async-gathered (M) or brought by the TMA (A, kernels/conv_tma.cu); TF32:
+the transposed-gY kernel against gY read as it is (transposed tile by tile in shared memory, each staging depth) —
+each including its gY pass and the split sums, against PyTorch's weight gradient (cuDNN, channels_last) in the same
+precision: ms per call of --reps calls queued back to back (conv_shapes.timeit_queued), after a second of GPU
+spin-up.
 Usage: python3 bench/wgrad_kernels.py [--precision bf16|tf32] [--batch 512] [--reps 20]"""
 import argparse
 import os
@@ -15,7 +16,7 @@ import cupy  # noqa: E402
 import numpy as np  # noqa: E402
 
 from alpha_py import alpha  # noqa: E402
-from conv_shapes import SHAPES, timeit  # noqa: E402  (bench/ is on sys.path when run as a script)
+from conv_shapes import SHAPES, timeit_queued as timeit  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 COUNT = {"layer1 3x3": 4, "layer2 3x3": 3, "layer3 3x3": 3, "layer4 3x3": 3}    # times a shape occurs in ResNet18
 
@@ -55,13 +56,14 @@ def main():
         sys.exit("wgrad_kernels: the wgmma kernels need compute capability 9.0")
     # (label, gY as it is?, rows, output channels, TF32 staging depth)
     variants = [("T", False, 128, bn, 0) for bn in (128, 64)] + (
-        [("M", True, bm, bn, 0) for bm in (128, 256) for bn in (128, 64)] if bf16 else
-        [("M", True, 128, bn, st) for bn, st in ((128, 3), (128, 2), (64, 3), (64, 2))])
-    names = [f"{k}{bm}x{bn}" + (f"s{st}" if st else "") for k, _, bm, bn, st in variants] + ["cuDNN"]
+        [(k, True, bm, bn, 0) for k in "MA" for bm in (128, 256) for bn in (128, 64)] if bf16 else
+        [("M", True, 128, bn, dp) for bn, dp in ((128, 3), (128, 2), (64, 3), (64, 2))])
+    names = [f"{k}{bm}x{bn}" + (f"s{dp}" if dp else "") for k, _, bm, bn, dp in variants] + ["cuDNN"]
     spin_up()
-    print(f"{a.precision} bwd-filter ms (T: gY transposed first, M: gY read as it is; rows x output channels)")
+    print(f"{a.precision} bwd-filter ms (T: gY transposed first, M: gY read as it is, A: M's operands brought by the "
+          "TMA; rows x output channels)")
     print(f"{'shape':>14}  " + " ".join(f"{n:>8}" for n in names))
-    best = [0.0, 0.0, 0.0]                  # weighted by ResNet18's counts: best T, best M, cuDNN
+    best = [0.0, 0.0, 0.0, 0.0]             # weighted by ResNet18's counts: best T, best M, best of all, cuDNN
     for name, h, ic, oc, k, st, p in SHAPES:
         if not bf16 and ic % 4:
             continue
@@ -71,23 +73,25 @@ def main():
         gy = cupy.asarray(rng.standard_normal((a.batch, oh, oh, oc), dtype=np.float32))
         xb = b.to_bf16(x, pad8=True) if bf16 else x
         row = []
-        for _, mn, bm, bn, st in variants:
+        for kind, mn, bm, bn, depth in variants:     # (depth: not `st`, the layer's stride)
             b.bf16_wgrad_mn = b.tf32_wgrad_mn = mn
-            b.tf32_wgrad_stages = {bn: st or 3}
+            b.tf32_wgrad_stages = {bn: depth or 3}
 
-            def run(bm=bm, bn=bn):
+            def run(bm=bm, bn=bn, tma=kind == "A"):
                 b.__dict__.pop("_twins", None)          # gY's cast (or transpose) counted in every call
-                return b.tc_bwd_filter(xb, gy, (oc, k, k, ic), (st, st), (p, p), bm, bn, True, bf16)
-            row.append(timeit(run, a.reps))
+                return b.tc_bwd_filter(xb, gy, (oc, k, k, ic), (st, st), (p, p), bm, bn, True, bf16, tma=tma)
+            ok = kind != "A" or b.tma_wgrad_ok(xb.shape, oc, (oh, oh), (st, st))
+            row.append(timeit(run, a.reps) if ok else float("nan"))
         del b.bf16_wgrad_mn, b.tf32_wgrad_mn, b.tf32_wgrad_stages
         row.append(torch_ms(x.get(), gy.get(), (oc, k, k, ic), (st, st), (p, p), bf16, a.reps))
         n = COUNT.get(name, 1)
         best[0] += n * min(row[:2])
-        best[1] += n * min(row[2:-1])
-        best[2] += n * row[-1]
+        best[1] += n * min(row[2:6] if bf16 else row[2:-1])
+        best[2] += n * float(np.nanmin(row[:-1]))
+        best[3] += n * row[-1]
         print(f"{name:>14}  " + " ".join(f"{v:8.3f}" for v in row))
     print(f"per ResNet18 step (each shape's best, times its count): transposed {best[0]:.3f} ms, as it is "
-          f"{best[1]:.3f} ms, cuDNN {best[2]:.3f} ms")
+          f"{best[1]:.3f} ms, all (TMA included) {best[2]:.3f} ms, cuDNN {best[3]:.3f} ms")
 
 
 if __name__ == "__main__":

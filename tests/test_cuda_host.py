@@ -231,5 +231,7 @@ def test_tma_tiles_split_the_output_grid_or_refuse(oh, ow, stride, want):
         assert got == want
         bh, bni = got
         assert bh * ow * bni == 128 and (bni == 1 or bh == oh)
+    assert tma_tiles(8, 8, (1, 1), 64) == (8, 1) and tma_tiles(32, 32, (1, 1), 64) == (2, 1)   # 64-pixel k-tiles
+    assert tma_tiles(4, 4, (1, 1), 64) == (4, 4) and tma_tiles(16, 128, (1, 1), 64) is None
     assert tma_smem_bytes(128, 128) == tma_smem_bytes(128, 64) == 99328        # two blocks per SM fit 228 KB
     assert max(tma_smem_bytes(256, 128), tma_smem_bytes(256, 64)) <= 227 * 1024  # one block's limit

@@ -1,8 +1,8 @@
-"""The bf16 convolution forward whose tiles the TMA brings (kernels/conv_tma.cu, alpha_py/backend/cuda_tma.py):
-on a Hopper GPU the same sums bit for bit as conv_wgmma.cu's cp.async kernel (same k-tiles and k-steps) for the
-forward and the stride-1 data gradient, over image-tiled and row-tiled outputs, N = 1 (images past N), OC off 64,
-1x1 / 3x3 / 5x5 filters, pads 0-2, strides 1 and 2; within the bf16 bound of the fp32 CPU backend; the algorithm
-choice timing it, and its switch. Skipped without a Hopper GPU (the grids it takes: tests/test_cuda_host.py)."""
+"""The bf16 convolutions whose tiles the TMA brings (kernels/conv_tma.cu, alpha_py/backend/cuda_tma.py): on a
+Hopper GPU the same sums bit for bit as conv_wgmma.cu's cp.async kernels (same k-tiles and k-steps) for the forward,
+the stride-1 data gradient and the weight gradient, over image-tiled and row-tiled grids, N = 1 (images past N),
+OC off 64, 1x1 / 3x3 / 5x5 filters, pads 0-2, strides 1 and 2; within the bf16 bound of the fp32 CPU backend; the
+algorithm choice timing them, and their switch. Skipped without a Hopper GPU (grids: tests/test_cuda_host.py)."""
 import numpy as np
 import pytest
 
@@ -80,6 +80,32 @@ def test_tma_data_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, pad, bm, bn):
     np.testing.assert_array_equal(new, old)
 
 
+WGRADS = [((2, 16, 16, 64), (64, 3, 3), (1, 1), (1, 1)), ((3, 8, 8, 128), (72, 3, 3), (1, 1), (1, 1)),
+          ((1, 4, 4, 64), (8, 3, 3), (1, 1), (1, 1)), ((4, 16, 16, 64), (128, 3, 3), (2, 2), (1, 1)),
+          ((4, 8, 8, 64), (128, 1, 1), (2, 2), (0, 0)), ((2, 10, 10, 64), (64, 3, 3), (1, 1), (0, 0)),
+          ((2, 32, 32, 64), (64, 3, 3), (1, 1), (1, 1)), ((5, 2, 2, 64), (16, 3, 3), (1, 1), (1, 1))]
+
+
+@pytest.mark.parametrize("xs,ws,stride,pad", WGRADS)
+@pytest.mark.parametrize("bm,bn", [(128, 128), (128, 64), (256, 128), (256, 64)])
+def test_tma_weight_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, stride, pad, bm, bn):
+    """gW from x's and gY's bits (gY as it is, MN-major), split over slices of 64-row multiples: the same sums as
+    conv_wgmma.cu's wgb_conv_wgrad_mn (same k-tiles, same k-steps); within the bf16 bound of the CPU backend."""
+    bg, bc = bf16(), cpu().backend
+    rng = np.random.default_rng(sum(xs) + sum(ws) + bm + bn)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w_shape = (ws[0], ws[1], ws[2], xs[3])
+    oh, ow = ((xs[1 + i] + 2 * pad[i] - ws[1 + i]) // stride[i] + 1 for i in (0, 1))
+    gy = rng.standard_normal((xs[0], oh, ow, ws[0])).astype(np.float32)
+    xb, gyb = _bits(bg, x), _bits(bg, gy)
+    assert bg.tma_wgrad_ok(xs, ws[0], (oh, ow), stride, xb, gyb)
+    new = bg.tc_bwd_filter(xb, gyb, w_shape, stride, pad, bm, bn, True, True, tma=True).get()
+    old = bg.tc_bwd_filter(xb, gyb, w_shape, stride, pad, bm, bn, True, True).get()
+    np.testing.assert_array_equal(new, old)
+    exact = bc.conv_bwd_filter(round_bf16(x), round_bf16(gy), w_shape, stride, pad)
+    assert rel_err(new, exact) < 1e-5 + xs[0] * oh * ow * 2.0 ** -24
+
+
 def test_the_bf16_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_it(tmp_path, monkeypatch):
     bg = bf16()
     monkeypatch.setenv("ALPHA_CACHE_DIR", str(tmp_path))                  # a cold algorithm cache
@@ -89,10 +115,11 @@ def test_the_bf16_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_i
     w = bg.from_host(rng.standard_normal((64, 3, 3, 64)).astype(np.float32))
     try:
         bg.conv_fwd(x, w, (1, 1), (1, 1))
-        bg.conv_bwd_data(bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32)), w, x.shape,
-                         (1, 1), (1, 1))
+        gy = bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32))
+        bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1))
+        bg.conv_bwd_filter(x, gy, w.shape, (1, 1), (1, 1))
         timed = bg._algos.timings
-        for what in ("|fwd|", "|bwd_data|"):
+        for what in ("|fwd|", "|bwd_data|", "|bwd_filter|"):
             [times] = [t for k, t in timed.items() if what in k]
             assert {"bf16tma128x128", "bf16tma128x64", "bf16tma256x128", "bf16tma256x64", "bf16wg128x128",
                     "bf16wg128x64"} <= set(times), times

@@ -197,6 +197,11 @@ class CudaBf16Ops:
                 for bn in (128, 64):
                     cands[f"bf16wg{bm}x{bn}"] = (lambda bm=bm, bn=bn: self.tc_bwd_filter(xw, gy, w_shape, stride, pad,
                                                                                         bm, bn, True, True))
+            oh, ow = _out_hw(x_shape, w_shape, stride, pad)
+            if self.wgrad_mn_ok(oc) and self.tma_wgrad_ok(xw.shape, oc, (oh, ow), stride, gyb=gy):
+                for bm, bn in TMA_TILES:
+                    cands[f"bf16tma{bm}x{bn}"] = (lambda bm=bm, bn=bn: self.tc_bwd_filter(
+                        xw, gy, w_shape, stride, pad, bm, bn, True, True, tma=True))
         if not cands:
             raise ArgumentError(f"conv_bwd_filter: only x's bf16 cast {tuple(x_bf16.shape)} was given and this GPU "
                                 "has no wgmma kernels to read it: pass x")

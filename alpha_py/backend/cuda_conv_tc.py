@@ -173,14 +173,14 @@ class CudaTensorCoreConvOps:
                 dst[...] = self.tc_fwd(gy, wsub, (1, 1), (padh, padw), bm, bn, wgmma, bf16, out_hw=(hc, wc))
         return gx
 
-    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False, bf16=False):
+    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False, bf16=False, tma=False):
         """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
         ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
         32 fp32 / 64 bf16 values]; TF32 where tf32_wgrad_mn says (1x1 filters): 128 output channels x bn filter
         columns, gY read as it is and the X windows transposed tile by tile in shared memory); bf16=True (wgmma
         only): x cast and gY^T rounded to bf16 — or, where OC % 8 == 0 (and bf16_wgrad_mn), gY's straight bf16
-        cast (its twin) read as it is by MN-major operands, in bm (128 | 256) x bn tiles; otherwise the wgmma
-        kernels take bm = 128."""
+        cast (its twin) read as it is by MN-major operands, in bm (128 | 256) x bn tiles (tma=True: on the kernel
+        whose tiles the TMA brings, where tma_wgrad_ok); otherwise the wgmma kernels take bm = 128."""
         oc, fh, fw, ic0 = w_shape
         if bf16 and x.dtype != np.uint16:       # channels zero-padded to 8: gW's extra columns are dropped below
             x = self.to_bf16(x, pad8=True)
@@ -209,7 +209,9 @@ class CudaTensorCoreConvOps:
         gw = cupy.empty((oc, fh, fw, ic), dtype=np.float32)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
         geom = self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
-        if mn:
+        if mn and tma:
+            self.tma_wgrad(x, gyb, w_shape, stride, pad, bm, bn, ws, s, chunk)
+        elif mn:
             smem = wg_mn_smem_bytes(bm, bn)
             self.kernel("conv_wgmma", f"wgb_conv_wgrad_mn_m{bm}_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // bm), s), (TC_THREADS,), (x, gyb, ws) + geom + (i32(chunk),), shared_mem=smem)

@@ -13,20 +13,21 @@ _BF16, _SWIZZLE_128B, _L2_128B = 9, 3, 2          # CUtensorMapDataType / Swizzl
 TMA_STAGES = {(128, 128): 3, (128, 64): 4, (256, 128): 4, (256, 64): 4}   # conv_tma.cu TMA_FWD: (BM, BN) -> stages
 TMA_TILES = tuple(TMA_STAGES)                     # the (BM, BN) output tiles timed as candidates
 TMA_BLOCKS = {128: 2, 256: 1}                     # blocks per SM (its __launch_bounds__)
+WGRAD_STAGES = 4                                  # TMA_WGRAD instances: (BM, BN) of TMA_TILES, 4 stages each
 _MEMO_SIZE = 512
 
 
-def tma_tiles(oh, ow, stride):
-    """(BH, BNI) of a block's 128 output rows as BNI whole images of BH = OH rows, or BH whole rows of one image
-    (kernels/conv_tma.cu), or None where the output grid does not split so (OW must divide 128; element strides
-    and boxes within the TMA's limits of 8 and 256)."""
+def tma_tiles(oh, ow, stride, rows=128):
+    """(BH, BNI) of a box of `rows` output pixels (128: a forward block's rows; 64: a weight gradient's k-tile) as
+    BNI whole images of BH = OH rows, or BH whole rows of one image (kernels/conv_tma.cu), or None where the output
+    grid does not split so (OW must divide rows; element strides and boxes within the TMA's limits of 8 and 256)."""
     sh, sw = stride
-    if not (0 < ow <= 128 and 128 % ow == 0 and oh > 0 and 1 <= sh <= 8 and 1 <= sw <= 8 and ow * sw <= 256):
+    if not (0 < ow <= rows and rows % ow == 0 and oh > 0 and 1 <= sh <= 8 and 1 <= sw <= 8 and ow * sw <= 256):
         return None
-    if oh * ow <= 128:
-        bh, bni = (oh, 128 // (oh * ow)) if 128 % (oh * ow) == 0 else (0, 0)
+    if oh * ow <= rows:
+        bh, bni = (oh, rows // (oh * ow)) if rows % (oh * ow) == 0 else (0, 0)
     else:
-        bh, bni = 128 // ow, 1
+        bh, bni = rows // ow, 1
         bh = bh if oh % bh == 0 else 0
     return (bh, bni) if bh and bh * sh <= 256 and bni <= 256 else None
 
@@ -109,10 +110,38 @@ class CudaTmaConvOps:
         tw = encode_bf16_map(wb.data.ptr, (k, oc), (k * 2,), (64, bn), (1, 1))
         tiles = -(-m // bm) * -(-oc // bn)
         if self.tma_persistent:
-            sms = self.__dict__.get("_sm_count") or self.__dict__.setdefault(
-                "_sm_count", self.device.attributes["MultiProcessorCount"])
-            tiles = min(tiles, TMA_BLOCKS[bm] * sms)
+            tiles = min(tiles, TMA_BLOCKS[bm] * self.sm_count)
         smem = tma_smem_bytes(bm, bn)
         kern = self.kernel("conv_tma", f"wgb_conv_fwd_tma{'_yb' if y_bits else ''}_m{bm}_n{bn}", smem)
         args = (tx, tw, i32(m), i32(oc), i32(ic), i32(fw), i32(k // 64), i32(oh), i32(ow), i32(sh), i32(ph), i32(pw))
         return (n, oh, ow, oc), kern, max(tiles, 1), smem, args
+
+    def tma_wgrad_ok(self, x_shape, oc, y_hw, stride, xb=None, gyb=None):
+        """Can conv_tma.cu run this weight gradient: Hopper, 64-channel column blocks (IC % 64 == 0), gY rows of
+        16-byte multiples (OC % 8 == 0), 64-pixel k-tiles tma_tiles splits, 16-byte aligned operands?"""
+        return (self.tma_conv and self.wgmma_ok() and x_shape[3] % 64 == 0 and oc % 8 == 0
+                and tma_tiles(*y_hw, stride, 64) is not None
+                and all(a is None or a.data.ptr % 16 == 0 for a in (xb, gyb)))
+
+    def tma_wgrad(self, xb, gyb, w_shape, stride, pad, bm, bn, ws, s, chunk):
+        """Slices ws[z] (z < s, chunk rows of r each, a multiple of 64) of gW^T from x's and gY's bf16 bits
+        (tma_wgrad_ok), bm x bn tiles of (fh, fw, ic) x oc (kernels/conv_tma.cu wgb_conv_wgrad_tma_*)."""
+        n, h, wd, ic = xb.shape
+        oc, fh, fw, _ = w_shape
+        _, oh, ow, _ = gyb.shape
+        (sh, sw), (ph, pw) = stride, pad
+        bh, bni = tma_tiles(oh, ow, stride, 64)
+        key = ("wgrad", xb.data.ptr, gyb.data.ptr, xb.shape, gyb.shape, tuple(w_shape), tuple(stride), tuple(pad))
+        memo = self.__dict__.setdefault("_tma_launch", OrderedDict())
+        maps = memo.get(key)
+        if maps is None:
+            maps = memo[key] = (
+                encode_bf16_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2),
+                                (64, ow * sw, bh * sh, bni), (1, sw, sh, 1)),
+                encode_bf16_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1)))
+            if len(memo) > _MEMO_SIZE:
+                memo.popitem(last=False)
+        smem = WGRAD_STAGES * (bm + bn) * 64 * 2 + 1024
+        geom = tuple(i32(v) for v in (n, h, wd, ic, oc, fh, fw, oh, ow, sh, sw, ph, pw, chunk))
+        self.kernel("conv_tma", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(
+            (-(-oc // bn), -(-fh * fw * ic // bm), s), (288,), maps + (ws,) + geom, shared_mem=smem)
