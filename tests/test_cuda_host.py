@@ -10,6 +10,7 @@ import pytest
 
 from alpha_py import alpha
 from alpha_py.backend import kernel_loader as kl
+from alpha_py.backend import cuda_tma
 from alpha_py.backend.cuda_tma import tma_smem_bytes, tma_tiles
 from alpha_py.core.mempool import ALIGN, SEGMENT, Memp1, Memp2, Memp3
 from alpha_py.errors import DeviceError, MemoryCapError
@@ -235,3 +236,23 @@ def test_tma_tiles_split_the_output_grid_or_refuse(oh, ow, stride, want):
     assert tma_tiles(4, 4, (1, 1), 64) == (4, 4) and tma_tiles(16, 128, (1, 1), 64) is None
     assert tma_smem_bytes(128, 128) == tma_smem_bytes(128, 64) == 99328        # two blocks per SM fit 228 KB
     assert max(tma_smem_bytes(256, 128), tma_smem_bytes(256, 64)) <= 227 * 1024  # one block's limit
+
+
+def test_without_the_drivers_tensor_map_encoder_the_tma_kernels_are_no_candidates(monkeypatch):
+    """A driver older than CUDA 12 has no cuTensorMapEncodeTiled: the TMA kernels drop out of the candidates."""
+    class Hopper(cuda_tma.CudaTmaConvOps):
+        def wgmma_ok(self):
+            return True
+
+    def no_driver(cls):
+        raise AttributeError("libcuda.so.1: undefined symbol: cuTensorMapEncodeTiled")
+    monkeypatch.setattr(cuda_tma._Encoder, "fn", None)
+    monkeypatch.setattr(cuda_tma._Encoder, "missing", None)
+    monkeypatch.setattr(cuda_tma._Encoder, "get", classmethod(no_driver))
+    ops = Hopper()
+    assert not ops.tma_fwd_ok((8, 16, 16, 64), (64, 3, 3, 64), (16, 16), (1, 1))
+    assert not ops.tma_wgrad_ok((8, 16, 16, 64), 64, (16, 16), (1, 1))
+    assert "cuTensorMapEncodeTiled" in cuda_tma._Encoder.missing
+    monkeypatch.setattr(cuda_tma._Encoder, "fn", object())            # an encoder: the geometry decides
+    assert ops.tma_fwd_ok((8, 16, 16, 64), (64, 3, 3, 64), (16, 16), (1, 1))
+    assert not ops.tma_fwd_ok((8, 7, 7, 64), (64, 3, 3, 64), (7, 7), (1, 1))

@@ -40,6 +40,17 @@ def tma_smem_bytes(bm, bn):
 class _Encoder:
     """cuTensorMapEncodeTiled from the driver library (libcuda), loaded on first use."""
     fn = None
+    missing = None          # why the driver has none (a driver older than CUDA 12), once looked for
+
+    @classmethod
+    def available(cls):
+        """Can tensor maps be encoded here? Without them the TMA kernels are simply not candidates."""
+        if cls.fn is None and cls.missing is None:
+            try:
+                cls.get()
+            except (OSError, AttributeError) as e:
+                cls.missing = f"{type(e).__name__}: {e}"
+        return cls.fn is not None
 
     @classmethod
     def get(cls):
@@ -75,7 +86,8 @@ class CudaTmaConvOps:
     def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None):
         """Can conv_tma.cu run this forward: Hopper, 64-channel k-tiles (IC % 64 == 0), an output grid tma_tiles
         splits, 16-byte aligned operands?"""
-        return (self.tma_conv and self.wgmma_ok() and x_shape[3] % 64 == 0 and w_shape[3] == x_shape[3]
+        return (self.tma_conv and self.wgmma_ok() and _Encoder.available() and x_shape[3] % 64 == 0
+                and w_shape[3] == x_shape[3]
                 and tma_tiles(*y_hw, stride) is not None
                 and all(a is None or a.data.ptr % 16 == 0 for a in (xb, wb)))
 
@@ -119,7 +131,7 @@ class CudaTmaConvOps:
     def tma_wgrad_ok(self, x_shape, oc, y_hw, stride, xb=None, gyb=None):
         """Can conv_tma.cu run this weight gradient: Hopper, 64-channel column blocks (IC % 64 == 0), gY rows of
         16-byte multiples (OC % 8 == 0), 64-pixel k-tiles tma_tiles splits, 16-byte aligned operands?"""
-        return (self.tma_conv and self.wgmma_ok() and x_shape[3] % 64 == 0 and oc % 8 == 0
+        return (self.tma_conv and self.wgmma_ok() and _Encoder.available() and x_shape[3] % 64 == 0 and oc % 8 == 0
                 and tma_tiles(*y_hw, stride, 64) is not None
                 and all(a is None or a.data.ptr % 16 == 0 for a in (xb, gyb)))
 
