@@ -7,7 +7,9 @@ extern "C" __global__ void gpu_wait(long long ns) {
     unsigned long long t0, t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
     do {
+#if __CUDA_ARCH__ >= 700
         __nanosleep(2000);
+#endif
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     } while ((long long)(t - t0) < ns);
 }
