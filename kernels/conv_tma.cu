@@ -6,8 +6,9 @@
 // box [BNI][BH][OW][64] of x with element strides (SH, SW) from (img, oh0*SH-PH+fh, -PW+fw, c0): padding and images
 // past N arrive as zeros. B is the box [BN][64] of W [OC, K]. Both land 128-byte-swizzled, the layout conv_wgmma.cu's
 // K-major descriptors read. Warp-specialised: 2 consumer warpgroups (wgmma, m64 rows each) and a producer warp whose
-// lane 0 issues the copies into a STAGES-deep ring (a "full" mbarrier per stage, counted by bytes, and an "empty" one
-// each consumer warpgroup arrives on once the wgmma group reading it has retired); no block barrier in the loop.
+// lane 0 issues the copies into a STAGES-deep ring (tma.cuh TmaRing: a "full" mbarrier per stage, counted by bytes,
+// and an "empty" one each consumer warpgroup arrives on once the wgmma group reading it has retired); no block
+// barrier in the loop.
 // Persistent: block b takes output tiles b, b + grid, ... (column tiles fastest) as one run of k-tiles, so the next
 // tile's first k-tiles load while this one's accumulators are stored. Accumulation order as conv_wgmma.cu's wgb
 // forward (same k-tiles, same k-steps): the same sums bit for bit.
@@ -27,40 +28,28 @@ template <int BM, int BN, int STAGES, class O>
 __device__ __forceinline__ void tma_conv_fwd(const TmaDesc& tx, const TmaDesc& tw, O* __restrict__ y, int M, int OC,
                                              int IC, int FW, int nk, int OH, int OW, int SH, int PH, int PW) {
     constexpr int H = BM / 128, SA = BM * 64, SS = SA + BN * 64;   // 128-row boxes per tile; bf16 elements per stage
-    __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
+    __shared__ TmaRing<STAGES> ring;
     bf16_t* smem = wg_smem<bf16_t>();
     const int wg = threadIdx.x >> 7, cpt = IC >> 6, tiles_n = (OC + BN - 1) / BN;
     const int tiles = ((M + BM - 1) / BM) * tiles_n;
     const int mine = (tiles - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x;   // tiles blockIdx.x + i*grid
-    if (threadIdx.x == 0) {
-#pragma unroll
-        for (int s = 0; s < STAGES; ++s) {
-            mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 2);                         // one arrival per consumer warpgroup
-        }
-        mbar_init_fence();
-    }
-    __syncthreads();
+    ring.init();
     if (threadIdx.x >= 256) {                                // the producer warp: lane 0 issues every k-tile
         if (threadIdx.x > 256) return;
         for (int i = 0, g = 0; i < mine; ++i) {
             const int t = blockIdx.x + i * gridDim.x, mt = t / tiles_n, n0 = (t - mt * tiles_n) * BN;
             int img[H], oh0[H];
 #pragma unroll
-            for (int h = 0; h < H; ++h) {                    // a box per 128 rows (past M: images past N, zeros)
-                const int m0 = mt * BM + 128 * h;
-                img[h] = m0 / (OH * OW);
-                oh0[h] = (m0 - img[h] * OH * OW) / OW;
-            }
+            for (int h = 0; h < H; ++h)                      // a box per 128 rows (past M: images past N, zeros)
+                pixel_box(mt * BM + 128 * h, OH, OW, img[h], oh0[h]);
             for (int kt = 0; kt < nk; ++kt, ++g) {
-                const int s = g % STAGES, tap = kt / cpt, c0 = (kt - tap * cpt) * 64, fh = tap / FW;
+                const int s = ring.produce(g, SS * 2), tap = kt / cpt, c0 = (kt - tap * cpt) * 64, fh = tap / FW;
                 const int fw = tap - fh * FW;
-                if (g >= STAGES) mbar_wait(&empty[s], (g / STAGES - 1) & 1);   // its last k-tile has retired
-                mbar_expect_tx(&full[s], SS * 2);
 #pragma unroll
                 for (int h = 0; h < H; ++h)
-                    tma_load_4d(smem + s * SS + h * 128 * 64, tx, &full[s], c0, fw - PW, oh0[h] * SH - PH + fh, img[h]);
-                tma_load_2d(smem + s * SS + SA, tw, &full[s], kt * 64, n0);
+                    tma_load_4d(smem + s * SS + h * 128 * 64, tx, &ring.full[s], c0, fw - PW, oh0[h] * SH - PH + fh,
+                                img[h]);
+                tma_load_2d(smem + s * SS + SA, tw, &ring.full[s], kt * 64, n0);
             }
         }
         return;
@@ -69,9 +58,7 @@ __device__ __forceinline__ void tma_conv_fwd(const TmaDesc& tx, const TmaDesc& t
     for (int i = 0, g = 0; i < mine; ++i) {
         const int t = blockIdx.x + i * gridDim.x, mt = t / tiles_n;
         for (int kt = 0; kt < nk; ++kt, ++g) {
-            const int s = g % STAGES;
-            mbar_wait(&full[s], (g / STAGES) & 1);
-            const bf16_t* st = smem + s * SS;
+            const bf16_t* st = smem + ring.consume(g) * SS;
             const unsigned long long db = sw128_desc(st + SA);
             wgmma_fence();
 #pragma unroll
@@ -81,7 +68,7 @@ __device__ __forceinline__ void tma_conv_fwd(const TmaDesc& tx, const TmaDesc& t
                     wgmma_ss<BN, bf16_t>(d[h], sw128_desc(st + (wg * H + h) * 64 * 64) + 2 * kk, db + 2 * kk,
                                          kt > 0 || kk > 0);
             wgmma_commit_wait<1>();         // k-tile g-1's group has retired in this warpgroup: release its stage
-            if (g > 0 && (threadIdx.x & 127) == 0) mbar_arrive(&empty[(g - 1) % STAGES]);
+            if (g > 0) ring.release(g - 1);
         }
         wgmma_wait<0>();                    // (the next tile's first k-tiles are loading meanwhile)
 #pragma unroll
@@ -100,35 +87,26 @@ template <int BM, int BN, int STAGES>
 __device__ __forceinline__ void tma_conv_wgrad(const TmaDesc& tx, const TmaDesc& tg, float* __restrict__ ws,
                                                const ConvGeom& g, int chunk) {
     constexpr int MA = BM / 128, SA = BM * 64, SS = SA + BN * 64;
-    __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
+    __shared__ TmaRing<STAGES> ring;
     bf16_t* smem = wg_smem<bf16_t>();
     const int n0 = blockIdx.x * BN, m0 = blockIdx.y * BM, wg = threadIdx.x >> 7;
     const int R = g.N * g.OH * g.OW, KW = g.FH * g.FW * g.IC, rbeg = blockIdx.z * chunk;
     const int rend = min(R, rbeg + chunk), nk = rend > rbeg ? (rend - rbeg + 63) / 64 : 0;
-    if (threadIdx.x == 0) {
-#pragma unroll
-        for (int s = 0; s < STAGES; ++s) {
-            mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 2);
-        }
-        mbar_init_fence();
-    }
-    __syncthreads();
+    ring.init();
     if (threadIdx.x >= 256) {                                // the producer warp's lane 0
         if (threadIdx.x > 256) return;
         for (int kt = 0; kt < nk; ++kt) {
-            const int s = kt % STAGES, r0 = rbeg + kt * 64, img = r0 / (g.OH * g.OW);
-            const int oh0 = (r0 - img * g.OH * g.OW) / g.OW;
-            if (kt >= STAGES) mbar_wait(&empty[s], (kt / STAGES - 1) & 1);
-            mbar_expect_tx(&full[s], SS * 2);
+            const int s = ring.produce(kt, SS * 2), r0 = rbeg + kt * 64;
+            int img, oh0;
+            pixel_box(r0, g.OH, g.OW, img, oh0);
 #pragma unroll
             for (int b = 0; b < BM / 64; ++b) {
                 const int j0 = m0 + 64 * b, tap = j0 / g.IC, c0 = j0 - tap * g.IC, fh = tap / g.FW, fw = tap - fh * g.FW;
-                tma_load_4d(smem + s * SS + b * 4096, tx, &full[s], c0, fw - g.PW, oh0 * g.SH - g.PH + fh, img);
+                tma_load_4d(smem + s * SS + b * 4096, tx, &ring.full[s], c0, fw - g.PW, oh0 * g.SH - g.PH + fh, img);
             }
 #pragma unroll
             for (int q = 0; q < BN / 64; ++q)
-                tma_load_2d(smem + s * SS + SA + q * 4096, tg, &full[s], n0 + 64 * q, r0);
+                tma_load_2d(smem + s * SS + SA + q * 4096, tg, &ring.full[s], n0 + 64 * q, r0);
         }
         return;
     }
@@ -139,9 +117,7 @@ __device__ __forceinline__ void tma_conv_wgrad(const TmaDesc& tx, const TmaDesc&
 #pragma unroll
         for (int i = 0; i < BN / 2; ++i) d[a][i] = 0.f;
     for (int kt = 0; kt < nk; ++kt) {
-        const int s = kt % STAGES;
-        mbar_wait(&full[s], (kt / STAGES) & 1);
-        const bf16_t* st = smem + s * SS;
+        const bf16_t* st = smem + ring.consume(kt) * SS;
         const unsigned long long db = sw128_mn_desc(st + SA, 64 * 128);
         wgmma_fence();
 #pragma unroll
@@ -152,7 +128,7 @@ __device__ __forceinline__ void tma_conv_wgrad(const TmaDesc& tx, const TmaDesc&
                 wgmma_ss<BN, bf16_t, 1>(d[a], da + 128 * kk, db + 128 * kk, kt > 0 || kk > 0);
         }
         wgmma_commit_wait<1>();
-        if (kt > 0 && (threadIdx.x & 127) == 0) mbar_arrive(&empty[(kt - 1) % STAGES]);
+        if (kt > 0) ring.release(kt - 1);
     }
     wgmma_wait<0>();
 #pragma unroll

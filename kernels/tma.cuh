@@ -1,6 +1,7 @@
 // kernels/tma.cuh — Hopper (sm_90) Tensor Memory Accelerator loads and the shared-memory mbarriers they complete:
 // a tensor map (CUtensorMap, 128 bytes, encoded on the host by alpha_py/backend/cuda_tma.py) passed by value as a
-// __grid_constant__ kernel parameter; one thread issues a box copy, every thread waits on the stage's barrier.
+// __grid_constant__ kernel parameter; one thread issues a box copy, every thread waits on the stage's barrier
+// (TmaRing: a warp-specialised block's ring of stages).
 #pragma once
 #include "async_copy.cuh"
 
@@ -47,4 +48,47 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const TmaDesc& map, unsig
     asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%3, %4, %5, %6}], [%2];\n" ::"r"(smem_addr(dst)), "l"(&map), "r"(smem_addr(bar)),
                  "r"(c0), "r"(c1), "r"(c2), "r"(c3) : "memory");
+}
+
+// The stage ring of a warp-specialised block: per stage a "full" barrier (the producer's one arrival plus the bytes
+// its copies bring) and an "empty" one (one arrival per consumer warpgroup once its wgmma group reading the stage
+// has retired). Declared __shared__; init() by the whole block (thread 0 initialises, then a block barrier).
+template <int STAGES, int CONSUMERS = 2>
+struct TmaRing {
+    unsigned long long full[STAGES], empty[STAGES];
+
+    __device__ __forceinline__ void init() {
+        if (threadIdx.x == 0) {
+#pragma unroll
+            for (int s = 0; s < STAGES; ++s) {
+                mbar_init(&full[s], 1);
+                mbar_init(&empty[s], CONSUMERS);
+            }
+            mbar_init_fence();
+        }
+        __syncthreads();
+    }
+    // producer: the stage of k-tile g, once its previous k-tile has retired, armed for `bytes`
+    __device__ __forceinline__ int produce(int g, unsigned bytes) {
+        const int s = g % STAGES;
+        if (g >= STAGES) mbar_wait(&empty[s], (g / STAGES - 1) & 1);
+        mbar_expect_tx(&full[s], bytes);
+        return s;
+    }
+    // consumer: the stage of k-tile g, once its copies have landed
+    __device__ __forceinline__ int consume(int g) {
+        const int s = g % STAGES;
+        mbar_wait(&full[s], (g / STAGES) & 1);
+        return s;
+    }
+    // consumer warpgroup (one thread of it): k-tile g's stage may be refilled
+    __device__ __forceinline__ void release(int g) {
+        if ((threadIdx.x & 127) == 0) mbar_arrive(&empty[g % STAGES]);
+    }
+};
+
+// the image and first row of a box of output pixels starting at pixel index r0 (rows of OW pixels, OH rows each)
+__device__ __forceinline__ void pixel_box(int r0, int OH, int OW, int& img, int& oh0) {
+    img = r0 / (OH * OW);
+    oh0 = (r0 - img * OH * OW) / OW;
 }
