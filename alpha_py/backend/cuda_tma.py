@@ -1,7 +1,7 @@
-"""Backend layer (CUDA, Hopper): the bf16 convolution forward whose operand tiles the Tensor Memory Accelerator
-brings (kernels/conv_tma.cu): which geometries it takes (tma_tiles), the tensor maps it reads (encoded by the
-driver's cuTensorMapEncodeTiled through ctypes, memoised per address and shape), and its launch. Mixed into
-CudaConvOps through CudaTensorCoreConvOps.tc_fwd(tma=True)."""
+"""Backend layer (CUDA, Hopper): the bf16 convolutions whose operand tiles the Tensor Memory Accelerator brings
+(kernels/conv_tma.cu; forward and weight gradient): which geometries they take (tma_tiles), the tensor maps they read
+(encoded by the driver's cuTensorMapEncodeTiled through ctypes, memoised per address and shape), their launches.
+Mixed into CudaConvOps, reached through CudaTensorCoreConvOps.tc_fwd / tc_bwd_filter(tma=True)."""
 import ctypes
 from collections import OrderedDict
 
@@ -79,9 +79,28 @@ def encode_bf16_map(ptr, dims, strides, box, elem_strides):
     return np.frombuffer(ctypes.string_at(at, 128), dtype=TMAP)
 
 
+def _x_map(xb, oh, ow, stride, rows):
+    """x's [N, H, W, IC] bf16 tensor map whose box is `rows` output pixels' input rows (tma_tiles) x 64 channels,
+    traversed with the convolution's strides."""
+    n, h, wd, ic = xb.shape
+    (sh, sw), (bh, bni) = stride, tma_tiles(oh, ow, stride, rows)
+    return encode_bf16_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2),
+                           (64, ow * sw, bh * sh, bni), (1, sw, sh, 1))
+
+
 class CudaTmaConvOps:
-    tma_conv = True         # False: the bf16 forward-style convolutions never time or run the TMA kernel
+    tma_conv = True         # False: the bf16 convolutions never time or run the TMA kernels
     tma_persistent = True   # one wave of blocks (TMA_BLOCKS per SM) walking the output tiles; False: one per tile
+
+    def _tma_memo(self, key, make):
+        """make()'s value for key, kept among the last _MEMO_SIZE (tensor maps, launch arguments)."""
+        memo = self.__dict__.setdefault("_tma_launch", OrderedDict())
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = make()
+            if len(memo) > _MEMO_SIZE:
+                memo.popitem(last=False)
+        return got
 
     def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None):
         """Can conv_tma.cu run this forward: Hopper, 64-channel k-tiles (IC % 64 == 0), an output grid tma_tiles
@@ -96,15 +115,10 @@ class CudaTmaConvOps:
         tiles (bm 128 | 256), fp32 or with y_bits its bf16 bits. The launch (tensor maps, grid, scalars) is memoised
         per operands and geometry."""
         import cupy                 # (this module's geometry and encoding need no CuPy: host tests import them)
-        memo = self.__dict__.setdefault("_tma_launch", OrderedDict())
         key = (xb.data.ptr, wb.data.ptr, xb.shape, wb.shape, tuple(stride), tuple(pad), bm, bn, y_bits, out_hw,
                self.tma_persistent)
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = self._tma_launch_args(xb, wb, stride, pad, bm, bn, y_bits, out_hw)
-            if len(memo) > _MEMO_SIZE:
-                memo.popitem(last=False)
-        shape, kern, grid, smem, args = got
+        shape, kern, grid, smem, args = self._tma_memo(
+            key, lambda: self._tma_launch_args(xb, wb, stride, pad, bm, bn, y_bits, out_hw))
         y = cupy.empty(shape, dtype=np.uint16 if y_bits else np.float32)
         if y.size:
             kern((grid,), (288,), (args[0], args[1], y) + args[2:], shared_mem=smem)
@@ -115,10 +129,8 @@ class CudaTmaConvOps:
         oc, fh, fw, _ = wb.shape
         (sh, sw), (ph, pw) = stride, pad
         oh, ow = out_hw or ((h + 2 * ph - fh) // sh + 1, (wd + 2 * pw - fw) // sw + 1)
-        bh, bni = tma_tiles(oh, ow, stride)
         m, k = n * oh * ow, fh * fw * ic
-        tx = encode_bf16_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2),
-                             (64, ow * sw, bh * sh, bni), (1, sw, sh, 1))
+        tx = _x_map(xb, oh, ow, stride, 128)
         tw = encode_bf16_map(wb.data.ptr, (k, oc), (k * 2,), (64, bn), (1, 1))
         tiles = -(-m // bm) * -(-oc // bn)
         if self.tma_persistent:
@@ -142,17 +154,10 @@ class CudaTmaConvOps:
         oc, fh, fw, _ = w_shape
         _, oh, ow, _ = gyb.shape
         (sh, sw), (ph, pw) = stride, pad
-        bh, bni = tma_tiles(oh, ow, stride, 64)
-        key = ("wgrad", xb.data.ptr, gyb.data.ptr, xb.shape, gyb.shape, tuple(w_shape), tuple(stride), tuple(pad))
-        memo = self.__dict__.setdefault("_tma_launch", OrderedDict())
-        maps = memo.get(key)
-        if maps is None:
-            maps = memo[key] = (
-                encode_bf16_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2),
-                                (64, ow * sw, bh * sh, bni), (1, sw, sh, 1)),
-                encode_bf16_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1)))
-            if len(memo) > _MEMO_SIZE:
-                memo.popitem(last=False)
+        key = ("wgrad", xb.data.ptr, gyb.data.ptr, xb.shape, gyb.shape, tuple(stride))
+        maps = self._tma_memo(key, lambda: (
+            _x_map(xb, oh, ow, stride, 64),
+            encode_bf16_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
         smem = WGRAD_STAGES * (bm + bn) * 64 * 2 + 1024
         geom = tuple(i32(v) for v in (n, h, wd, ic, oc, fh, fw, oh, ow, sh, sw, ph, pw, chunk))
         self.kernel("conv_tma", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(
