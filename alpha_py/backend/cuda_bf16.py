@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import ArgumentError, DeviceError
 from ..precision import BF16_MIN_CC, check_precision
+from .base import out_size
 from .cuda_tma import TMA_TILES
 
 i32, i64 = np.int32, np.int64
@@ -105,21 +106,16 @@ class CudaBf16Ops:
             return self._mma_conv_fwd(x, w, stride, pad)
         cands = {"bf16mma": mma}
         if self._wgb_ok():
-            def wg(bn):
+            def wg(bm, bn, tma=False):
                 xb = self.to_bf16(x, pad8=True)
                 if keep is not None:
                     keep[:] = [xb]
-                return self.tc_fwd(xb, w, stride, pad, 128, bn, True, True, y_bits=y_bits)
+                return self.tc_fwd(xb, w, stride, pad, bm, bn, True, True, y_bits=y_bits, tma=tma)
             for bn in (128, 64):
-                cands[f"bf16wg128x{bn}"] = lambda bn=bn: wg(bn)
+                cands[f"bf16wg128x{bn}"] = lambda bn=bn: wg(128, bn)
             if self.tma_fwd_ok(x.shape, w.shape, _out_hw(x.shape, w.shape, stride, pad), stride):
-                def tma(bm, bn):
-                    xb = self.to_bf16(x, pad8=True)
-                    if keep is not None:
-                        keep[:] = [xb]
-                    return self.tc_fwd(xb, w, stride, pad, bm, bn, True, True, y_bits=y_bits, tma=True)
                 for bm, bn in TMA_TILES:
-                    cands[f"bf16tma{bm}x{bn}"] = lambda bm=bm, bn=bn: tma(bm, bn)
+                    cands[f"bf16tma{bm}x{bn}"] = lambda bm=bm, bn=bn: wg(bm, bn, True)
         return self._bf16_run("fwd", (x.shape, w.shape, stride, pad), cands, _default(cands, oc))
 
     def _bf16_conv_fwd_bits(self, x, xb, w, stride, pad, y_bits=False):
@@ -259,7 +255,7 @@ class CudaBf16Ops:
 
 
 def _out_hw(x_shape, w_shape, stride, pad):
-    return tuple((x_shape[1 + i] + 2 * pad[i] - w_shape[1 + i]) // stride[i] + 1 for i in (0, 1))
+    return tuple(out_size(x_shape[1 + i], w_shape[1 + i], stride[i], pad[i]) for i in (0, 1))
 
 
 def _default(cands, n):
