@@ -114,6 +114,7 @@ def test_the_shipped_table_is_well_formed():
     choices = read_choices(KNOWN_TABLE)
     assert choices
     for k, v in choices.items():
-        assert re.fullmatch(r"winograd|(gemm|tc)(64|128)x(64|128)|wg128x(64|128)", v), (k, v)
+        assert re.fullmatch(r"winograd|(gemm|tc)(64|128)x(64|128)|wg128x(64|128)|tma(128|256)x(64|128)", v), (k, v)
         gpu, pas, *_ = k.split("|")
         assert gpu and pas in ("fwd", "bwd_data", "bwd_filter") and k.endswith(("|fp32", "|tf32ks1", "|tf32ks2"))
+        assert not v.startswith("tma") or pas != "bwd_filter" and "|tf32" in k, (k, v)     # TF32 forward-style only

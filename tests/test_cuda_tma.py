@@ -1,8 +1,9 @@
-"""The bf16 convolutions whose tiles the TMA brings (kernels/conv_tma.cu, alpha_py/backend/cuda_tma.py): on a
-Hopper GPU the same sums bit for bit as conv_wgmma.cu's cp.async kernels (same k-tiles and k-steps) for the forward,
-the stride-1 data gradient and the weight gradient, over image-tiled and row-tiled grids, N = 1 (images past N),
-OC off 64, 1x1 / 3x3 / 5x5 filters, pads 0-2, strides 1 and 2; within the bf16 bound of the fp32 CPU backend; the
-algorithm choice timing them, and their switch. Skipped without a Hopper GPU (grids: tests/test_cuda_host.py)."""
+"""The convolutions whose tiles the TMA brings (kernels/conv_tma.cu, alpha_py/backend/cuda_tma.py): on a Hopper GPU
+the same sums bit for bit as conv_wgmma.cu's cp.async kernels (same k-tiles and k-steps) for the bf16 forward, the
+stride-1 data gradient and the weight gradient, and the TF32 forward and stride-1 data gradient, over image-tiled and
+row-tiled grids, N = 1 (images past N), OC off 64, 1x1 / 3x3 / 5x5 filters, pads 0-2, strides 1 and 2; within the
+bf16 / TF32 bound of the fp32 CPU backend; the algorithm choice timing them, and their switch. Skipped without a
+Hopper GPU (grids: tests/test_cuda_host.py)."""
 import numpy as np
 import pytest
 
@@ -137,3 +138,78 @@ def test_an_output_grid_the_tma_kernel_cannot_tile_is_refused_with_its_reason():
     bg = bf16()
     assert not bg.tma_fwd_ok((2, 7, 7, 64), (64, 3, 3, 64), (7, 7), (1, 1))      # 49 rows per image
     assert not bg.tma_fwd_ok((2, 8, 8, 32), (64, 3, 3, 32), (8, 8), (1, 1))      # k-tiles of 64 channels
+
+
+def tf32():
+    require_gpu()
+    if "tf32" not in _EG:
+        _EG["tf32"] = alpha.engine.cuda_float32(0, precision="tf32")
+    bg = _EG["tf32"].backend
+    if not bg.wgmma_ok():
+        pytest.skip("TMA + wgmma kernels need compute capability 9.0")
+    return bg
+
+
+TF32_CONVS = CONVS[:7] + [((2, 8, 8, 96), (40, 3, 3), (1, 1), (1, 1)), ((3, 16, 16, 32), (64, 3, 3), (2, 2), (1, 1))]
+
+
+@pytest.mark.parametrize("xs,ws,stride,pad", TF32_CONVS)
+@pytest.mark.parametrize("bm,bn", [(128, 128), (128, 64), (256, 128), (256, 64)])
+def test_tf32_tma_forward_is_the_wgmma_forward_bit_for_bit(xs, ws, stride, pad, bm, bn):
+    """fp32 operands in 32-channel k-tiles (IC % 32 == 0): the sums of wg_conv_fwd; within TF32's bound."""
+    bg, bc = tf32(), cpu().backend
+    rng = np.random.default_rng(sum(xs) + sum(ws) + bn)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32)
+    dx, dw = bg.from_host(x), bg.from_host(w)
+    oh, ow = ((xs[1 + i] + 2 * pad[i] - ws[1 + i]) // stride[i] + 1 for i in (0, 1))
+    assert bg.tma_fwd_ok(xs, w.shape, (oh, ow), stride, dx, dw, bf16=False)
+    new = bg.tc_fwd(dx, dw, stride, pad, bm, bn, True, tma=True).get()
+    old = bg.tc_fwd(dx, dw, stride, pad, 128, bn, True).get()
+    assert new.dtype == np.float32 and new.shape == (xs[0], oh, ow, ws[0])
+    np.testing.assert_array_equal(new, old)
+    assert rel_err(new, bc.conv_fwd(x, w, stride, pad)) < 3e-3
+
+
+@pytest.mark.parametrize("xs,ws,pad", [((2, 32, 32, 32), (64, 3, 3), (1, 1)), ((3, 8, 8, 64), (96, 3, 3), (1, 1)),
+                                       ((2, 8, 8, 64), (32, 3, 3), (0, 0))])
+@pytest.mark.parametrize("bm,bn", [(128, 128), (256, 64)])
+def test_tf32_tma_data_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, pad, bm, bn):
+    bg = tf32()
+    rng = np.random.default_rng(sum(xs) + bn)
+    w = bg.from_host(rng.standard_normal((ws[0], ws[1], ws[2], xs[3])).astype(np.float32))
+    oh, ow = ((xs[1 + i] + 2 * pad[i] - ws[1 + i]) + 1 for i in (0, 1))
+    gy = bg.from_host(rng.standard_normal((xs[0], oh, ow, ws[0])).astype(np.float32))
+    assert bg.tma_fwd_ok(gy.shape, (xs[3], ws[1], ws[2], ws[0]), xs[1:3], (1, 1), gy, bf16=False)
+    new = bg.tc_bwd_data(gy, w, xs, pad, bm, bn, True, False, (1, 1), tma=True).get()
+    old = bg.tc_bwd_data(gy, w, xs, pad, 128, bn, True, False, (1, 1)).get()
+    np.testing.assert_array_equal(new, old)
+
+
+def test_the_tf32_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_it(tmp_path, monkeypatch):
+    bg = tf32()
+    monkeypatch.setenv("ALPHA_CACHE_DIR", str(tmp_path))                  # a cold algorithm cache
+    saved, bg._algos = getattr(bg, "_algos", None), None
+    rng = np.random.default_rng(6)
+    x = bg.from_host(rng.standard_normal((8, 16, 16, 32)).astype(np.float32))
+    w = bg.from_host(rng.standard_normal((64, 3, 3, 32)).astype(np.float32))
+    gy = bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32))
+    try:
+        y = bg.conv_fwd(x, w, (1, 1), (1, 1))
+        gx = bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1))
+        for what in ("|fwd|", "|bwd_data|"):
+            [times] = [t for k, t in bg._algos.timings.items() if what in k]
+            assert {"tma128x128", "tma128x64", "tma256x128", "tma256x64", "wg128x128", "tc128x128"} <= set(times)
+        for name in ("tma128x64", "wg128x64"):                            # a memoised TMA choice runs it again
+            bg._algos.memo.clear()
+            bg._algos.known, bg._algos._choice = {}, {k: name for k in bg._algos.timings}
+            np.testing.assert_array_equal(bg.conv_fwd(x, w, (1, 1), (1, 1)).get(), y.get())
+            np.testing.assert_array_equal(bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)).get(), gx.get())
+            assert bg.last_conv_algo == name
+        bg.tma_conv = False
+        bg.conv_fwd(x, w, (1, 1), (2, 2))                                   # a new shape, timed without it
+        [times] = [t for k, t in bg._algos.timings.items() if "|fwd|" in k and "(2, 2)|tf32" in k]
+        assert "wg128x128" in times and not any(n.startswith("tma") for n in times), times
+    finally:
+        bg.__dict__.pop("tma_conv", None)
+        bg._algos = saved

@@ -26,6 +26,8 @@ def test_module_specs_per_mode():
     assert ("conv_wgmma", None) not in tf32 and ("conv_wgmma", None) in kp.module_specs(TABLE, 2, hopper=True)
     real = kp.module_specs(kp.family_table(), 2, hopper=True, rare=True)      # bf16 families: on first use only
     assert not [s for s in real if s[0] in ("gemm_bf16", "bf16_act")] and "bf16_act" in kp.family_table()
+    assert ("conv_tma", None) in real                                        # TF32's TMA forward on Hopper
+    assert ("conv_tma", None) not in kp.module_specs(kp.family_table(), 2, hopper=False, rare=True)
 
 
 def test_queue_order():
@@ -46,7 +48,7 @@ def test_module_specs_of_the_real_kernels():
     for fam, inst in specs:
         src = kl.module_source(fam)[0]
         assert inst in kl.parse_instances(src) if inst else kl.has_plain_kernels(src), (fam, inst)
-    assert not any(f in ("conv_tc", "conv_wgmma") for f, _ in specs)
+    assert not any(f in ("conv_tc", "conv_wgmma", "conv_tma") for f, _ in specs)
     assert sum(f == "conv_fwd" for f, _ in specs) == 8            # 4 tiles x VEC 0/1, MMA 0
     assert len(kp.module_specs(table, 2, True)) > len(specs)
     rare = kp.module_specs(table, rare=True)

@@ -8,7 +8,7 @@ from .conv_algo import ConvAlgoCache, default_cache_path, load_known
 from .kernel_loader import get_kernel
 from .kernel_prebuild import prebuild
 from .cuda_conv_tc import CudaTensorCoreConvOps, aligned
-from .cuda_tma import CudaTmaConvOps
+from .cuda_tma import TMA_TILES, CudaTmaConvOps
 from .cuda_winograd import CudaWinogradOps, winograd_applicable
 
 i32, i64 = np.int32, np.int64
@@ -18,10 +18,10 @@ GEMM_TILES = ((128, 128), (128, 64), (64, 128), (64, 64))
 
 def _parsed(name):
     """An algorithm name as (kind, bm, bn): gemm128x64 -> ("gemm", 128, 64), winograd -> ("wino", 0, 0), tc64x128,
-    wg128x64 (wgmma)."""
+    wg128x64 (wgmma), tma256x64 (wgmma, tiles by the TMA)."""
     if name == "winograd":
         return "wino", 0, 0
-    kind = "gemm" if name.startswith("gemm") else name[:2]
+    kind = next((k for k in ("gemm", "tma") if name.startswith(k)), name[:2])
     bm, bn = name[len(kind):].split("x")
     return kind, int(bm), int(bn)
 
@@ -108,11 +108,12 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
     def _mode(self):
         return f"tf32ks{int(self.tf32_ks)}" if self.tf32 else "fp32"
 
-    def _run_conv(self, pass_name, key, gemm, tiles, wino, tc=None):
+    def _run_conv(self, pass_name, key, gemm, tiles, wino, tc=None, tma=False):
         """Run the chosen algorithm: `gemm(bm, bn)` for each implicit-GEMM tile shape, `wino()` when the
-        layer suits Winograd, `tc(bm, bn[, wgmma])` (pipelined TF32 tensor cores; wgmma on Hopper) when TF32 is
-        allowed and the layout suits it. The default (no timing) is TF32 tensor cores when allowed, else Winograd
-        where it applies, else the heuristic tiles. A choice made outside a capture is memoised per shapes and
+        layer suits Winograd, `tc(bm, bn[, wgmma[, tma]])` (pipelined TF32 tensor cores; wgmma on Hopper; with
+        tma=True here too, the wgmma kernels whose tiles the TMA brings) when TF32 is allowed and the layout suits
+        it. The default (no timing) is TF32 tensor cores when allowed, else Winograd where it applies, else the
+        heuristic tiles. A choice made outside a capture is memoised per shapes and
         mode (on the algorithm cache, so a new cache forgets it): a repeated layer skips the candidates."""
         if self.tf32 and int(self.tf32_ks) not in self.__dict__.get("_prebuilt", ()):
             self.prebuild_kernels()
@@ -124,10 +125,11 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
             mkey = hit = None
         if hit is not None:
             name, kind, bm, bn = hit
-            if kind == "gemm" or (kind == "wino" and wino is not None) or (kind != "wino" and tc is not None):
+            if (kind == "gemm" or (kind == "wino" and wino is not None) or (kind in ("tc", "wg") and tc is not None)
+                    or (kind == "tma" and tma and tc is not None)):
                 self.last_conv_algo = name
-                return (gemm(bm, bn) if kind == "gemm" else wino() if kind == "wino"
-                        else tc(bm, bn) if kind == "tc" else tc(bm, bn, True))
+                return (gemm(bm, bn) if kind == "gemm" else wino() if kind == "wino" else tc(bm, bn) if kind == "tc"
+                        else tc(bm, bn, True) if kind == "wg" else tc(bm, bn, True, True))
         cands = {f"gemm{bm}x{bn}": (lambda bm=bm, bn=bn: gemm(bm, bn)) for bm, bn in GEMM_TILES}
         default = "gemm%dx%d" % tiles
         if wino is not None:
@@ -138,6 +140,9 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
             default = "tc%dx%d" % tiles
             if self.wgmma_ok():
                 cands.update({f"wg128x{bn}": (lambda bn=bn: tc(128, bn, True)) for bn in (128, 64)})
+                if tma:
+                    cands.update({f"tma{bm}x{bn}": (lambda bm=bm, bn=bn: tc(bm, bn, True, True))
+                                  for bm, bn in TMA_TILES})
         file_key = (pass_name,) + tuple(tuple(int(v) for v in k) for k in key) + (self._mode(),)
         capturing = cupy.cuda.get_current_stream().is_capturing()
         name = self.last_conv_algo = cache.pick(file_key, cands, default, can_time=not capturing)
@@ -157,10 +162,12 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         oc, fh, fw, _ = w.shape
         oh, ow = out_size(h, fh, stride[0], pad[0]), out_size(wd, fw, stride[1], pad[1])
         wino = (lambda: self.wino_fwd(x, w, pad)) if winograd_applicable((fh, fw), stride, pad) else None
-        tc = (lambda bm, bn, wg=False: self.tc_fwd(x, w, stride, pad, bm, bn, wg)) if self.tc_fwd_ok(x, w) else None
+        tc = ((lambda bm, bn, wg=False, tma=False: self.tc_fwd(x, w, stride, pad, bm, bn, wg, tma=tma))
+              if self.tc_fwd_ok(x, w) else None)
+        tma = self.tf32 and self.tma_fwd_ok(x.shape, w.shape, (oh, ow), stride, x, w, bf16=False)
         return self._run_conv("fwd", (x.shape, w.shape, stride, pad),
                               lambda bm, bn: self._gemm_fwd(x, w, stride, pad, (oh, ow), bm, bn),
-                              self._tiles(n * oh * ow, oc), wino, tc)
+                              self._tiles(n * oh * ow, oc), wino, tc, tma)
 
     def _gemm_fwd(self, x, w, stride, pad, y_hw, bm, bn, mma=None):
         n, h, wd, ic = x.shape
@@ -183,11 +190,14 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         m = n * -(-h // sh) * -(-wd // sw)                 # rows of the largest stride class
         wino = ((lambda: self.wino_bwd_data(gy, w, x_shape, pad))
                 if winograd_applicable(w.shape[1:3], stride, pad, bwd_data=True) else None)
-        tc = ((lambda bm, bn, wg=False: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn, wg, stride=stride))
+        tc = ((lambda bm, bn, wg=False, tma=False: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn, wg, stride=stride,
+                                                                    tma=tma))
               if self.tc_bwd_data_ok(gy, w, stride, pad) else None)
+        tma = (self.tf32 and tuple(stride) == (1, 1)            # the forward of gY with the flipped filter
+               and self.tma_fwd_ok(gy.shape, (ic, *w.shape[1:3], w.shape[0]), (h, wd), (1, 1), gy, bf16=False))
         return self._run_conv("bwd_data", (tuple(x_shape), w.shape, stride, pad),
                               lambda bm, bn: self._gemm_bwd_data(gy, w, x_shape, stride, pad, bm, bn),
-                              self._tiles(m * sh * sw, ic), wino, tc)
+                              self._tiles(m * sh * sw, ic), wino, tc, tma)
 
     def _gemm_bwd_data(self, gy, w, x_shape, stride, pad, bm, bn, mma=None):
         n, h, wd, ic = x_shape

@@ -90,13 +90,14 @@ class CudaTensorCoreConvOps:
     def tc_fwd(self, x, w, stride, pad, bm, bn, wgmma=False, bf16=False, out_hw=None, y_bits=False, tma=False):
         """bm x bn tiles of the mma.sync kernel, or with wgmma=True the Hopper kernel (bm = 128, bn 128|64);
         bf16=True (wgmma only): x and w are cast to bf16 first (unless they are bf16 bits already), channels
-        zero-padded to a multiple of 8; y_bits=True with it: y is written as its bf16 bits (uint16); tma=True with
-        it: the kernel whose tiles the TMA brings (cuda_tma.py; where tma_fwd_ok; bm 128 | 256). out_hw: the output's
+        zero-padded to a multiple of 8; y_bits=True with it: y is written as its bf16 bits (uint16); tma=True (with
+        wgmma, bf16 or TF32): the kernel whose tiles the TMA brings (cuda_tma.py; where tma_fwd_ok; bm 128 | 256).
+        out_hw: the output's
         (OH, OW) when not the symmetric-pad size (pads may then be negative)."""
         if bf16:
             x, w = (a if a.dtype == np.uint16 else self.to_bf16(a, pad8=True) for a in (x, w))
-            if tma:
-                return self.tma_fwd(x, w, stride, pad, bm, bn, y_bits and wgmma, out_hw)
+        if tma:
+            return self.tma_fwd(x, w, stride, pad, bm, bn, y_bits and bf16, out_hw)
         n, h, wd, ic = x.shape
         oc, fh, fw, _ = w.shape
         oh, ow = out_hw or ((h + 2 * pad[0] - fh) // stride[0] + 1, (wd + 2 * pad[1] - fw) // stride[1] + 1)

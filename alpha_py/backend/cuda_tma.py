@@ -1,7 +1,7 @@
-"""Backend layer (CUDA, Hopper): the bf16 convolutions whose operand tiles the Tensor Memory Accelerator brings
-(kernels/conv_tma.cu; forward and weight gradient): which geometries they take (tma_tiles), the tensor maps they read
-(encoded by the driver's cuTensorMapEncodeTiled through ctypes, memoised per address and shape), their launches.
-Mixed into CudaConvOps, reached through CudaTensorCoreConvOps.tc_fwd / tc_bwd_filter(tma=True)."""
+"""Backend layer (CUDA, Hopper): the convolutions whose operand tiles the Tensor Memory Accelerator brings
+(kernels/conv_tma.cu; forward in bf16 and TF32, weight gradient in bf16): which geometries they take (tma_tiles), the
+tensor maps they read (encoded by the driver's cuTensorMapEncodeTiled through ctypes, memoised per address and shape),
+their launches. Mixed into CudaConvOps, reached through CudaTensorCoreConvOps.tc_fwd / tc_bwd_filter(tma=True)."""
 import ctypes
 from collections import OrderedDict
 
@@ -9,7 +9,7 @@ import numpy as np
 
 i32 = np.int32
 TMAP = np.dtype([("v", "<u8", (16,))])            # CUtensorMap: 128 opaque bytes, passed by value
-_BF16, _SWIZZLE_128B, _L2_128B = 9, 3, 2          # CUtensorMapDataType / Swizzle / L2promotion values
+_F32, _BF16, _SWIZZLE_128B, _L2_128B = 7, 9, 3, 2  # CUtensorMapDataType / Swizzle / L2promotion values
 TMA_STAGES = {(128, 128): 3, (128, 64): 4, (256, 128): 4, (256, 64): 4}   # conv_tma.cu TMA_FWD: (BM, BN) -> stages
 TMA_TILES = tuple(TMA_STAGES)                     # the (BM, BN) output tiles timed as candidates
 TMA_BLOCKS = {128: 2, 256: 1}                     # blocks per SM (its __launch_bounds__)
@@ -33,7 +33,8 @@ def tma_tiles(oh, ow, stride, rows=128):
 
 
 def tma_smem_bytes(bm, bn):
-    """Dynamic shared memory of one block: stages x (A bm x 64 + B bn x 64 bf16), plus 1 KB to align."""
+    """Dynamic shared memory of one block: stages x (A bm + B bn rows of 128 bytes: 64 bf16 or 32 fp32 channels),
+    plus 1 KB to align."""
     return TMA_STAGES[(bm, bn)] * (bm + bn) * 64 * 2 + 1024
 
 
@@ -64,14 +65,15 @@ class _Encoder:
         return cls.fn
 
 
-def encode_bf16_map(ptr, dims, strides, box, elem_strides):
-    """The tensor map of a bf16 tensor at device address ptr: dims innermost first (elements), strides of dims
-    1.. in bytes, the box each copy brings and its element strides; 128-byte swizzle, zeros out of range."""
+def encode_map(ptr, dims, strides, box, elem_strides, dtype=_BF16):
+    """The tensor map of a bf16 (or with dtype=_F32 fp32) tensor at device address ptr: dims innermost first
+    (elements), strides of dims 1.. in bytes, the box each copy brings and its element strides; 128-byte swizzle,
+    zeros out of range."""
     rank = len(dims)
     buf = (ctypes.c_uint8 * 192)()
     at = ctypes.addressof(buf) + (-ctypes.addressof(buf)) % 64          # the driver wants 64-byte alignment
     arr = lambda t, v: (t * len(v))(*v)                                  # noqa: E731
-    rc = _Encoder.get()(at, _BF16, rank, ptr, arr(ctypes.c_uint64, dims), arr(ctypes.c_uint64, strides),
+    rc = _Encoder.get()(at, dtype, rank, ptr, arr(ctypes.c_uint64, dims), arr(ctypes.c_uint64, strides),
                         arr(ctypes.c_uint32, box), arr(ctypes.c_uint32, elem_strides), 0, _SWIZZLE_128B, _L2_128B, 0)
     if rc:
         raise RuntimeError(f"cuTensorMapEncodeTiled: CUresult {rc} for dims {tuple(dims)}, strides {tuple(strides)}, "
@@ -79,13 +81,19 @@ def encode_bf16_map(ptr, dims, strides, box, elem_strides):
     return np.frombuffer(ctypes.string_at(at, 128), dtype=TMAP)
 
 
+def _elem(a):
+    """(CUtensorMapDataType, bytes per element) of bf16 bits (uint16) or fp32 operands."""
+    return (_BF16, 2) if a.dtype == np.uint16 else (_F32, 4)
+
+
 def _x_map(xb, oh, ow, stride, rows):
-    """x's [N, H, W, IC] bf16 tensor map whose box is `rows` output pixels' input rows (tma_tiles) x 64 channels,
-    traversed with the convolution's strides."""
+    """x's [N, H, W, IC] tensor map (bf16 bits or fp32) whose box is `rows` output pixels' input rows (tma_tiles) x
+    one 128-byte row of channels (64 bf16, 32 fp32), traversed with the convolution's strides."""
     n, h, wd, ic = xb.shape
     (sh, sw), (bh, bni) = stride, tma_tiles(oh, ow, stride, rows)
-    return encode_bf16_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2),
-                           (64, ow * sw, bh * sh, bni), (1, sw, sh, 1))
+    dt, e = _elem(xb)
+    return encode_map(xb.data.ptr, (ic, wd, h, n), (ic * e, wd * ic * e, h * wd * ic * e),
+                      (128 // e, ow * sw, bh * sh, bni), (1, sw, sh, 1), dt)
 
 
 class CudaTmaConvOps:
@@ -102,21 +110,21 @@ class CudaTmaConvOps:
                 memo.popitem(last=False)
         return got
 
-    def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None):
-        """Can conv_tma.cu run this forward: Hopper, 64-channel k-tiles (IC % 64 == 0), an output grid tma_tiles
-        splits, 16-byte aligned operands?"""
-        return (self.tma_conv and self.wgmma_ok() and _Encoder.available() and x_shape[3] % 64 == 0
+    def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None, bf16=True):
+        """Can conv_tma.cu run this forward: Hopper, k-tiles of 64 bf16 / (bf16=False: TF32) 32 fp32 channels (IC a
+        multiple), an output grid tma_tiles splits, 16-byte aligned operands?"""
+        return (self.tma_conv and self.wgmma_ok() and _Encoder.available() and x_shape[3] % (64 if bf16 else 32) == 0
                 and w_shape[3] == x_shape[3]
                 and tma_tiles(*y_hw, stride) is not None
                 and all(a is None or a.data.ptr % 16 == 0 for a in (xb, wb)))
 
     def tma_fwd(self, xb, wb, stride, pad, bm, bn, y_bits, out_hw=None):
-        """y = conv(x, w) from their bf16 bits xb [N, H, W, IC], wb [OC, FH, FW, IC] (tma_fwd_ok) in bm x bn output
-        tiles (bm 128 | 256), fp32 or with y_bits its bf16 bits. The launch (tensor maps, grid, scalars) is memoised
-        per operands and geometry."""
+        """y = conv(x, w) from their bf16 bits xb [N, H, W, IC], wb [OC, FH, FW, IC] (tma_fwd_ok), or in TF32 from
+        fp32 xb, wb, in bm x bn output tiles (bm 128 | 256), fp32 or with y_bits (bf16 only) its bf16 bits. The launch
+        (tensor maps, grid, scalars) is memoised per operands and geometry."""
         import cupy                 # (this module's geometry and encoding need no CuPy: host tests import them)
-        key = (xb.data.ptr, wb.data.ptr, xb.shape, wb.shape, tuple(stride), tuple(pad), bm, bn, y_bits, out_hw,
-               self.tma_persistent)
+        key = (xb.data.ptr, wb.data.ptr, xb.shape, wb.shape, xb.dtype.char, tuple(stride), tuple(pad), bm, bn,
+               y_bits, out_hw, self.tma_persistent)
         shape, kern, grid, smem, args = self._tma_memo(
             key, lambda: self._tma_launch_args(xb, wb, stride, pad, bm, bn, y_bits, out_hw))
         y = cupy.empty(shape, dtype=np.uint16 if y_bits else np.float32)
@@ -131,13 +139,19 @@ class CudaTmaConvOps:
         oh, ow = out_hw or ((h + 2 * ph - fh) // sh + 1, (wd + 2 * pw - fw) // sw + 1)
         m, k = n * oh * ow, fh * fw * ic
         tx = _x_map(xb, oh, ow, stride, 128)
-        tw = encode_bf16_map(wb.data.ptr, (k, oc), (k * 2,), (64, bn), (1, 1))
+        dt, e = _elem(xb)
+        if wb.dtype != xb.dtype or y_bits and e != 2:
+            raise TypeError(f"tma_fwd: x {xb.dtype} and w {wb.dtype} must both be bf16 bits (uint16) or both fp32; "
+                            f"y_bits={y_bits} needs bf16")
+        tw = encode_map(wb.data.ptr, (k, oc), (k * e,), (128 // e, bn), (1, 1), dt)
         tiles = -(-m // bm) * -(-oc // bn)
         if self.tma_persistent:
             tiles = min(tiles, TMA_BLOCKS[bm] * self.sm_count)
         smem = tma_smem_bytes(bm, bn)
-        kern = self.kernel("conv_tma", f"wgb_conv_fwd_tma{'_yb' if y_bits else ''}_m{bm}_n{bn}", smem)
-        args = (tx, tw, i32(m), i32(oc), i32(ic), i32(fw), i32(k // 64), i32(oh), i32(ow), i32(sh), i32(ph), i32(pw))
+        kind = "wgb" if e == 2 else "wg"
+        kern = self.kernel("conv_tma", f"{kind}_conv_fwd_tma{'_yb' if y_bits else ''}_m{bm}_n{bn}", smem)
+        args = (tx, tw, i32(m), i32(oc), i32(ic), i32(fw), i32(k * e // 128), i32(oh), i32(ow), i32(sh), i32(ph),
+                i32(pw))
         return (n, oh, ow, oc), kern, max(tiles, 1), smem, args
 
     def tma_wgrad_ok(self, x_shape, oc, y_hw, stride, xb=None, gyb=None):
@@ -157,7 +171,7 @@ class CudaTmaConvOps:
         key = ("wgrad", xb.data.ptr, gyb.data.ptr, xb.shape, gyb.shape, tuple(stride))
         maps = self._tma_memo(key, lambda: (
             _x_map(xb, oh, ow, stride, 64),
-            encode_bf16_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
+            encode_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
         smem = WGRAD_STAGES * (bm + bn) * 64 * 2 + 1024
         geom = tuple(i32(v) for v in (n, h, wd, ic, oc, fh, fw, oh, ow, sh, sw, ph, pw, chunk))
         self.kernel("conv_tma", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(

@@ -18,7 +18,8 @@ from . import kernel_loader as kl
 FORMAT = 1
 RECORD = "kernels_prebuilt.json"
 GEMM_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter")     # instances <BM,BN,VEC,MMA>
-BF16_FAMILIES = ("gemm_bf16", "bf16_act", "conv_tma")  # bf16 mode only (cc >= 8.0; conv_tma 9.0): built on first use
+BF16_FAMILIES = ("gemm_bf16", "bf16_act")    # bf16 mode only (compute capability >= 8.0): built on first use
+HOPPER_FAMILIES = ("conv_wgmma", "conv_tma")  # TF32 (and bf16) wgmma kernels, sm_90a only
 
 
 def cache_root():
@@ -50,14 +51,14 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False):
     """The (family, instance) modules an engine compiles ahead, from {family: (instances, has plain kernels)}, in
     queue order (spec_rank): every family's `extern "C"` module and template instance, except that the
     implicit-GEMM families keep the instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA
-    tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma only on Hopper), the bf16
+    tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma, conv_tma only on Hopper), the bf16
     families never (bf16 mode compiles them on first use; they need compute capability >= 8.0), and the instances
     of the less common activations and optimizers, of the math family, the batched GEMM and bernouliMul's mask only
     with rare=True (`alpha warmup`)."""
     keep_mma = {"0", str(int(tf32_ks))}
     specs = []
     for fam in sorted(table):
-        if (fam == "conv_tc" and not tf32_ks or fam == "conv_wgmma" and not (tf32_ks and hopper)
+        if (fam == "conv_tc" and not tf32_ks or fam in HOPPER_FAMILIES and not (tf32_ks and hopper)
                 or fam in BF16_FAMILIES):
             continue
         instances, plain = table[fam]
