@@ -88,6 +88,8 @@ def _parser():
                        "first epoch then starts without compiling)", formatter_class=fmt)
     w.add_argument("--device", type=int, default=0, help="CUDA device")
     w.add_argument("--tf32", action="store_true", help="also the TF32 tensor-core kernels (train --tf32)")
+    w.add_argument("--bf16", action="store_true", help="also the bf16 kernels (train --precision bf16; compute "
+                   "capability >= 8.0)")
     w.add_argument("--threads", type=int, default=None,
                    help="compile threads (default: $ALPHA_COMPILE_THREADS, else the CPUs of this process)")
     w.add_argument("--cpu", action="store_true", help="compile the CPU engine's Numba kernels (float32 and float64) "
@@ -106,9 +108,10 @@ def run_warmup_cpu(out=print):
 
 
 def run_warmup(args, out=print):
-    """`alpha warmup`: every kernel module of strict fp32 (and of TF32 with --tf32; the less common activations'
-    and optimizers' too, which an engine leaves to their first use) and CuPy's first kernels compiled on worker
-    threads into CuPy's disk cache, recorded in the Alpha cache folder; prints where the caches are and the time."""
+    """`alpha warmup`: every kernel module of strict fp32 (and of TF32 with --tf32, of bf16 with --bf16; the less
+    common activations' and optimizers' too, which an engine leaves to their first use) and CuPy's first kernels
+    compiled on worker threads into CuPy's disk cache, recorded in the Alpha cache folder; prints where the caches
+    are and the time."""
     import time
     if args.threads is not None:
         if args.threads < 0:
@@ -120,9 +123,10 @@ def run_warmup(args, out=print):
     eg = alpha.engine.cuda_float32(args.device)
     bk = eg.backend
     bk.prebuild_kernels(wait=True, rare=True)
-    if args.tf32:
-        bk.tf32 = True
-        bk.prebuild_kernels(wait=True, rare=True)
+    for mode in ("tf32", "bf16"):
+        if getattr(args, mode):
+            bk.set_precision(mode, f"warmup --{mode}")
+            bk.prebuild_kernels(wait=True, rare=True)
     errors = kernel_prebuild.pool().errors
     if errors:
         key, e = errors[0]

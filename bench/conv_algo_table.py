@@ -1,8 +1,9 @@
 """Device tool: (re)generates the shipped convolution algorithm table alpha_py/backend/conv_algo_known.json for the
 GPU it runs on. Runs one op-by-op training step and one forward of each zoo net below at each batch size, strict
-fp32 and TF32, with an empty algorithm cache and no table (every candidate timed, as a cold cache would), then
-merges the choices it timed for this GPU's name into the table (other GPUs' entries stay).
-Usage: python3 bench/conv_algo_table.py [--out FILE] [--nets resnet18,vgg16,mnist_cnn] [--modes fp32,tf32]"""
+fp32, TF32 and (where the GPU has bf16 tensor cores) bf16, with an empty algorithm cache and no table (every
+candidate timed, as a cold cache would), then merges the choices it timed for this GPU's name into the table (other
+GPUs' entries stay).
+Usage: python3 bench/conv_algo_table.py [--out FILE] [--nets resnet18,vgg16,mnist_cnn] [--modes fp32,tf32,bf16]"""
 import argparse
 import json
 import os
@@ -49,7 +50,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=None, help="table to write (default: the package's conv_algo_known.json)")
     ap.add_argument("--nets", default=",".join(NETS))
-    ap.add_argument("--modes", default="fp32,tf32")
+    ap.add_argument("--modes", default="fp32,tf32,bf16")
     ap.add_argument("--batches", default=None, help="comma list overriding every net's batch sizes")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="alpha-table-")
@@ -62,7 +63,10 @@ def main():
     b = eg.backend
     t0 = time.perf_counter()
     for mode in a.modes.split(","):
-        b.tf32 = mode == "tf32"
+        if mode == "bf16" and int(b.device.compute_capability) < 80:
+            print("bf16: skipped (no bf16 tensor cores on this GPU)")
+            continue
+        b.set_precision(mode)
         b.prebuild_kernels(wait=True)
         for name in a.nets.split(","):
             shape, batches, variants = NETS[name]
@@ -72,7 +76,7 @@ def main():
                     t1 = time.perf_counter()
                     run_net(alpha, nn, eg, name, shape, n, options)
                     print(f"{mode} {name} {options or ''} batch {n}: {time.perf_counter() - t1:.2f} s", flush=True)
-    b.tf32 = False
+    b.set_precision("fp32")
     timed = b._algo_cache().timings
     gpu = b._algo_cache().device_name
     table = read_choices(out, "convolution algorithm table", "starting a new one")

@@ -1,9 +1,11 @@
 """Benchmark (device): the cold start. Each case runs in a child process whose CuPy kernel cache and Alpha cache
 (CUPY_CACHE_DIR, ALPHA_CACHE_DIR) are fresh temp folders, as on a fresh machine; "warm" re-runs with the folders
 the cold run filled. Cases: `compile` (`alpha warmup` serial vs on worker threads: does NVRTC run in parallel?),
-`resnet18` (bench/resnet18_cifar.py's first step, graph on: with the shipped algorithm table, without it, warm),
+`resnet18` (bench/resnet18_cifar.py's first step, graph on, --mode's precision: with the shipped algorithm table,
+without it, warm),
 `fashion` (bench/epoch_vs_torch.py epoch 1, Alpha vs PyTorch in one process, cold, warm).
-Usage: python3 bench/first_run.py [--cases compile,resnet18,fashion] [--data-dir .gpudata/fashion] [--threads N]"""
+Usage: python3 bench/first_run.py [--cases compile,resnet18,fashion] [--data-dir .gpudata/fashion] [--threads N]
+                                 [--mode fp32|tf32|bf16]"""
 import argparse
 import os
 import re
@@ -55,7 +57,7 @@ def case_compile(a, rows):
 
 def case_resnet18(a, rows):
     cmd = [sys.executable] + (["bench/trace_compiles.py"] if a.trace else []) + [
-        "bench/resnet18_cifar.py", "--nets", "resnet18", "--modes", "fp32", "--graph", "on", "--steps", "5",
+        "bench/resnet18_cifar.py", "--nets", "resnet18", "--modes", a.mode, "--graph", "on", "--steps", "5",
         "--batch", str(a.batch)]
     warm_dir = fresh()
     for label, env, d in (("cold, shipped table", {}, warm_dir),
@@ -93,6 +95,7 @@ def main():
     ap.add_argument("--data-dir", dest="data_dir", default=None)
     ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--mode", default="fp32", help="resnet18 case: fp32 | tf32 | bf16")
     ap.add_argument("--serial", action="store_true", help="compile case: also `alpha warmup --threads 0`")
     ap.add_argument("--trace", action="store_true", help="run the ResNet18 and Fashion children under "
                     "bench/trace_compiles.py (NVRTC compiles of the main thread vs the compile threads)")

@@ -114,7 +114,11 @@ def test_the_shipped_table_is_well_formed():
     choices = read_choices(KNOWN_TABLE)
     assert choices
     for k, v in choices.items():
-        assert re.fullmatch(r"winograd|(gemm|tc)(64|128)x(64|128)|wg128x(64|128)|tma(128|256)x(64|128)", v), (k, v)
         gpu, pas, *_ = k.split("|")
-        assert gpu and pas in ("fwd", "bwd_data", "bwd_filter") and k.endswith(("|fp32", "|tf32ks1", "|tf32ks2"))
+        assert gpu and pas in ("fwd", "bwd_data", "bwd_filter"), k
+        if k.endswith(("|bf16", "|bf16x", "|bf16g")):        # cuda_bf16.py's candidates (x: on x's bits, g: gY's)
+            assert re.fullmatch(r"bf16mma|bf16wg(128|256)x(64|128)|bf16tma(128|256)x(64|128)", v), (k, v)
+            continue
+        assert re.fullmatch(r"winograd|(gemm|tc)(64|128)x(64|128)|wg128x(64|128)|tma(128|256)x(64|128)", v), (k, v)
+        assert k.endswith(("|fp32", "|tf32ks1", "|tf32ks2")), k
         assert not v.startswith("tma") or pas != "bwd_filter" and "|tf32" in k, (k, v)     # TF32 forward-style only

@@ -115,3 +115,40 @@ def test_shipped_table_answers_known_shapes(tmp_path, monkeypatch):
         assert np.linalg.norm(bg.to_host(y) - ref) / np.linalg.norm(ref) < 1e-5
     finally:
         bg._algos = saved
+
+
+BF16_CHILD = r"""
+import json
+import numpy as np
+from alpha_py import alpha
+from alpha_py.backend import kernel_loader as kl, kernel_prebuild as kp
+eg = alpha.engine.cuda_float32(0, precision="bf16")      # queues the bf16 set beside the fp32 one
+b = eg.backend
+b.prebuild_kernels(wait=True)
+built, mods = kl.stats["compiled"], set(kl._modules)
+rng = np.random.RandomState(0)
+x, w = (b.from_host(rng.randn(*s).astype(np.float32)) for s in ((8, 16, 16, 64), (64, 3, 3, 64)))
+gy = b.from_host(rng.randn(8, 16, 16, 64).astype(np.float32))
+b.conv_fwd(x, w, (1, 1), (1, 1)); b.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1))
+b.conv_bwd_filter(x, gy, w.shape, (1, 1), (1, 1)); b.synchronize()
+print(json.dumps({"built": built, "after": kl.stats["compiled"], "errors": len(kp.pool().errors),
+                  "new": sorted(f"{k[1]} {k[3]}" for k in set(kl._modules) - mods),
+                  "timed": sorted(n for t in b._algo_cache().timings.values() for n in t)}))
+"""
+
+
+def test_a_bf16_engine_compiles_its_kernels_ahead(tmp_path):
+    """precision='bf16' queues the bf16 families (and Hopper's wgmma ones) on the worker threads: a cold bf16
+    convolution's every candidate, timed in all three passes, then compiles nothing on the main thread."""
+    require_gpu()
+    if int(gpu().backend.device.compute_capability) < 80:
+        pytest.skip("bf16 needs compute capability >= 8.0")
+    from alpha_py.backend import kernel_prebuild as kp
+    e = dict(os.environ, CUPY_CACHE_DIR=str(tmp_path / "cupy"), ALPHA_CACHE_DIR=str(tmp_path / "alpha"),
+             PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", BF16_CHILD], cwd=ROOT, env=e, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["errors"] == 0 and out["after"] == out["built"] and "bf16mma" in out["timed"], out
+    assert len(json.loads((tmp_path / "alpha" / kp.RECORD).read_text())["sets"]) == 1      # bf16's (fp32's in it)

@@ -24,10 +24,19 @@ def test_module_specs_per_mode():
     assert ("conv_fwd", "conv_fwd<64,64,0,2>") in tf32 and ("conv_fwd", "conv_fwd<64,64,1,1>") not in tf32
     assert ("conv_tc", None) in tf32 and ("conv_tc", "tc_conv_fwd<64,64>") in tf32
     assert ("conv_wgmma", None) not in tf32 and ("conv_wgmma", None) in kp.module_specs(TABLE, 2, hopper=True)
-    real = kp.module_specs(kp.family_table(), 2, hopper=True, rare=True)      # bf16 families: on first use only
+    real = kp.module_specs(kp.family_table(), 2, hopper=True, rare=True)      # bf16 families: in bf16 mode only
     assert not [s for s in real if s[0] in ("gemm_bf16", "bf16_act")] and "bf16_act" in kp.family_table()
     assert ("conv_tma", None) in real                                        # TF32's TMA forward on Hopper
     assert ("conv_tma", None) not in kp.module_specs(kp.family_table(), 2, hopper=False, rare=True)
+    bf16 = kp.module_specs(kp.family_table(), 0, hopper=True, bf16=True)
+    fams = {f for f, _ in bf16}
+    assert {"gemm_bf16", "bf16_act", "conv_wgmma", "conv_tma", "conv_bf16"} <= fams
+    assert [s for s in bf16 if s[0] == "conv_tc"] == [("conv_tc", None)]          # flip_filter_bf16, no TF32 tiles
+    order = [f for f, _ in bf16]
+    assert order[:3] == ["conv_wgmma", "conv_tma", "random"]                   # the longest compiles first
+    assert order.index("image") < order.index("conv_bf16") < order.index("conv_fwd")
+    assert set(kp.module_specs(kp.family_table())) < set(bf16)                 # the fp32 set and more
+    assert not {"conv_wgmma", "conv_tma"} & {f for f, _ in kp.module_specs(kp.family_table(), 0, bf16=True)}
 
 
 def test_queue_order():
@@ -131,6 +140,7 @@ def test_prebuilder_threads_and_record(tmp_path, monkeypatch):
         return "m"
     monkeypatch.setattr(kp, "_pool", kp.Prebuilder(3, fake))
     monkeypatch.setattr(kp, "_started", set())
+    monkeypatch.setattr(kp, "_warmed", set())
     monkeypatch.setattr(kp, "family_table", lambda: TABLE)
     def bad_op():
         raise RuntimeError("no such CuPy op")
@@ -142,8 +152,9 @@ def test_prebuilder_threads_and_record(tmp_path, monkeypatch):
     assert len(compiled) == 5 and len(kp.pool().errors) == 1 and len(kp.pool().op_errors) == 1
     assert kp.read_record(rec) == {}                                  # a failure: the set is not complete
     monkeypatch.setattr(kp, "family_table", lambda: {k: v for k, v in TABLE.items() if k != "softmax"})
-    assert kp.prebuild(dev, "80", wait=True, record_path=rec) == 4    # built keys are not compiled again
-    assert len(compiled) == 6 and len(kp.read_record(rec)) == 1       # a failed CuPy op does not block it
+    assert kp.prebuild(dev, "80", wait=True, record_path=rec) == 2    # CuPy's ops ran with the device's first set
+    assert len(compiled) == 5 and len(kp.read_record(rec)) == 1       # built keys are not compiled again; a failed
+    #                                                                   CuPy op does not block the record
     (tmp_path / "cupy").mkdir()
     for i in range(2):
         (tmp_path / "cupy" / f"{i}.cubin").write_bytes(b"x")

@@ -57,7 +57,8 @@ class CudaBackend(CudaBatchNormOps, CudaBf16Ops, CudaBf16Twins, CudaMathOps, Cud
                   ArrayBackend):
     name = "cuda"
 
-    def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, tf32=False):
+    def __init__(self, device_id=0, mempool=None, max_trans_buf_bytes=64 << 20, tf32=False, prebuild=True):
+        """prebuild=False: no kernels queued here (the factory's set_precision queues its mode's set)."""
         super().__init__(cupy, np.float32)
         self.tf32 = bool(tf32)
         self.device_id = int(device_id)
@@ -71,7 +72,8 @@ class CudaBackend(CudaBatchNormOps, CudaBf16Ops, CudaBf16Twins, CudaMathOps, Cud
         self.sm_count = self.device.attributes["MultiProcessorCount"]
         self._kernels = {}
         self._seed, self._rng_calls = 0, 0
-        self.prebuild_kernels()         # worker threads compile this mode's kernels ahead (kernel_prebuild.py)
+        if prebuild:
+            self.prebuild_kernels()     # worker threads compile this mode's kernels ahead (kernel_prebuild.py)
 
     # ---------------------------------------------------------------- kernels
     def kernel(self, family, name, smem=0):

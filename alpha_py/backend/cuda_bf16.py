@@ -38,6 +38,8 @@ class CudaBf16Ops:
                                   f"{cc // 10}.{cc % 10}: use 'tf32' or 'fp32'")
         self._bf16 = name == "bf16"
         self.tf32 = name == "tf32"
+        if "_kernels" in self.__dict__:         # (a constructed backend) this mode's kernels, on worker threads
+            self.prebuild_kernels()
         return self
 
     def refuse_bf16(self, unit):

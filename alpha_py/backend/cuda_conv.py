@@ -95,15 +95,17 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         return cache
 
     def prebuild_kernels(self, wait=False, rare=False):
-        """Compiles the kernel modules of the current mode (strict fp32, or TF32 with tf32_ks) ahead of their
-        first use on worker threads (kernel_prebuild.py); once per mode. rare=True: also the instances of the
-        less common activations and optimizers. Returns the number queued."""
-        ks = int(self.tf32_ks) if self.tf32 else 0
+        """Compiles the kernel modules of the current mode (strict fp32, TF32 with tf32_ks, or bf16) ahead of
+        their first use on worker threads (kernel_prebuild.py); once per mode. rare=True: also the instances of
+        the less common activations and optimizers. Returns the number queued."""
+        bf16 = bool(self._bf16)
+        ks = 0 if bf16 or not self.tf32 else int(self.tf32_ks)
         done = self.__dict__.setdefault("_prebuilt", set())
-        if ks in done and not wait:
+        mode = "bf16" if bf16 else ks
+        if mode in done and not wait:
             return 0
-        done.add(ks)
-        return prebuild(self.device_id, self.device.compute_capability, ks, wait=wait, rare=rare)
+        done.add(mode)
+        return prebuild(self.device_id, self.device.compute_capability, ks, wait=wait, rare=rare, bf16=bf16)
 
     def _mode(self):
         return f"tf32ks{int(self.tf32_ks)}" if self.tf32 else "fp32"

@@ -18,8 +18,8 @@ from . import kernel_loader as kl
 FORMAT = 1
 RECORD = "kernels_prebuilt.json"
 GEMM_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter")     # instances <BM,BN,VEC,MMA>
-BF16_FAMILIES = ("gemm_bf16", "bf16_act")    # bf16 mode only (compute capability >= 8.0): built on first use
-HOPPER_FAMILIES = ("conv_wgmma", "conv_tma")  # TF32 (and bf16) wgmma kernels, sm_90a only
+BF16_FAMILIES = ("gemm_bf16", "bf16_act")    # bf16 mode only (compute capability >= 8.0)
+HOPPER_FAMILIES = ("conv_wgmma", "conv_tma")  # the TF32 and bf16 wgmma kernels, sm_90a only
 
 
 def cache_root():
@@ -47,32 +47,39 @@ def default_threads():
     return max(1, min(32, n - 1))
 
 
-def module_specs(table, tf32_ks=0, hopper=False, rare=False):
+def module_specs(table, tf32_ks=0, hopper=False, rare=False, bf16=False):
     """The (family, instance) modules an engine compiles ahead, from {family: (instances, has plain kernels)}, in
     queue order (spec_rank): every family's `extern "C"` module and template instance, except that the
     implicit-GEMM families keep the instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA
-    tf32_ks, the TF32 tensor-core families come only with tf32_ks > 0 (conv_wgmma, conv_tma only on Hopper), the bf16
-    families never (bf16 mode compiles them on first use; they need compute capability >= 8.0), and the instances
-    of the less common activations and optimizers, of the math family, the batched GEMM and bernouliMul's mask only
-    with rare=True (`alpha warmup`)."""
+    tf32_ks, the TF32 tensor-core family conv_tc comes only with tf32_ks > 0, the Hopper wgmma families (conv_wgmma,
+    conv_tma) only on Hopper with tf32_ks > 0 or bf16, the bf16 families only with bf16 (compute capability >= 8.0;
+    of conv_tc then only its plain kernels),
+    and the instances of the less common activations and optimizers, of the math family, the batched GEMM and
+    bernouliMul's mask only with rare=True (`alpha warmup`)."""
     keep_mma = {"0", str(int(tf32_ks))}
     specs = []
     for fam in sorted(table):
-        if (fam == "conv_tc" and not tf32_ks or fam in HOPPER_FAMILIES and not (tf32_ks and hopper)
-                or fam in BF16_FAMILIES):
+        if (fam == "conv_tc" and not (tf32_ks or bf16) or fam in HOPPER_FAMILIES and not ((tf32_ks or bf16) and hopper)
+                or fam in BF16_FAMILIES and not bf16):
             continue
         instances, plain = table[fam]
         if plain:
             specs.append((fam, None))
+        if fam == "conv_tc" and not tf32_ks:        # bf16: only its plain kernels (flip_filter_bf16)
+            continue
         for inst in instances:
             if fam in GEMM_FAMILIES and inst.rstrip(">").split(",")[-1] not in keep_mma:
                 continue
             specs.append((fam, inst))
+    first = ((HOPPER_FAMILIES if hopper and (tf32_ks or bf16) else ()) + FIRST[:2] + (BF16_FIRST if bf16 else ())
+             + FIRST[2:])
     return sorted((s for s in specs if rare or spec_rank(*s) < 3),
-                  key=lambda s: (spec_rank(*s), FIRST.index(s[0]) if s[0] in FIRST else len(FIRST)))
+                  key=lambda s: (spec_rank(*s), first.index(s[0]) if s[0] in first else len(first)))
 
 
-# families in the order a first step meets them: random numbers (net.init), the image map, the first convolution
+# families in the order a first step meets them: random numbers (net.init), the image map, the first convolution;
+# the mode's large wgmma modules before them (the longest compiles start first), its bf16 ones after the image map
+BF16_FIRST = ("conv_bf16",) + BF16_FAMILIES + ("conv_tc",)
 FIRST = ("random", "image", "conv_fwd", "batchnorm", "elementwise", "pool", "reduce", "softmax", "optim",
          "conv_bwd_filter", "winograd", "conv_bwd_data")
 
@@ -262,6 +269,7 @@ class Prebuilder:
 
 _pool = None
 _started = set()
+_warmed = set()
 warm_calls = cupy_warm.warm_calls          # tests without a GPU replace it
 
 
@@ -273,14 +281,15 @@ def pool():
     return _pool
 
 
-def prebuild(device_id, compute_capability, tf32_ks=0, wait=False, record_path=None, rare=False):
-    """Queues the modules of an engine in this mode (module_specs) on the worker threads, unless the record
+def prebuild(device_id, compute_capability, tf32_ks=0, wait=False, record_path=None, rare=False, bf16=False):
+    """Queues the modules of an engine in this mode (module_specs; bf16=True: the bf16 mode's, which the caller
+    checked the GPU can run) on the worker threads, unless the record
     says this set is complete and CuPy's cache still holds it; writes the record once all compiled. Returns
     the number of modules queued (0: warm or ALPHA_COMPILE_THREADS=0, which leaves every compile to the first
     use). Once per process and set; wait=True blocks until compiled; rare=True: module_specs' rare ones too."""
     if pool().threads < 1 and not wait:
         return 0
-    specs = module_specs(family_table(), tf32_ks, compute_capability == "90", rare)
+    specs = module_specs(family_table(), tf32_ks, compute_capability == "90", rare, bf16)
     fp = fingerprint(specs, f"sm_{compute_capability}")
     if (fp, device_id) in _started:
         if wait:
@@ -290,7 +299,8 @@ def prebuild(device_id, compute_capability, tf32_ks=0, wait=False, record_path=N
     path = record_path or os.path.join(cache_root(), RECORD)
     if not needs_build(path, fp, len(specs), cupy_cache_dir()):
         return 0
-    keys = [("cupy", name, fn) for name, fn in warm_calls(device_id)] if not tf32_ks else []
+    keys = [("cupy", name, fn) for name, fn in warm_calls(device_id)] if device_id not in _warmed else []
+    _warmed.add(device_id)                  # CuPy's own kernels: with the first set queued for this device
     keys += [kl.module_key(f, None, i, device_id) for f, i in specs]
 
     def done(failed):

@@ -63,8 +63,8 @@ class EngineFactory:
             raise ArgumentError(f"cuda_float32: mempool must come from alpha.engine.memp1/memp2/memp3, "
                                 f"got {type(mempool).__name__}")
         from ..backend.cuda import CudaBackend
-        eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes), precision == "tf32"),
-                    "cuda_float32")
+        eg = Engine(CudaBackend(int(device_id), mempool, int(max_trans_buf_bytes), precision == "tf32",
+                                prebuild=False), "cuda_float32")         # set_precision queues the mode's kernels
         eg.backend.set_precision(precision, "cuda_float32")
         eg.backend.conv_autotune = bool(conv_autotune)
         if auto_graph is None:
