@@ -13,14 +13,19 @@ from cuda_parity import cpu, keep_allocator, rel_err, require_gpu, round_bf16  #
 _EG = {}
 
 
-def bf16():
+def engine(precision):
+    """The backend of a Hopper engine in this precision (one per precision), else a skip."""
     require_gpu()
-    if "bf16" not in _EG:
-        _EG["bf16"] = alpha.engine.cuda_float32(0, precision="bf16")
-    bg = _EG["bf16"].backend
+    if precision not in _EG:
+        _EG[precision] = alpha.engine.cuda_float32(0, precision=precision)
+    bg = _EG[precision].backend
     if not bg.wgmma_ok():
         pytest.skip("TMA + wgmma kernels need compute capability 9.0")
     return bg
+
+
+def bf16():
+    return engine("bf16")
 
 
 CONVS = [((1, 4, 4, 64), (64, 3, 3), (1, 1), (1, 1)), ((3, 8, 8, 128), (72, 3, 3), (1, 1), (1, 1)),
@@ -107,31 +112,41 @@ def test_tma_weight_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, stride, pad, b
     assert rel_err(new, exact) < 1e-5 + xs[0] * oh * ow * 2.0 ** -24
 
 
-def test_the_bf16_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_it(tmp_path, monkeypatch):
-    bg = bf16()
-    monkeypatch.setenv("ALPHA_CACHE_DIR", str(tmp_path))                  # a cold algorithm cache
-    saved, bg._algos = getattr(bg, "_algos", None), None
+@pytest.fixture
+def cold(tmp_path, monkeypatch):
+    """cold(bg): bg with a cold algorithm cache (in tmp_path); its own cache and TMA switch restored afterwards."""
+    monkeypatch.setenv("ALPHA_CACHE_DIR", str(tmp_path))
+    saved = []
+
+    def make(bg):
+        saved.append((bg, getattr(bg, "_algos", None)))
+        bg._algos = None
+        return bg
+    yield make
+    for bg, algos in saved:
+        bg.__dict__.pop("tma_conv", None)
+        bg._algos = algos
+
+
+def test_the_bf16_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_it(cold):
+    bg = cold(bf16())
     rng = np.random.default_rng(5)
     x = bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32))
     w = bg.from_host(rng.standard_normal((64, 3, 3, 64)).astype(np.float32))
-    try:
-        bg.conv_fwd(x, w, (1, 1), (1, 1))
-        gy = bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32))
-        bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1))
-        bg.conv_bwd_filter(x, gy, w.shape, (1, 1), (1, 1))
-        timed = bg._algos.timings
-        for what in ("|fwd|", "|bwd_data|", "|bwd_filter|"):
-            [times] = [t for k, t in timed.items() if what in k]
-            assert {"bf16tma128x128", "bf16tma128x64", "bf16tma256x128", "bf16tma256x64", "bf16wg128x128",
-                    "bf16wg128x64"} <= set(times), times
-        bg.tma_conv = False
-        assert not bg.tma_fwd_ok(x.shape, w.shape, (16, 16), (1, 1))
-        y = bg.conv_fwd(x, w, (1, 1), (2, 2))                             # a new shape, timed without it
-        [times] = [t for k, t in bg._algos.timings.items() if "|fwd|" in k and "(2, 2)|bf16" in k]
-        assert y.shape == (8, 18, 18, 64) and not any(n.startswith("bf16tma") for n in times), times
-    finally:
-        bg.__dict__.pop("tma_conv", None)
-        bg._algos = saved
+    bg.conv_fwd(x, w, (1, 1), (1, 1))
+    gy = bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32))
+    bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1))
+    bg.conv_bwd_filter(x, gy, w.shape, (1, 1), (1, 1))
+    timed = bg._algos.timings
+    for what in ("|fwd|", "|bwd_data|", "|bwd_filter|"):
+        [times] = [t for k, t in timed.items() if what in k]
+        assert {"bf16tma128x128", "bf16tma128x64", "bf16tma256x128", "bf16tma256x64", "bf16wg128x128",
+                "bf16wg128x64"} <= set(times), times
+    bg.tma_conv = False
+    assert not bg.tma_fwd_ok(x.shape, w.shape, (16, 16), (1, 1))
+    y = bg.conv_fwd(x, w, (1, 1), (2, 2))                             # a new shape, timed without it
+    [times] = [t for k, t in bg._algos.timings.items() if "|fwd|" in k and "(2, 2)|bf16" in k]
+    assert y.shape == (8, 18, 18, 64) and not any(n.startswith("bf16tma") for n in times), times
 
 
 def test_an_output_grid_the_tma_kernel_cannot_tile_is_refused_with_its_reason():
@@ -141,13 +156,7 @@ def test_an_output_grid_the_tma_kernel_cannot_tile_is_refused_with_its_reason():
 
 
 def tf32():
-    require_gpu()
-    if "tf32" not in _EG:
-        _EG["tf32"] = alpha.engine.cuda_float32(0, precision="tf32")
-    bg = _EG["tf32"].backend
-    if not bg.wgmma_ok():
-        pytest.skip("TMA + wgmma kernels need compute capability 9.0")
-    return bg
+    return engine("tf32")
 
 
 TF32_CONVS = CONVS[:7] + [((2, 8, 8, 96), (40, 3, 3), (1, 1), (1, 1)), ((3, 16, 16, 32), (64, 3, 3), (2, 2), (1, 1))]
@@ -186,30 +195,24 @@ def test_tf32_tma_data_gradient_is_the_wgmma_one_bit_for_bit(xs, ws, pad, bm, bn
     np.testing.assert_array_equal(new, old)
 
 
-def test_the_tf32_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_it(tmp_path, monkeypatch):
-    bg = tf32()
-    monkeypatch.setenv("ALPHA_CACHE_DIR", str(tmp_path))                  # a cold algorithm cache
-    saved, bg._algos = getattr(bg, "_algos", None), None
+def test_the_tf32_algorithm_choice_times_the_tma_kernel_and_its_switch_removes_it(cold):
+    bg = cold(tf32())
     rng = np.random.default_rng(6)
     x = bg.from_host(rng.standard_normal((8, 16, 16, 32)).astype(np.float32))
     w = bg.from_host(rng.standard_normal((64, 3, 3, 32)).astype(np.float32))
     gy = bg.from_host(rng.standard_normal((8, 16, 16, 64)).astype(np.float32))
-    try:
-        y = bg.conv_fwd(x, w, (1, 1), (1, 1))
-        gx = bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1))
-        for what in ("|fwd|", "|bwd_data|"):
-            [times] = [t for k, t in bg._algos.timings.items() if what in k]
-            assert {"tma128x128", "tma128x64", "tma256x128", "tma256x64", "wg128x128", "tc128x128"} <= set(times)
-        for name in ("tma128x64", "wg128x64"):                            # a memoised TMA choice runs it again
-            bg._algos.memo.clear()
-            bg._algos.known, bg._algos._choice = {}, {k: name for k in bg._algos.timings}
-            np.testing.assert_array_equal(bg.conv_fwd(x, w, (1, 1), (1, 1)).get(), y.get())
-            np.testing.assert_array_equal(bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)).get(), gx.get())
-            assert bg.last_conv_algo == name
-        bg.tma_conv = False
-        bg.conv_fwd(x, w, (1, 1), (2, 2))                                   # a new shape, timed without it
-        [times] = [t for k, t in bg._algos.timings.items() if "|fwd|" in k and "(2, 2)|tf32" in k]
-        assert "wg128x128" in times and not any(n.startswith("tma") for n in times), times
-    finally:
-        bg.__dict__.pop("tma_conv", None)
-        bg._algos = saved
+    y = bg.conv_fwd(x, w, (1, 1), (1, 1))
+    gx = bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1))
+    for what in ("|fwd|", "|bwd_data|"):
+        [times] = [t for k, t in bg._algos.timings.items() if what in k]
+        assert {"tma128x128", "tma128x64", "tma256x128", "tma256x64", "wg128x128", "tc128x128"} <= set(times)
+    for name in ("tma128x64", "wg128x64"):                            # a memoised TMA choice runs it again
+        bg._algos.memo.clear()
+        bg._algos.known, bg._algos._choice = {}, {k: name for k in bg._algos.timings}
+        np.testing.assert_array_equal(bg.conv_fwd(x, w, (1, 1), (1, 1)).get(), y.get())
+        np.testing.assert_array_equal(bg.conv_bwd_data(gy, w, x.shape, (1, 1), (1, 1)).get(), gx.get())
+        assert bg.last_conv_algo == name
+    bg.tma_conv = False
+    bg.conv_fwd(x, w, (1, 1), (2, 2))                                   # a new shape, timed without it
+    [times] = [t for k, t in bg._algos.timings.items() if "|fwd|" in k and "(2, 2)|tf32" in k]
+    assert "wg128x128" in times and not any(n.startswith("tma") for n in times), times
