@@ -92,8 +92,7 @@ class CudaTensorCoreConvOps:
         bf16=True (wgmma only): x and w are cast to bf16 first (unless they are bf16 bits already), channels
         zero-padded to a multiple of 8; y_bits=True with it: y is written as its bf16 bits (uint16); tma=True (with
         wgmma, bf16 or TF32): the kernel whose tiles the TMA brings (cuda_tma.py; where tma_fwd_ok; bm 128 | 256).
-        out_hw: the output's
-        (OH, OW) when not the symmetric-pad size (pads may then be negative)."""
+        out_hw: the output's (OH, OW) when not the symmetric-pad size (pads may then be negative)."""
         if bf16:
             x, w = (a if a.dtype == np.uint16 else self.to_bf16(a, pad8=True) for a in (x, w))
         if tma:

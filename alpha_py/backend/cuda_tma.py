@@ -7,6 +7,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .base import out_size
+
 i32 = np.int32
 TMAP = np.dtype([("v", "<u8", (16,))])            # CUtensorMap: 128 opaque bytes, passed by value
 _F32, _BF16, _SWIZZLE_128B, _L2_128B = 7, 9, 3, 2  # CUtensorMapDataType / Swizzle / L2promotion values
@@ -32,10 +34,10 @@ def tma_tiles(oh, ow, stride, rows=128):
     return (bh, bni) if bh and bh * sh <= 256 and bni <= 256 else None
 
 
-def tma_smem_bytes(bm, bn):
-    """Dynamic shared memory of one block: stages x (A bm + B bn rows of 128 bytes: 64 bf16 or 32 fp32 channels),
-    plus 1 KB to align."""
-    return TMA_STAGES[(bm, bn)] * (bm + bn) * 64 * 2 + 1024
+def tma_smem_bytes(bm, bn, stages=None):
+    """Dynamic shared memory of one block: stages (default: the forward's, TMA_STAGES) x (A bm + B bn rows of 128
+    bytes: 64 bf16 or 32 fp32 channels), plus 1 KB to align."""
+    return (stages or TMA_STAGES[(bm, bn)]) * (bm + bn) * 128 + 1024
 
 
 class _Encoder:
@@ -110,13 +112,17 @@ class CudaTmaConvOps:
                 memo.popitem(last=False)
         return got
 
+    def _tma_usable(self, *arrays):
+        """The switch is on, the GPU is Hopper, the driver encodes tensor maps, the given arrays (None: not known
+        yet) start on 16-byte boundaries."""
+        return (self.tma_conv and self.wgmma_ok() and _Encoder.available()
+                and all(a is None or a.data.ptr % 16 == 0 for a in arrays))
+
     def tma_fwd_ok(self, x_shape, w_shape, y_hw, stride, xb=None, wb=None, bf16=True):
         """Can conv_tma.cu run this forward: Hopper, k-tiles of 64 bf16 / (bf16=False: TF32) 32 fp32 channels (IC a
         multiple), an output grid tma_tiles splits, 16-byte aligned operands?"""
-        return (self.tma_conv and self.wgmma_ok() and _Encoder.available() and x_shape[3] % (64 if bf16 else 32) == 0
-                and w_shape[3] == x_shape[3]
-                and tma_tiles(*y_hw, stride) is not None
-                and all(a is None or a.data.ptr % 16 == 0 for a in (xb, wb)))
+        return (x_shape[3] % (64 if bf16 else 32) == 0 and w_shape[3] == x_shape[3]
+                and tma_tiles(*y_hw, stride) is not None and self._tma_usable(xb, wb))
 
     def tma_fwd(self, xb, wb, stride, pad, bm, bn, y_bits, out_hw=None):
         """y = conv(x, w) from their bf16 bits xb [N, H, W, IC], wb [OC, FH, FW, IC] (tma_fwd_ok), or in TF32 from
@@ -136,7 +142,7 @@ class CudaTmaConvOps:
         n, h, wd, ic = xb.shape
         oc, fh, fw, _ = wb.shape
         (sh, sw), (ph, pw) = stride, pad
-        oh, ow = out_hw or ((h + 2 * ph - fh) // sh + 1, (wd + 2 * pw - fw) // sw + 1)
+        oh, ow = out_hw or (out_size(h, fh, sh, ph), out_size(wd, fw, sw, pw))
         m, k = n * oh * ow, fh * fw * ic
         tx = _x_map(xb, oh, ow, stride, 128)
         dt, e = _elem(xb)
@@ -157,9 +163,8 @@ class CudaTmaConvOps:
     def tma_wgrad_ok(self, x_shape, oc, y_hw, stride, xb=None, gyb=None):
         """Can conv_tma.cu run this weight gradient: Hopper, 64-channel column blocks (IC % 64 == 0), gY rows of
         16-byte multiples (OC % 8 == 0), 64-pixel k-tiles tma_tiles splits, 16-byte aligned operands?"""
-        return (self.tma_conv and self.wgmma_ok() and _Encoder.available() and x_shape[3] % 64 == 0 and oc % 8 == 0
-                and tma_tiles(*y_hw, stride, 64) is not None
-                and all(a is None or a.data.ptr % 16 == 0 for a in (xb, gyb)))
+        return (x_shape[3] % 64 == 0 and oc % 8 == 0 and tma_tiles(*y_hw, stride, 64) is not None
+                and self._tma_usable(xb, gyb))
 
     def tma_wgrad(self, xb, gyb, w_shape, stride, pad, bm, bn, ws, s, chunk):
         """Slices ws[z] (z < s, chunk rows of r each, a multiple of 64) of gW^T from x's and gY's bf16 bits
@@ -172,7 +177,7 @@ class CudaTmaConvOps:
         maps = self._tma_memo(key, lambda: (
             _x_map(xb, oh, ow, stride, 64),
             encode_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
-        smem = WGRAD_STAGES * (bm + bn) * 64 * 2 + 1024
+        smem = tma_smem_bytes(bm, bn, WGRAD_STAGES)
         geom = tuple(i32(v) for v in (n, h, wd, ic, oc, fh, fw, oh, ow, sh, sw, ph, pw, chunk))
         self.kernel("conv_tma", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(
             (-(-oc // bn), -(-fh * fw * ic // bm), s), (288,), maps + (ws,) + geom, shared_mem=smem)
