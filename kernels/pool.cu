@@ -5,6 +5,8 @@
 // | maxpool_fwd  | x, y, idx(int32), N,H,W,C, OH,OW, KH,KW, SH,SW, PH,PW        | 1 thread per output elem, 256 |
 // |   idx = row-major window position (i*KW + j) of the first maximum; padding counts as -inf         |
 // | maxpool_bwd  | gy, idx, gx, N,H,W,C, OH,OW, KH,KW, SH,SW, PH,PW            | 1 thread per input elem, 256  |
+// | maxpool_fwd_tiles, maxpool_bwd_tiles | the same args; windows that tile x exactly (K = S, no padding, H = OH*SH, |
+// |   W = OW*SW), C % 4 == 0, 16-byte aligned: 1 thread per output pixel x 4 channels (float4 / int4), 256     |
 // | avgpool_fwd  | x, y, ...  (divides by the count of non-padding elements)   | 1 thread per output elem, 256 |
 // | avgpool_bwd  | gy, gx, ...                                                 | 1 thread per input elem, 256  |
 //! instances:
@@ -57,6 +59,57 @@ extern "C" __global__ void maxpool_bwd(const float* __restrict__ gy, const int* 
                 if (idx[q] == pos) acc += gy[q];
             }
         gx[o] = acc;
+    }
+}
+
+// Windows that tile x exactly: thread t = output pixel p = (n, oh, ow) x channel quad c4; its window's rows
+// h = oh*SH + i, columns w = ow*SW + j. The same first-maximum rule as maxpool_fwd, per channel.
+__device__ __forceinline__ long long tile_row(long long p, int OH, int OW, int H, int W, int SH, int SW, int i, int j) {
+    const int ow = (int)(p % OW);
+    const long long q = p / OW;
+    const int oh = (int)(q % OH), n = (int)(q / OH);
+    return ((long long)n * H + oh * SH + i) * W + ow * SW + j;
+}
+
+extern "C" __global__ void maxpool_fwd_tiles(const float* __restrict__ x, float* __restrict__ y, int* __restrict__ idx, POOL_ARGS) {
+    const int C4 = C >> 2;
+    const long long total = (long long)N * OH * OW * C4;
+    GRID_LOOP(t, total) {
+        const long long p = t / C4;
+        const int c4 = (int)(t - p * C4);
+        float4 best = make_float4(0.f, 0.f, 0.f, 0.f);
+        int4 bi = make_int4(0, 0, 0, 0);
+        for (int i = 0; i < KH; ++i)
+            for (int j = 0; j < KW; ++j) {
+                const float4 v = reinterpret_cast<const float4*>(x)[tile_row(p, OH, OW, H, W, SH, SW, i, j) * C4 + c4];
+                const int pos = i * KW + j;
+                const bool first = pos == 0;
+                if (v.x > best.x || first) { best.x = v.x; bi.x = pos; }
+                if (v.y > best.y || first) { best.y = v.y; bi.y = pos; }
+                if (v.z > best.z || first) { best.z = v.z; bi.z = pos; }
+                if (v.w > best.w || first) { best.w = v.w; bi.w = pos; }
+            }
+        reinterpret_cast<float4*>(y)[t] = best;
+        reinterpret_cast<int4*>(idx)[t] = bi;
+    }
+}
+
+// each input element lies in one window: gx = 0 + gy where the window's maximum was, else 0 (maxpool_bwd's sum)
+extern "C" __global__ void maxpool_bwd_tiles(const float* __restrict__ gy, const int* __restrict__ idx, float* __restrict__ gx, POOL_ARGS) {
+    const int C4 = C >> 2;
+    const long long total = (long long)N * OH * OW * C4;
+    GRID_LOOP(t, total) {
+        const long long p = t / C4;
+        const int c4 = (int)(t - p * C4);
+        const float4 g = reinterpret_cast<const float4*>(gy)[t];
+        const int4 b = reinterpret_cast<const int4*>(idx)[t];
+        for (int i = 0; i < KH; ++i)
+            for (int j = 0; j < KW; ++j) {
+                const int pos = i * KW + j;
+                const float4 v = make_float4(b.x == pos ? 0.f + g.x : 0.f, b.y == pos ? 0.f + g.y : 0.f,
+                                             b.z == pos ? 0.f + g.z : 0.f, b.w == pos ? 0.f + g.w : 0.f);
+                reinterpret_cast<float4*>(gx)[tile_row(p, OH, OW, H, W, SH, SW, i, j) * C4 + c4] = v;
+            }
     }
 }
 

@@ -203,6 +203,34 @@ def test_pool_primitives(mode, xs, k, s, p):
           bc.pool_bwd(mode, gy, x, yc, ac, k, s, p))
 
 
+@pytest.mark.parametrize("xs,k", [((3, 32, 32, 64), (2, 2)), ((2, 8, 6, 12), (2, 3)), ((1, 4, 4, 4), (4, 4)),
+                                  ((5, 6, 6, 8), (3, 3))])
+def test_max_pool_of_tiling_windows_takes_its_own_kernels_and_agrees_bit_for_bit(xs, k):
+    """Windows that tile x exactly (K = S, no padding), C % 4 == 0: maxpool_*_tiles, 4 channels of an output pixel
+    per thread, give the one-element kernels' y, window indices (ties: the first maximum) and gx."""
+    bc, bg = both()
+    x = RNG.randint(-2, 3, xs).astype(np.float32)                    # many ties
+    gy = rand(xs[0], xs[1] // k[0], xs[2] // k[1], xs[3])
+    assert bg._pool_tiles(xs, gy.shape[1:3], k, k, (0, 0), dev(x))
+    names, kernel = [], bg.kernel
+    bg.kernel = lambda fam, name, smem=0: names.append(name) or kernel(fam, name, smem)
+    try:
+        y, idx = bg.pool_fwd("max", dev(x), k, k, (0, 0))
+        gx = bg.pool_bwd("max", dev(gy), dev(x), y, idx, k, k, (0, 0))
+        bg.pool_tiles = False
+        y1, idx1 = bg.pool_fwd("max", dev(x), k, k, (0, 0))
+        gx1 = bg.pool_bwd("max", dev(gy), dev(x), y1, idx1, k, k, (0, 0))
+    finally:
+        del bg.kernel
+        bg.__dict__.pop("pool_tiles", None)
+    assert names == ["maxpool_fwd_tiles", "maxpool_bwd_tiles", "maxpool_fwd", "maxpool_bwd"], names
+    for new, old in ((y, y1), (idx, idx1), (gx, gx1)):
+        np.testing.assert_array_equal(host(new), host(old))
+    yc, ac = bc.pool_fwd("max", x, k, k, (0, 0))
+    np.testing.assert_array_equal(host(y), yc)
+    np.testing.assert_array_equal(host(gx), bc.pool_bwd("max", gy, x, yc, ac, k, k, (0, 0)))
+
+
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (7, 13, 5), (128, 3136, 128), (513, 67, 10), (2049, 33, 130)])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_matmul_on_own_gemm_all_transposes(m, k, n, ta, tb):

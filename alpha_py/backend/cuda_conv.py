@@ -56,6 +56,7 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
     tf32_ks = 2
     conv_autotune = True        # time the candidate algorithms on first use of a shape (conv_algo.py)
     last_conv_algo = None       # the algorithm the last convolution ran (benchmarks, tests)
+    pool_tiles = True           # False: max pooling always on the one-element-per-thread kernels (tests compare)
 
     def _mma(self):
         return int(self.tf32_ks) if self.tf32 else 0
@@ -336,6 +337,13 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         return (i32(n), i32(h), i32(w), i32(c), i32(y_hw[0]), i32(y_hw[1]), i32(k[0]), i32(k[1]),
                 i32(stride[0]), i32(stride[1]), i32(pad[0]), i32(pad[1]))
 
+    def _pool_tiles(self, x_shape, y_hw, k, stride, pad, *arrays):
+        """Do the windows tile x exactly (K = S, no padding, H = OH*SH, W = OW*SW) with C % 4 == 0 and 16-byte
+        aligned arrays: kernels/pool.cu's *_tiles kernels (4 channels of one output pixel per thread)."""
+        n, h, w, c = x_shape
+        return (self.pool_tiles and c % 4 == 0 and tuple(k) == tuple(stride) and tuple(pad) == (0, 0)
+                and h == y_hw[0] * k[0] and w == y_hw[1] * k[1] and aligned(*arrays))
+
     def pool_fwd(self, mode, x, k, stride, pad):
         """mode 'max' -> (y, int32 window index of the first maximum); 'avg' -> (y, None): the GPU
         backward recomputes the non-padding count of each window."""
@@ -346,7 +354,9 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         geom = self._pool_geom(x.shape, (oh, ow), k, stride, pad)
         if mode == "max":
             idx = cupy.empty(y.shape, dtype=cupy.int32)
-            self.launch_flat("pool", "maxpool_fwd", y.size, (x, y, idx) + geom)
+            tiles = self._pool_tiles(x.shape, (oh, ow), k, stride, pad, x)
+            self.launch_flat("pool", "maxpool_fwd_tiles" if tiles else "maxpool_fwd", y.size // 4 if tiles else y.size,
+                             (x, y, idx) + geom)
             return y, idx
         self.launch_flat("pool", "avgpool_fwd", y.size, (x, y) + geom)
         return y, None
@@ -356,7 +366,11 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         gx = cupy.empty(x.shape, dtype=self.dtype)
         geom = self._pool_geom(x.shape, gy.shape[1:3], k, stride, pad)
         if mode == "max":
-            self.launch_flat("pool", "maxpool_bwd", gx.size, (gy, cupy.ascontiguousarray(aux), gx) + geom)
+            aux = cupy.ascontiguousarray(aux)
+            if self._pool_tiles(x.shape, gy.shape[1:3], k, stride, pad, gy, aux):
+                self.launch_flat("pool", "maxpool_bwd_tiles", gy.size // 4, (gy, aux, gx) + geom)
+            else:
+                self.launch_flat("pool", "maxpool_bwd", gx.size, (gy, aux, gx) + geom)
         else:
             self.launch_flat("pool", "avgpool_bwd", gx.size, (gy, gx) + geom)
         return gx
