@@ -1,6 +1,7 @@
 """Diagnostic (device): runs a Python script as __main__ with every NVRTC compile of the process timed (CuPy's
 private compile entry point wrapped; cache hits do not compile), then prints how many compiles ran on the main
-thread and on Alpha's compile threads, their seconds, and the slowest main-thread ones (CuPy's own kernels too).
+thread and on Alpha's compile threads, their seconds, the slowest main-thread ones (CuPy's own kernels too), every
+compile's start and end since the trace began, and where the main thread waited for a module (compiled or awaited).
 Usage: python3 bench/trace_compiles.py SCRIPT [ARGS...]"""
 import atexit
 import re
@@ -9,7 +10,9 @@ import sys
 import threading
 import time
 
-LOG = []            # (thread name, seconds, what)
+LOG = []            # (thread name, seconds, what, start since T0)
+WAITS = []          # (start since T0, seconds, module key): main-thread kernel_loader.build calls over 50 ms
+T0 = time.perf_counter()
 
 
 def _what(source, name_expressions):
@@ -31,8 +34,21 @@ def install():
         try:
             return orig(source, options, arch, filename, name_expressions, *args, **kw)
         finally:
-            LOG.append((threading.current_thread().name, time.perf_counter() - t0, _what(source, name_expressions)))
+            LOG.append((threading.current_thread().name, time.perf_counter() - t0, _what(source, name_expressions),
+                        t0 - T0))
     compiler._compile_using_nvrtc_no_warning = timed
+    from alpha_py.backend import kernel_loader
+    orig_build = kernel_loader.build
+
+    def build(key, compile_fn=None, wait=True):
+        t0 = time.perf_counter()
+        try:
+            return orig_build(key, compile_fn, wait)
+        finally:
+            dt = time.perf_counter() - t0
+            if dt > 0.05 and threading.current_thread() is threading.main_thread():
+                WAITS.append((t0 - T0, dt, key))
+    kernel_loader.build = build
     atexit.register(report)
 
 
@@ -41,8 +57,12 @@ def report():
     other = [e for e in LOG if e[0] != "MainThread"]
     print(f"TRACE compiles: main thread {len(main)} ({sum(e[1] for e in main):.2f} s), other threads {len(other)} "
           f"({sum(e[1] for e in other):.2f} s of compile time)", flush=True)
-    for name, s, what in sorted(main, key=lambda e: -e[1])[:40]:
+    for name, s, what, _ in sorted(main, key=lambda e: -e[1])[:40]:
         print(f"TRACE   main {s:6.3f} s  {what}", flush=True)
+    for name, s, what, t in sorted(LOG, key=lambda e: e[3])[:80]:
+        print(f"TRACE   at {t:6.2f} - {t + s:6.2f} s  {name[:12]:12s} {what}", flush=True)
+    for t, s, key in WAITS:
+        print(f"TRACE   main waited at {t:6.2f} s for {s:6.3f} s: {key[1:]}", flush=True)
 
 
 if __name__ == "__main__":

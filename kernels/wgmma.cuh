@@ -1,4 +1,4 @@
-// kernels/wgmma.cuh — Hopper (sm_90a) warpgroup MMA wrappers shared by conv_wgmma.cu: m64 x N (128 | 64) x one
+// kernels/wgmma.cuh — Hopper (sm_90a) warpgroup MMA wrappers of conv_wgmma*.cu and conv_tma*.cu: m64 x N (128 | 64) x one
 // 32-byte k-step (tf32 k8 or bf16 k16) with fp32 accumulate in registers; A from a shared-memory descriptor (ss) or
 // from registers (rs: 4 x 32-bit per thread, the mma.sync m16 A-fragment layout per warp); B always by descriptor.
 // T = float: TF32 operands; T = unsigned short: bf16 bits (K-major, or with TR = 1 both smem operands MN-major).

@@ -1,4 +1,4 @@
-// kernels/wgmma_wgrad.cuh — the bwd-filter pieces of the wgmma kernels (conv_wgmma.cu): gY^T's K-major tile (a gY
+// kernels/wgmma_wgrad.cuh — the bwd-filter pieces of the wgmma kernels (conv_wgmma*.cu): gY^T's K-major tile (a gY
 // transposed beforehand), gY's rows as they are in memory, an MN-major tile transposed in shared memory (TF32: wgmma
 // reads 32-bit operands K-major only), the A fragments from an MN-major tile, the slice stores.
 #pragma once

@@ -25,18 +25,22 @@ def test_module_specs_per_mode():
     assert ("conv_tc", None) in tf32 and ("conv_tc", "tc_conv_fwd<64,64>") in tf32
     assert ("conv_wgmma", None) not in tf32 and ("conv_wgmma", None) in kp.module_specs(TABLE, 2, hopper=True)
     real = kp.module_specs(kp.family_table(), 2, hopper=True, rare=True)      # bf16 families: in bf16 mode only
-    assert not [s for s in real if s[0] in ("gemm_bf16", "bf16_act")] and "bf16_act" in kp.family_table()
-    assert ("conv_tma", None) in real                                        # TF32's TMA forward on Hopper
-    assert ("conv_tma", None) not in kp.module_specs(kp.family_table(), 2, hopper=False, rare=True)
+    assert not [s for s in real if s[0] in ("gemm_bf16", "bf16_act") + kp.HOPPER_BF16]
+    assert "bf16_act" in kp.family_table()
+    assert [f for f, _ in real[:2]] == ["conv_wgmma", "conv_tma_tf32"]       # TF32's wgmma and TMA modules first
+    assert not set(kp.HOPPER_FAMILIES) & {f for f, _ in kp.module_specs(kp.family_table(), 2, hopper=False, rare=True)}
     bf16 = kp.module_specs(kp.family_table(), 0, hopper=True, bf16=True)
     fams = {f for f, _ in bf16}
-    assert {"gemm_bf16", "bf16_act", "conv_wgmma", "conv_tma", "conv_bf16"} <= fams
+    assert {"gemm_bf16", "bf16_act", "conv_bf16"} <= fams and not set(kp.HOPPER_TF32) & fams
     assert [s for s in bf16 if s[0] == "conv_tc"] == [("conv_tc", None)]          # flip_filter_bf16, no TF32 tiles
     order = [f for f, _ in bf16]
-    assert order[:3] == ["conv_wgmma", "conv_tma", "random"]                   # the longest compiles first
+    assert order[:6] == list(kp.HOPPER_BF16) + ["random"]                      # the longest compiles first
     assert order.index("image") < order.index("conv_bf16") < order.index("conv_fwd")
     assert set(kp.module_specs(kp.family_table())) < set(bf16)                 # the fp32 set and more
-    assert not {"conv_wgmma", "conv_tma"} & {f for f, _ in kp.module_specs(kp.family_table(), 0, bf16=True)}
+    assert not set(kp.HOPPER_FAMILIES) & {f for f, _ in kp.module_specs(kp.family_table(), 0, bf16=True)}
+    for fam in kp.HOPPER_FAMILIES:                                             # every wgmma module: sm_90a only
+        assert kl.has_plain_kernels(kl.module_source(fam)[0]) and "-arch=sm_90a" in kl.source_options(
+            kl.module_source(fam)[0]), fam
 
 
 def test_queue_order():
@@ -57,7 +61,7 @@ def test_module_specs_of_the_real_kernels():
     for fam, inst in specs:
         src = kl.module_source(fam)[0]
         assert inst in kl.parse_instances(src) if inst else kl.has_plain_kernels(src), (fam, inst)
-    assert not any(f in ("conv_tc", "conv_wgmma", "conv_tma") for f, _ in specs)
+    assert not any(f in ("conv_tc",) + kp.HOPPER_FAMILIES for f, _ in specs)
     assert sum(f == "conv_fwd" for f, _ in specs) == 8            # 4 tiles x VEC 0/1, MMA 0
     assert len(kp.module_specs(table, 2, True)) > len(specs)
     rare = kp.module_specs(table, rare=True)

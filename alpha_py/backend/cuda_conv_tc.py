@@ -1,5 +1,5 @@
 """Backend layer (CUDA): the TF32 tensor-core convolutions with a multi-stage cp.async pipeline
-(kernels/conv_tc.cu, mma.sync; kernels/conv_wgmma.cu, Hopper wgmma) — forward, backward-data for stride 1 (the
+(kernels/conv_tc.cu, mma.sync; kernels/conv_wgmma*.cu, Hopper wgmma) — forward, backward-data for stride 1 (the
 forward on gY with the flipped filter) and backward-filter (split over N*OH*OW, slices summed with Kahan); the
 wgmma ones also in bf16 (bf16=True: operands cast to bf16 bits first, fp32 out). Mixed into CudaConvOps."""
 import cupy
@@ -9,6 +9,8 @@ from ..errors import ArgumentError
 
 i32 = np.int32
 TC_THREADS, TC_BK, TC_STAGES = 256, 32, 3
+WG_FAMILY = {False: "conv_wgmma", True: "conv_wgmma_bf16"}  # the wgmma kernels of each precision (bf16=True), and
+# conv_wgmma_mn's bf16 bwd-filter on gY as it is: modules NVRTC compiles apart, in parallel (kernel_prebuild.py)
 
 
 def tc_smem_bytes(bm, bn, mn_major):
@@ -18,7 +20,7 @@ def tc_smem_bytes(bm, bn, mn_major):
 
 
 def wg_smem_bytes(bn, wgrad=False):
-    """kernels/conv_wgmma.cu: WG_STAGES x (A tile + BN rows of 128 bytes), plus 1 KB to align the swizzle atoms;
+    """kernels/conv_wgmma.cuh: WG_STAGES x (A tile + BN rows of 128 bytes), plus 1 KB to align the swizzle atoms;
     A is 128 K-major rows (forward) or a [32][128 + 8] MN-major tile (bwd-filter)."""
     a = TC_BK * (128 + 8) if wgrad else 128 * TC_BK
     return 3 * (a + bn * TC_BK) * 4 + 1024
@@ -67,7 +69,7 @@ class CudaTensorCoreConvOps:
         return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and aligned(x, gy)
 
     def to_bf16(self, a, pad8=False, keep=False):
-        """bf16 bits (uint16, round to nearest even) of the fp32 array a (kernels/conv_wgmma.cu); pad8=True: the
+        """bf16 bits (uint16, round to nearest even) of the fp32 array a (kernels/conv_wgmma_bf16.cu); pad8=True: the
         last axis zero-padded up to a multiple of 8 (the wgmma bf16 kernels' 16-byte channel chunks); keep=True: a
         cast made here is registered as a's twin for later readers (a convolution's gY: bwd-filter, then bwd-data)."""
         c = a.shape[-1]
@@ -79,10 +81,10 @@ class CudaTensorCoreConvOps:
         out = cupy.empty(a.shape[:-1] + (cp,), dtype=np.uint16)
         if out.size and cp != c:
             rows = a.size // c
-            self.kernel("conv_wgmma", "cast_bf16_pad")((-(-out.size // 256),), (256,),
-                                                       (a, out, np.int64(rows), i32(c), i32(cp)))
+            self.kernel("conv_wgmma_bf16", "cast_bf16_pad")((-(-out.size // 256),), (256,),
+                                                            (a, out, np.int64(rows), i32(c), i32(cp)))
         elif out.size:
-            self.kernel("conv_wgmma", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
+            self.kernel("conv_wgmma_bf16", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
             if keep:
                 self.set_twin(a, out)
         return out
@@ -108,7 +110,7 @@ class CudaTensorCoreConvOps:
         args = (x, w, y) + self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
         if wgmma:
             kind = "b" if bf16 else ""
-            name = ("conv_wgmma", f"wg{kind}_conv_fwd_yb_n{bn}" if y_bits else f"wg{kind}_conv_fwd_n{bn}")
+            name = (WG_FAMILY[bf16], f"wg{kind}_conv_fwd_yb_n{bn}" if y_bits else f"wg{kind}_conv_fwd_n{bn}")
             bm, smem = 128, wg_smem_bytes(bn)
         else:
             smem, name = tc_smem_bytes(bm, bn, False), ("conv_tc", f"tc_conv_fwd<{bm},{bn}>")
@@ -155,7 +157,7 @@ class CudaTensorCoreConvOps:
             m = n * -(-h // stride[0]) * -(-wd // stride[1])
             if gx.size:
                 smem = wg_smem_bytes(bn)
-                self.kernel("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_dgrad_s_n{bn}", smem)(
+                self.kernel(WG_FAMILY[bf16], f"wg{'b' if bf16 else ''}_conv_dgrad_s_n{bn}", smem)(
                     (-(-m // 128), -(-ic // bn), stride[0] * stride[1]), (TC_THREADS,),
                     (gy, wf, gx) + self._geom(x_shape, (fh, fw), oc, gy.shape[1:3], stride, pad), shared_mem=smem)
             return gx
@@ -213,7 +215,7 @@ class CudaTensorCoreConvOps:
             self.tma_wgrad(x, gyb, w_shape, stride, pad, bm, bn, ws, s, chunk)
         elif mn:
             smem = wg_mn_smem_bytes(bm, bn)
-            self.kernel("conv_wgmma", f"wgb_conv_wgrad_mn_m{bm}_n{bn}", smem)(
+            self.kernel("conv_wgmma_mn", f"wgb_conv_wgrad_mn_m{bm}_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // bm), s), (TC_THREADS,), (x, gyb, ws) + geom + (i32(chunk),), shared_mem=smem)
         elif tmn:                               # 128 output channels x bn filter columns per block
             st = self.tf32_wgrad_stages[bn]
@@ -227,12 +229,12 @@ class CudaTensorCoreConvOps:
             if bf16:                            # gY's straight cast too, for the bwd-data that follows (a twin)
                 gyb = cupy.empty(gy.shape, dtype=np.uint16) if self._twin_wanted(gy) else None
                 args += (np.uint64(0) if gyb is None else gyb,)
-            self.kernel("conv_wgmma", "transpose_pad_bf16" if bf16 else "transpose_pad")(
+            self.kernel(WG_FAMILY[bf16], "transpose_pad_bf16" if bf16 else "transpose_pad")(
                 (rp // 32, -(-oc // 32)), (32, 8), args)
             if bf16 and gyb is not None:
                 self.set_twin(gy, gyb)
             smem = wg_smem_bytes(bn, wgrad=True)
-            self.kernel("conv_wgmma", f"wg{'b' if bf16 else ''}_conv_wgrad_n{bn}", smem)(
+            self.kernel(WG_FAMILY[bf16], f"wg{'b' if bf16 else ''}_conv_wgrad_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
                 shared_mem=smem)
         else:

@@ -1,5 +1,5 @@
 """Backend layer (CUDA, Hopper): the convolutions whose operand tiles the Tensor Memory Accelerator brings
-(kernels/conv_tma.cu; forward in bf16 and TF32, weight gradient in bf16): which geometries they take (tma_tiles), the
+(kernels/conv_tma*.cu; forward in bf16 and TF32, weight gradient in bf16): which geometries they take (tma_tiles), the
 tensor maps they read (encoded by the driver's cuTensorMapEncodeTiled through ctypes, memoised per address and shape),
 their launches. Mixed into CudaConvOps, reached through CudaTensorCoreConvOps.tc_fwd / tc_bwd_filter(tma=True)."""
 import ctypes
@@ -17,6 +17,12 @@ TMA_TILES = tuple(TMA_STAGES)                     # the (BM, BN) output tiles ti
 TMA_BLOCKS = {128: 2, 256: 1}                     # blocks per SM (its __launch_bounds__)
 WGRAD_STAGES = 4                                  # TMA_WGRAD instances: (BM, BN) of TMA_TILES, 4 stages each
 _MEMO_SIZE = 512
+
+
+def tma_family(kind, y_bits):
+    """The module of a TMA forward kernel: conv_tma.cu (bf16, "wgb"), conv_tma_yb.cu (bf16 writing bits),
+    conv_tma_tf32.cu (TF32, "wg"); compiled apart, in parallel (kernel_prebuild.py)."""
+    return "conv_tma_yb" if y_bits else "conv_tma" if kind == "wgb" else "conv_tma_tf32"
 
 
 def tma_tiles(oh, ow, stride, rows=128):
@@ -155,7 +161,7 @@ class CudaTmaConvOps:
             tiles = min(tiles, TMA_BLOCKS[bm] * self.sm_count)
         smem = tma_smem_bytes(bm, bn)
         kind = "wgb" if e == 2 else "wg"
-        kern = self.kernel("conv_tma", f"{kind}_conv_fwd_tma{'_yb' if y_bits else ''}_m{bm}_n{bn}", smem)
+        kern = self.kernel(tma_family(kind, y_bits), f"{kind}_conv_fwd_tma{'_yb' if y_bits else ''}_m{bm}_n{bn}", smem)
         args = (tx, tw, i32(m), i32(oc), i32(ic), i32(fw), i32(k * e // 128), i32(oh), i32(ow), i32(sh), i32(ph),
                 i32(pw))
         return (n, oh, ow, oc), kern, max(tiles, 1), smem, args
@@ -179,5 +185,5 @@ class CudaTmaConvOps:
             encode_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
         smem = tma_smem_bytes(bm, bn, WGRAD_STAGES)
         geom = tuple(i32(v) for v in (n, h, wd, ic, oc, fh, fw, oh, ow, sh, sw, ph, pw, chunk))
-        self.kernel("conv_tma", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(
+        self.kernel("conv_tma_wgrad", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(
             (-(-oc // bn), -(-fh * fw * ic // bm), s), (288,), maps + (ws,) + geom, shared_mem=smem)

@@ -10,7 +10,7 @@ import threading
 
 _INSTANCE_RE = re.compile(r"^[ \t]*//![ \t]*instances?:[ \t]*(.*)$", re.MULTILINE)
 _OPTIONS_RE = re.compile(r"^[ \t]*//![ \t]*options:[ \t]*(.*)$", re.MULTILINE)
-_EXTERN_C_RE = re.compile(r'extern\s+"C"\s+__global__')
+_EXTERN_C_RE = re.compile(r'extern\s+"C"\s+(__global__|\{)')     # a kernel, or a block of them (macros)
 _modules = {}       # (device_id, family, defines, instance) -> cupy.RawModule
 _builds = {}        # key -> _Build (being compiled, or compiled)
 _lock = threading.Lock()
@@ -82,7 +82,8 @@ def parse_instances(source):
 
 
 def has_plain_kernels(source):
-    """True when the family defines `extern "C"` kernels (they live in its base module, instance None)."""
+    """True when the family defines `extern "C"` kernels, one by one or in an `extern "C" { ... }` block of macro
+    uses (they live in its base module, instance None)."""
     return bool(_EXTERN_C_RE.search(source))
 
 

@@ -19,7 +19,9 @@ FORMAT = 1
 RECORD = "kernels_prebuilt.json"
 GEMM_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter")     # instances <BM,BN,VEC,MMA>
 BF16_FAMILIES = ("gemm_bf16", "bf16_act")    # bf16 mode only (compute capability >= 8.0)
-HOPPER_FAMILIES = ("conv_wgmma", "conv_tma")  # the TF32 and bf16 wgmma kernels, sm_90a only
+HOPPER_TF32 = ("conv_wgmma", "conv_tma_tf32")                   # the TF32 wgmma kernels (sm_90a only), and the
+HOPPER_BF16 = ("conv_wgmma_bf16", "conv_tma_yb", "conv_tma", "conv_tma_wgrad", "conv_wgmma_mn")     # bf16 ones,
+HOPPER_FAMILIES = HOPPER_TF32 + HOPPER_BF16                     # longest compiles first
 
 
 def cache_root():
@@ -51,16 +53,16 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False, bf16=False):
     """The (family, instance) modules an engine compiles ahead, from {family: (instances, has plain kernels)}, in
     queue order (spec_rank): every family's `extern "C"` module and template instance, except that the
     implicit-GEMM families keep the instances of MMA 0 (strict fp32; matmul uses them in every mode) and of MMA
-    tf32_ks, the TF32 tensor-core family conv_tc comes only with tf32_ks > 0, the Hopper wgmma families (conv_wgmma,
-    conv_tma) only on Hopper with tf32_ks > 0 or bf16, the bf16 families only with bf16 (compute capability >= 8.0;
-    of conv_tc then only its plain kernels),
-    and the instances of the less common activations and optimizers, of the math family, the batched GEMM and
-    bernouliMul's mask only with rare=True (`alpha warmup`)."""
+    tf32_ks, the TF32 tensor-core family conv_tc comes only with tf32_ks > 0, the Hopper wgmma families only on
+    Hopper, TF32's (HOPPER_TF32) with tf32_ks > 0 and bf16's with bf16, the bf16 families only with bf16
+    (compute capability >= 8.0; of conv_tc then only its plain kernels), and the instances of the less common
+    activations and optimizers, of the math family, the batched GEMM and bernouliMul's mask only with rare=True
+    (`alpha warmup`)."""
     keep_mma = {"0", str(int(tf32_ks))}
     specs = []
     for fam in sorted(table):
-        if (fam == "conv_tc" and not (tf32_ks or bf16) or fam in HOPPER_FAMILIES and not ((tf32_ks or bf16) and hopper)
-                or fam in BF16_FAMILIES and not bf16):
+        if (fam == "conv_tc" and not (tf32_ks or bf16) or fam in HOPPER_TF32 and not (tf32_ks and hopper)
+                or fam in HOPPER_BF16 and not (bf16 and hopper) or fam in BF16_FAMILIES and not bf16):
             continue
         instances, plain = table[fam]
         if plain:
@@ -71,7 +73,7 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False, bf16=False):
             if fam in GEMM_FAMILIES and inst.rstrip(">").split(",")[-1] not in keep_mma:
                 continue
             specs.append((fam, inst))
-    first = ((HOPPER_FAMILIES if hopper and (tf32_ks or bf16) else ()) + FIRST[:2] + (BF16_FIRST if bf16 else ())
+    first = (((HOPPER_BF16 if bf16 else HOPPER_TF32) if hopper else ()) + FIRST[:2] + (BF16_FIRST if bf16 else ())
              + FIRST[2:])
     return sorted((s for s in specs if rare or spec_rank(*s) < 3),
                   key=lambda s: (spec_rank(*s), first.index(s[0]) if s[0] in first else len(first)))
