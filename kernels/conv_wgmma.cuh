@@ -198,7 +198,7 @@ __device__ __forceinline__ void transpose_pad_t(const float* __restrict__ a, T* 
 #define WG_GEOM int N, int H, int W, int IC, int OC, int FH, int FW, int OH, int OW, int SH, int SW, int PH, int PW
 #define WG_G const ConvGeom g{N, H, W, IC, OC, FH, FW, OH, OW, SH, SW, PH, PW}
 // wgrad kernels: x, then gY^T as `w`, the slices ws as `y`; dgrad_s: gY as `x`, the flipped filter as `w`, gX as `y`
-#define WG_KERNELS(NAME, T) \
+#define WG_FWD_KERNELS(NAME, T) \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_fwd_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<128, T>(x, w, y, g); } \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 3) NAME##_fwd_n64(const T* __restrict__ x, \
@@ -206,7 +206,8 @@ __device__ __forceinline__ void transpose_pad_t(const float* __restrict__ a, T* 
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_dgrad_s_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_dgrad_phases<128, T>(x, w, y, g); } \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 3) NAME##_dgrad_s_n64(const T* __restrict__ x, \
-        const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_dgrad_phases<64, T>(x, w, y, g); } \
+        const T* __restrict__ w, float* __restrict__ y, WG_GEOM) { WG_G; wg_conv_dgrad_phases<64, T>(x, w, y, g); }
+#define WG_WGRAD_KERNELS(NAME, T) \
     extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) NAME##_wgrad_n128(const T* __restrict__ x, \
         const T* __restrict__ w, float* __restrict__ y, WG_GEOM, int Rp, int chunk) { \
         WG_G; wg_conv_wgrad<128, T>(x, w, y, g, Rp, chunk); } \

@@ -1,16 +1,11 @@
 // kernels/conv_wgmma_bf16.cu — Hopper (sm_90a) bf16 convolutions on wgmma (wgb_conv_*: forward, forward writing
-// bf16 bits, stride-1 bwd-data, bwd-filter on gY^T) and the bf16 casts / transpose of their operands; kernels,
-// arguments and launches in conv_wgmma.cuh's table.
+// bf16 bits, stride-1 bwd-data) and the bf16 casts of their operands; kernels, arguments and launches in
+// conv_wgmma.cuh's table.
 // | kernel | args, launch |
-// | wgb_conv_fwd[_yb]_n{128,64}, wgb_conv_dgrad_s_n{128,64}, wgb_conv_wgrad_n{128,64} | as in conv_wgmma.cuh's table |
-// | transpose_pad_bf16, cast_bf16, cast_bf16_pad | as in conv_wgmma.cuh's table |
+// | wgb_conv_fwd[_yb]_n{128,64}, wgb_conv_dgrad_s_n{128,64} | as in conv_wgmma.cuh's table |
+// | cast_bf16, cast_bf16_pad | as in conv_wgmma.cuh's table |
 //! options: -arch=sm_90a
 #include "conv_wgmma.cuh"
-
-extern "C" __global__ void transpose_pad_bf16(const float* __restrict__ a, unsigned short* __restrict__ at, int R,
-                                              int C, int Rp, unsigned short* __restrict__ ab) {
-    transpose_pad_t(a, at, R, C, Rp, ab);
-}
 
 // dst[i] = bf16(src[i]) (round to nearest even), 4 per thread (vector loads when src is 16-byte aligned)
 extern "C" __global__ void cast_bf16(const float* __restrict__ src, unsigned short* __restrict__ dst, long long n) {
@@ -37,7 +32,7 @@ extern "C" __global__ void cast_bf16_pad(const float* __restrict__ src, unsigned
     else dst[i] = 0;
 }
 
-WG_KERNELS(wgb_conv, bf16_t)
+WG_FWD_KERNELS(wgb_conv, bf16_t)
 // bf16 forward writing y's bf16 bits (round to nearest even) instead of fp32: what a bf16 training BatchNorm reads
 extern "C" __global__ void __launch_bounds__(TC_THREADS, 2) wgb_conv_fwd_yb_n128(const bf16_t* __restrict__ x,
     const bf16_t* __restrict__ w, bf16_t* __restrict__ y, WG_GEOM) { WG_G; wg_conv_fwd<128, bf16_t>(x, w, y, g); }

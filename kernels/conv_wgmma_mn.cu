@@ -1,8 +1,8 @@
-// kernels/conv_wgmma_mn.cu — Hopper (sm_90a) bf16 bwd-filter on wgmma reading gY's bf16 bits [R, OC] as they are
-// (wgb_conv_wgrad_mn_m{128,256}_n{128,64}: both operands MN-major); arguments and launches in conv_wgmma.cuh's
-// table.
+// kernels/conv_wgmma_mn.cu — Hopper (sm_90a) bf16 bwd-filters on wgmma: on gY's bf16 bits [R, OC] as they are
+// (wgb_conv_wgrad_mn_m{128,256}_n{128,64}: both operands MN-major), or on gY^T rounded to bf16 (wgb_conv_wgrad_n{128,64}
+// after transpose_pad_bf16); arguments and launches in conv_wgmma.cuh's table.
 // | kernel | args, launch |
-// | wgb_conv_wgrad_mn_m{128,256}_n{128,64} | as in conv_wgmma.cuh's table |
+// | wgb_conv_wgrad_mn_m{128,256}_n{128,64}, wgb_conv_wgrad_n{128,64}, transpose_pad_bf16 | as in conv_wgmma.cuh's table |
 //! options: -arch=sm_90a
 #include "conv_wgmma.cuh"
 
@@ -58,3 +58,9 @@ WG_WGRAD_MN(128, 128, 4, 1)
 WG_WGRAD_MN(128, 64, 4, 2)
 WG_WGRAD_MN(256, 128, 4, 1)
 WG_WGRAD_MN(256, 64, 4, 1)
+
+extern "C" __global__ void transpose_pad_bf16(const float* __restrict__ a, unsigned short* __restrict__ at, int R,
+                                              int C, int Rp, unsigned short* __restrict__ ab) {
+    transpose_pad_t(a, at, R, C, Rp, ab);
+}
+WG_WGRAD_KERNELS(wgb_conv, bf16_t)

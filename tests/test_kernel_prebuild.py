@@ -27,7 +27,7 @@ def test_module_specs_per_mode():
     real = kp.module_specs(kp.family_table(), 2, hopper=True, rare=True)      # bf16 families: in bf16 mode only
     assert not [s for s in real if s[0] in ("gemm_bf16", "bf16_act") + kp.HOPPER_BF16]
     assert "bf16_act" in kp.family_table()
-    assert [f for f, _ in real[:2]] == ["conv_wgmma", "conv_tma_tf32"]       # TF32's wgmma and TMA modules first
+    assert [f for f, _ in real[:3]] == list(kp.HOPPER_TF32)                   # TF32's wgmma and TMA modules first
     assert not set(kp.HOPPER_FAMILIES) & {f for f, _ in kp.module_specs(kp.family_table(), 2, hopper=False, rare=True)}
     bf16 = kp.module_specs(kp.family_table(), 0, hopper=True, bf16=True)
     fams = {f for f, _ in bf16}

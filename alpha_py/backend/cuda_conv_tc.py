@@ -9,8 +9,10 @@ from ..errors import ArgumentError
 
 i32 = np.int32
 TC_THREADS, TC_BK, TC_STAGES = 256, 32, 3
-WG_FAMILY = {False: "conv_wgmma", True: "conv_wgmma_bf16"}  # the wgmma kernels of each precision (bf16=True), and
-# conv_wgmma_mn's bf16 bwd-filter on gY as it is: modules NVRTC compiles apart, in parallel (kernel_prebuild.py)
+# the wgmma modules NVRTC compiles apart, in parallel (kernel_prebuild.py): forward-style kernels of each precision
+# (bf16=True), the bwd-filters on gY^T (TF32's beside its forward, bf16's beside its MN-major ones)
+WG_FAMILY = {False: "conv_wgmma", True: "conv_wgmma_bf16"}
+WG_WGRAD_FAMILY = {False: "conv_wgmma", True: "conv_wgmma_mn"}
 
 
 def tc_smem_bytes(bm, bn, mn_major):
@@ -220,7 +222,7 @@ class CudaTensorCoreConvOps:
         elif tmn:                               # 128 output channels x bn filter columns per block
             st = self.tf32_wgrad_stages[bn]
             smem = wg_x_smem_bytes(bn, st)
-            self.kernel("conv_wgmma", f"wg_conv_wgrad_x_n{bn}_s{st}", smem)(
+            self.kernel("conv_wgmma_x", f"wg_conv_wgrad_x_n{bn}_s{st}", smem)(
                 (-(-kw // bn), -(-oc // 128), s), (TC_THREADS,), (x, gy, ws) + geom + (i32(chunk),), shared_mem=smem)
         elif wgmma:
             rp = -(-rows // bk) * bk
@@ -229,12 +231,12 @@ class CudaTensorCoreConvOps:
             if bf16:                            # gY's straight cast too, for the bwd-data that follows (a twin)
                 gyb = cupy.empty(gy.shape, dtype=np.uint16) if self._twin_wanted(gy) else None
                 args += (np.uint64(0) if gyb is None else gyb,)
-            self.kernel(WG_FAMILY[bf16], "transpose_pad_bf16" if bf16 else "transpose_pad")(
+            self.kernel(WG_WGRAD_FAMILY[bf16], "transpose_pad_bf16" if bf16 else "transpose_pad")(
                 (rp // 32, -(-oc // 32)), (32, 8), args)
             if bf16 and gyb is not None:
                 self.set_twin(gy, gyb)
             smem = wg_smem_bytes(bn, wgrad=True)
-            self.kernel(WG_FAMILY[bf16], f"wg{'b' if bf16 else ''}_conv_wgrad_n{bn}", smem)(
+            self.kernel(WG_WGRAD_FAMILY[bf16], f"wg{'b' if bf16 else ''}_conv_wgrad_n{bn}", smem)(
                 (-(-oc // bn), -(-kw // 128), s), (TC_THREADS,), (x, gyt, ws) + geom + (i32(rp), i32(chunk)),
                 shared_mem=smem)
         else:
