@@ -37,7 +37,6 @@ __device__ __forceinline__ void tma_conv_wgrad(const TmaDesc& tx, const TmaDesc&
         }
         return;
     }
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     float d[MA][BN / 2];
 #pragma unroll
     for (int a = 0; a < MA; ++a)
@@ -58,10 +57,7 @@ __device__ __forceinline__ void tma_conv_wgrad(const TmaDesc& tx, const TmaDesc&
         if (kt > 0) ring.release(kt - 1);
     }
     wgmma_wait<0>();
-#pragma unroll
-    for (int a = 0; a < MA; ++a)
-        wgrad_store<BN, 0>(d[a], ws, g, KW, m0 + (wg * MA + a) * 64 + (warp & 3) * 16 + (lane >> 2),
-                           n0 + 2 * (lane & 3));
+    wgrad_store_atoms<BN, MA>(d, ws, g, KW, m0, n0, wg);
 }
 
 #define TMA_WGRAD(BM, BN, STAGES, BLOCKS) \

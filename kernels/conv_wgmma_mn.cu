@@ -17,7 +17,7 @@ __device__ __forceinline__ void wgb_conv_wgrad_mn(const bf16_t* __restrict__ x, 
     const int n0 = blockIdx.x * BN, m0 = blockIdx.y * BM;
     const int R = g.N * g.OH * g.OW, KW = g.FH * g.FW * g.IC;
     const int rbeg = blockIdx.z * chunk, rend = min(R, rbeg + chunk);
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
+    const int wg = threadIdx.x >> 7;
     WgradRowTileX<BM, bf16_t, 1> la(x, g, m0, rbeg, rend);
     WgradRowTileGy<BN> lb(gy, g.OC, n0, rbeg, rend);
     const int nk = rend > rbeg ? (rend - rbeg + BK - 1) / BK : 0;
@@ -42,10 +42,7 @@ __device__ __forceinline__ void wgb_conv_wgrad_mn(const bf16_t* __restrict__ x, 
     }
     wgmma_commit_wait<0>();
     cp_async_wait<0>();
-#pragma unroll
-    for (int a = 0; a < MA; ++a)
-        wgrad_store<BN, 0>(d[a], ws, g, KW, m0 + (wg * MA + a) * 64 + (warp & 3) * 16 + (lane >> 2),
-                           n0 + 2 * (lane & 3));
+    wgrad_store_atoms<BN, MA>(d, ws, g, KW, m0, n0, wg);
 }
 
 // bf16 bwd-filter reading gY's bf16 bits [R, OC] as they are (no transpose): 4 stages (2 tiles loading, one in the

@@ -71,6 +71,17 @@ __device__ __forceinline__ void wgrad_store(const float (&d)[BN / 2], float* __r
     }
 }
 
+// The MA m64 atoms of warpgroup wg (MN-major bf16 bwd-filters: rows m0 + (wg*MA + a)*64 .. are filter columns j)
+template <int BN, int MA>
+__device__ __forceinline__ void wgrad_store_atoms(const float (&d)[MA][BN / 2], float* __restrict__ ws,
+                                                  const ConvGeom& g, int KW, int m0, int n0, int wg) {
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+#pragma unroll
+    for (int a = 0; a < MA; ++a)
+        wgrad_store<BN, 0>(d[a], ws, g, KW, m0 + (wg * MA + a) * 64 + (warp & 3) * 16 + (lane >> 2),
+                           n0 + 2 * (lane & 3));
+}
+
 // gY's rows of one bwd-filter k-tile as they are in memory (fp32 [R, OC], OC % 4 == 0, 16-byte aligned): a
 // [32 r][BN oc] staging tile in rows of LD floats, 16-byte chunks (4 channels), zero past rend and OC; a warp reads
 // whole rows
