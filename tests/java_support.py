@@ -48,9 +48,10 @@ def run_jpype(cp, *main_and_args, timeout=300):
     return r.stdout
 
 
-def run_py4j(cp, main, *args, timeout=300):
-    r = subprocess.run(["java", f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={REPO}", "-cp", cp,
-                        main, *map(str, args)], capture_output=True, text=True, timeout=timeout, cwd=REPO, env=env())
+def run_py4j(cp, main, *args, timeout=300, jvm_opts=()):
+    r = subprocess.run(["java", f"-Dalpha.python={sys.executable}", f"-Dalpha.pythonpath={REPO}", *jvm_opts, "-cp",
+                        cp, main, *map(str, args)], capture_output=True, text=True, timeout=timeout, cwd=REPO,
+                       env=env())
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 
@@ -68,14 +69,14 @@ def junit_classpath(out_dir):
     return os.pathsep.join([os.path.join(target, "test-classes"), os.path.join(target, "classes"), jars])
 
 
-def run_junit(cp, bridge, *test_classes, passed=None, timeout=600):
+def run_junit(cp, bridge, *test_classes, passed=None, timeout=600, jvm_opts=()):
     """JUnit classes through alpha.JUnitMain under one bridge ("jpype" in-process, "py4j" out of process); checks
     the bridge line and, given `passed`, that exactly that many tests passed and none failed. Returns the output."""
     if bridge == "jpype":
         pytest.importorskip("jpype")
         out = run_jpype(cp, "alpha.JUnitMain", *test_classes, timeout=timeout)
     else:
-        out = run_py4j(cp, "alpha.JUnitMain", *test_classes, timeout=timeout)
+        out = run_py4j(cp, "alpha.JUnitMain", *test_classes, timeout=timeout, jvm_opts=jvm_opts)
     assert f"bridge {bridge}" in out, out[-4000:]
     if passed is not None:
         assert f"junit {passed} passed 0 failed" in out, out[-4000:]

@@ -3,16 +3,24 @@ them under Py4J only): SharedNetThreadsTest (one net shared by 8 threads x 1000 
 serial, no handle leak, concurrent training refused naming both threads; docs/java-threads.md),
 BatchedForwardTest (a Java Module's forward as one request, a data-dependent branch included) and
 HandleGrowthTest, LazyStepTest (a forward's batch carried by the next request), TemplateTest (repeated requests
-sent as template replays, bit-equal to whole requests). Skipped without mvn/java."""
+sent as template replays, bit-equal to whole requests), DirectChannelTest (Py4J's direct request channel, and with
+it off, its callback). Skipped without mvn/java."""
 import pytest
 
 from java_support import NEEDS_MAVEN, run_junit
 
 pytestmark = NEEDS_MAVEN
 CLASSES = ["alpha.SharedNetThreadsTest", "alpha.BatchedForwardTest", "alpha.HandleGrowthTest", "alpha.ModuleTest",
-           "alpha.LazyStepTest", "alpha.TemplateTest"]
+           "alpha.LazyStepTest", "alpha.TemplateTest", "alpha.DirectChannelTest"]
 
 
 @pytest.mark.parametrize("bridge", ["jpype", "py4j"])
 def test_junit_under_both_bridges(junit_cp, bridge):
-    run_junit(junit_cp, bridge, *CLASSES, passed=25)
+    run_junit(junit_cp, bridge, *CLASSES, passed=26)
+
+
+def test_py4j_through_its_callback_when_the_direct_channel_is_off(junit_cp):
+    """-Dalpha.py4j.direct=false: requests through Py4J's callback protocol, the same results (DirectChannelTest
+    checks which transport runs)."""
+    run_junit(junit_cp, "py4j", "alpha.DirectChannelTest", "alpha.SharedNetThreadsTest", "alpha.TemplateTest",
+              passed=7, jvm_opts=("-Dalpha.py4j.direct=false",))

@@ -1,6 +1,7 @@
 """Bridge layer: the Py4J server a Java program starts (`python -m alpha_py.bridge.py4j_server
 --java-port P --shm FILE --parent-pid PID`; token in $ALPHA_BRIDGE_TOKEN). It opens its callback
-server on a free loopback port, points Java's callback client at it and registers its endpoint;
+server on a free loopback port, points Java's callback client at it and registers its endpoint and the port of its
+direct request channel (direct.py);
 it exits when Java goes away (stdin closes or the parent pid changes). Imports py4j and the bridge."""
 import argparse
 import os
@@ -12,6 +13,7 @@ from py4j.java_gateway import CallbackServerParameters, GatewayParameters, JavaG
 
 from ..backend.cpu_fused import one_malloc_arena
 from . import codec
+from .direct import start_server as start_direct
 from .dispatch import Dispatcher
 from .shm import SharedFile
 
@@ -87,7 +89,10 @@ def main(argv=None):
     port = gateway.get_callback_server().get_listening_port()
     server = gateway.java_gateway_server
     server.resetCallbackClient(server.getCallbackClient().getAddress(), port)
-    gateway.entry_point.register(Py4JEndpoint(dispatcher))
+    endpoint = Py4JEndpoint(dispatcher)
+    # requests arrive on the direct channel (direct.py) unless Java turns it off (-Dalpha.py4j.direct=false): then
+    # through Py4J's callback, the same invoke
+    gateway.entry_point.register(endpoint, start_direct(endpoint.invoke, token))
     threading.Event().wait()      # serve callbacks until a watcher ends the process
 
 

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Out-of-process backend: starts `python -m alpha_py.bridge.py4j_server` (interpreter found or set up by
  * {@link PythonLocator}: -Dalpha.python, $ALPHA_PYTHON, python3, or the jar's own virtual environment),
- * both sides listen on loopback ports chosen by the OS, authenticated by a random token. Requests go through Py4J callbacks as compact text (the typed
- * form of {@link Codec}, no JSON); tensor data through a memory-mapped file. The Python process
+ * both sides listen on loopback ports chosen by the OS, authenticated by a random token. Requests go as compact text
+ * (the typed form of {@link Codec}, no JSON) over the Python side's direct channel ({@link DirectChannel};
+ * -Dalpha.py4j.direct=false: through Py4J callbacks); tensor data through a memory-mapped file. The Python process
  * exits when this JVM does (it watches its stdin pipe).
  */
 public final class Py4JBackend extends EndpointBackend {
@@ -32,12 +33,14 @@ public final class Py4JBackend extends EndpointBackend {
     private final SharedFile shm;
     private final Entry entry;
     private volatile String deathReason;
+    private volatile DirectChannel direct;      // null: requests through Py4J's callback (-Dalpha.py4j.direct=false)
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Py4J entry point: the Python server registers its endpoint here once it listens. */
     public static final class Entry {
         private final CountDownLatch ready = new CountDownLatch(1);
         private volatile PyEndpoint endpoint;
+        private volatile int directPort;
 
         /**
          * Called by the Python server (through Py4J) to hand over its endpoint once it listens.
@@ -45,6 +48,18 @@ public final class Py4JBackend extends EndpointBackend {
          * @param endpoint the Python endpoint
          */
         public void register(PyEndpoint endpoint) {
+            register(endpoint, 0);
+        }
+
+        /**
+         * Called by the Python server (through Py4J) to hand over its endpoint and the loopback port of its direct
+         * request channel ({@link DirectChannel}; 0: none) once it listens.
+         *
+         * @param endpoint the Python endpoint
+         * @param directPort the direct channel's port, or 0
+         */
+        public void register(PyEndpoint endpoint, int directPort) {
+            this.directPort = directPort;
             this.endpoint = endpoint;
             ready.countDown();
         }
@@ -113,6 +128,8 @@ public final class Py4JBackend extends EndpointBackend {
             Thread.currentThread().interrupt();
             throw new AlphaException("interrupted while starting the Python bridge", e);
         }
+        if (entry.directPort > 0 && Boolean.parseBoolean(System.getProperty("alpha.py4j.direct", "true")))
+            b.direct = new DirectChannel(entry.directPort, token);
         return b;
     }
 
@@ -148,6 +165,8 @@ public final class Py4JBackend extends EndpointBackend {
     private void onProcessExit() {
         int code = process.exitValue();
         deathReason = "the Python bridge process (pid " + process.pid() + ") exited with code " + code;
+        DirectChannel d = direct;
+        if (d != null) d.close();
         try {
             server.getCallbackClient().shutdown();          // unblock calls waiting for a reply
         } catch (RuntimeException ignored) {
@@ -172,6 +191,14 @@ public final class Py4JBackend extends EndpointBackend {
      */
     public boolean isAlive() { return deathReason == null && process.isAlive(); }
 
+    /**
+     * Whether requests go over the direct channel ({@link DirectChannel}) rather than Py4J's callback
+     * (-Dalpha.py4j.direct=false, or a Python side without one).
+     *
+     * @return whether the direct channel is in use
+     */
+    public boolean directChannel() { return direct != null; }
+
     @Override
     protected Object transport(String name, long[] ints, Object[] objs) {
         if (deathReason != null) throw new AlphaException(null, deathReason);
@@ -180,8 +207,9 @@ public final class Py4JBackend extends EndpointBackend {
             StringBuilder req = new StringBuilder(name.length() + 4 * ints.length + 8).append(name).append('\u0001');
             Codec.joinInts(req, ints).append('\u0001');
             if (objs != null) Codec.joinStrs(req, strings(objs));
-            reply = entry.endpoint.invoke(req.toString());
-        } catch (Py4JException e) {
+            DirectChannel d = direct;
+            reply = d != null ? d.invoke(req.toString()) : entry.endpoint.invoke(req.toString());
+        } catch (Py4JException | IOException e) {
             String why;
             try {
                 why = process.waitFor(2, TimeUnit.SECONDS)
@@ -256,6 +284,8 @@ public final class Py4JBackend extends EndpointBackend {
         if (closed.getAndSet(true)) return;
         markClosed("the Py4J bridge was closed", tellPython && deathReason == null);
         if (deathReason == null) deathReason = "the Python bridge was closed";
+        DirectChannel d = direct;
+        if (d != null) d.close();
         process.destroy();
         try {
             if (!process.waitFor(5, TimeUnit.SECONDS)) process.destroyForcibly();
