@@ -10,6 +10,7 @@ import threading
 import time
 
 from py4j.java_gateway import CallbackServerParameters, GatewayParameters, JavaGateway, JavaObject
+from py4j.protocol import Py4JError
 
 from ..backend.cpu_fused import one_malloc_arena
 from . import codec
@@ -92,7 +93,10 @@ def main(argv=None):
     endpoint = Py4JEndpoint(dispatcher)
     # requests arrive on the direct channel (direct.py) unless Java turns it off (-Dalpha.py4j.direct=false): then
     # through Py4J's callback, the same invoke
-    gateway.entry_point.register(endpoint, start_direct(endpoint.invoke, token))
+    try:
+        gateway.entry_point.register(endpoint, start_direct(endpoint.invoke, token))
+    except Py4JError:             # an alpha-java from before the direct channel: its register(endpoint) only
+        gateway.entry_point.register(endpoint)
     threading.Event().wait()      # serve callbacks until a watcher ends the process
 
 
