@@ -6,6 +6,8 @@
 // |   batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply computes that output, never written)     |
 // | act_bwd_sign      | gy, gy2, yb, gx, n, slope  gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2 unless null), y read |
 // |                   |   from its bits yb; gx may be gy (in place)                                        | same      |
+// | cast_bf16         | src fp32, dst bf16 bits, n (round to nearest even; float4 loads where aligned) | ceil(n/4) threads |
+// | cast_bf16_pad     | src [rows, C] fp32, dst [rows, Cp] bf16 bits, rows, C, Cp (channels >= C zero) | rows*Cp threads |
 // 8 elements per thread (vec8.cuh) where C % 8 == 0 and the arrays are 16-byte aligned (launch n/8 threads then).
 // yb rounds to nearest even except that a positive y never becomes +0 (it becomes the smallest subnormal), so the
 // sign test of act_bwd_sign is y > 0's answer for every y (zeros, subnormals, NaN: false; +inf: true): relu and
@@ -103,4 +105,29 @@ extern "C" __global__ void act_bwd_sign(const float* gy, const float* __restrict
         act_bwd_sign_v<8>(gy, gy2, yb, gx, n, slope);
     else
         act_bwd_sign_v<1>(gy, gy2, yb, gx, n, slope);
+}
+
+// dst[i] = bf16(src[i]) (round to nearest even), 4 per thread (vector loads when src is 16-byte aligned)
+extern "C" __global__ void cast_bf16(const float* __restrict__ src, unsigned short* __restrict__ dst, long long n) {
+    const long long i = 4 * ((long long)blockIdx.x * blockDim.x + threadIdx.x);
+    if (i + 3 < n && ((reinterpret_cast<unsigned long long>(src) & 15) == 0)) {
+        const float4 v = *reinterpret_cast<const float4*>(src + i);
+        unsigned lo, hi;
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(lo) : "f"(v.y), "f"(v.x));
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(hi) : "f"(v.w), "f"(v.z));
+        *reinterpret_cast<uint2*>(dst + i) = make_uint2(lo, hi);
+    } else {
+        for (long long j = i; j < n && j < i + 4; ++j) dst[j] = bf16_rn(src[j]);
+    }
+}
+
+// dst [rows, Cp] = bf16(src [rows, C]) with channels C..Cp-1 zero (Cp: C rounded up to the 16-byte chunk's 8)
+extern "C" __global__ void cast_bf16_pad(const float* __restrict__ src, unsigned short* __restrict__ dst, long long rows,
+                                         int C, int Cp) {
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows * Cp) return;
+    const long long r = i / Cp;
+    const int c = (int)(i - r * Cp);
+    if (c < C) dst[i] = bf16_rn(src[r * C + c]);
+    else dst[i] = 0;
 }

@@ -1,7 +1,7 @@
 // kernels/conv_wgmma.cuh — the device code of the Hopper (sm_90a) wgmma convolutions, shared by conv_wgmma.cu
 // (TF32), conv_wgmma_bf16.cu and conv_wgmma_mn.cu (bf16), which NVRTC compiles as modules of their own in parallel.
-// Hopper (sm_90a) convolutions on wgmma, TF32 (fp32 operands; wg_conv_*) and bf16 (operands
-// cast to bf16 bits beforehand by cast_bf16 / transpose_pad_bf16; wgb_conv_*), fp32 accumulate and fp32 output: forward
+// Hopper (sm_90a) convolutions on wgmma, TF32 (fp32 operands; wg_conv_*) and bf16 (operands cast to bf16 bits
+// beforehand by bf16_act.cu's cast_bf16 or transpose_pad_bf16; wgb_conv_*), fp32 accumulate and fp32 output: forward
 // (and stride-1 bwd-data through the flipped filter, as conv_tc.cu) with operand tiles gathered by cp.async into
 // 128-byte-swizzled K-major shared tiles (conv_tc_tiles.cuh) read through matrix descriptors; 2 warpgroups x m64 x BN
 // per block, WG_STAGES-deep pipeline; a k-tile is one 128-byte row (32 fp32 or 64 bf16 values).
@@ -15,8 +15,6 @@
 // | wg[b]_conv_dgrad_s_n{128,64} | gy, wf [IC,FH,FW,OC] flipped, gx, (the conv's geometry) | (ceil(N*ceil(H/SH)*ceil(W/SW)/128), ceil(IC/BN), SH*SW) |
 // | transpose_pad[_bf16]    | gy [R, C] fp32, gyT [C, Rp], R, C, Rp (gyT[c, r] = gy[r, c], 0 for r >= R) | (Rp/32, ceil(C/32)) x (32, 8) |
 // |                         | _bf16 also: ab (null, or gy's straight bf16 cast [R, C], written in the same pass)       |
-// | cast_bf16               | src fp32, dst bf16 bits, n                              | ceil(n/4) threads                      |
-// | cast_bf16_pad           | src [rows, C] fp32, dst [rows, Cp] bf16 bits, rows, C, Cp (zero channels >= C) | rows*Cp threads |
 // bwd-filter: gW^T[j, oc] = sum_r X[r's window, j] gY[r, oc] with A = the X windows (MN-major tile, fragments read into
 // registers) and B = gY^T (K-major, transposed once beforehand), slice z of r writing ws[z, OC, KW] (summed by Kahan).
 // Needs the gathered operand's channels % C == 0 (X's IC: forward, bwd-filter; gY's OC: bwd-data; C = 4 fp32 / 8 bf16

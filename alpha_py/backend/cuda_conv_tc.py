@@ -71,9 +71,10 @@ class CudaTensorCoreConvOps:
         return x.shape[3] % 4 == 0 and gy.shape[3] % 4 == 0 and aligned(x, gy)
 
     def to_bf16(self, a, pad8=False, keep=False):
-        """bf16 bits (uint16, round to nearest even) of the fp32 array a (kernels/conv_wgmma_bf16.cu); pad8=True: the
-        last axis zero-padded up to a multiple of 8 (the wgmma bf16 kernels' 16-byte channel chunks); keep=True: a
-        cast made here is registered as a's twin for later readers (a convolution's gY: bwd-filter, then bwd-data)."""
+        """bf16 bits (uint16, round to nearest even) of the fp32 array a (kernels/bf16_act.cu: any GPU with bf16,
+        compute capability >= 8.0; NCCL's bf16 wire uses it too); pad8=True: the last axis zero-padded up to a
+        multiple of 8 (the wgmma bf16 kernels' 16-byte channel chunks); keep=True: a cast made here is registered as
+        a's twin for later readers (a convolution's gY: bwd-filter, then bwd-data)."""
         c = a.shape[-1]
         cp = -(-c // 8) * 8 if pad8 and c % 8 else c
         if cp == c:
@@ -83,10 +84,10 @@ class CudaTensorCoreConvOps:
         out = cupy.empty(a.shape[:-1] + (cp,), dtype=np.uint16)
         if out.size and cp != c:
             rows = a.size // c
-            self.kernel("conv_wgmma_bf16", "cast_bf16_pad")((-(-out.size // 256),), (256,),
-                                                            (a, out, np.int64(rows), i32(c), i32(cp)))
+            self.kernel("bf16_act", "cast_bf16_pad")((-(-out.size // 256),), (256,),
+                                                     (a, out, np.int64(rows), i32(c), i32(cp)))
         elif out.size:
-            self.kernel("conv_wgmma_bf16", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
+            self.kernel("bf16_act", "cast_bf16")((-(-a.size // 1024),), (256,), (a, out, np.int64(a.size)))
             if keep:
                 self.set_twin(a, out)
         return out
