@@ -38,6 +38,7 @@ def _error_reply(e):
 
 def serve_connection(conn, invoke, token):
     """Serve one Java connection until it closes: its first frame must be the bridge's token."""
+    f = None
     try:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         f = conn.makefile("rb")
@@ -53,6 +54,8 @@ def serve_connection(conn, invoke, token):
     except (EOFError, OSError, ValueError, UnicodeDecodeError):
         pass
     finally:
+        if f is not None:
+            f.close()                           # (the socket's descriptor closes with its last file)
         conn.close()
 
 
