@@ -20,6 +20,15 @@ def client(port, token=TOKEN):
     return s, s.makefile("rb")
 
 
+def closed_unanswered(f):
+    """The server closed the connection without a reply: end of stream, or a reset when our unread request was still
+    in its buffer as it closed."""
+    try:
+        return f.read(4) == b""
+    except ConnectionResetError:
+        return True
+
+
 def ask(conn, text):
     s, f = conn
     direct.write_frame(s, text)
@@ -55,11 +64,11 @@ def test_a_wrong_token_gets_no_service(server):
     port, seen, _ = server
     s, f = client(port, token="not-the-token")
     direct.write_frame(s, "relu")
-    assert f.read(4) == b""                            # closed without an answer
+    assert closed_unanswered(f)
     assert seen == []
     s2, f2 = client(port, token=None)                  # no token frame at all: a request is taken for one
     direct.write_frame(s2, "relu")
-    assert f2.read(4) == b"" and seen == []
+    assert closed_unanswered(f2) and seen == []
 
 
 def test_an_exception_inside_invoke_is_an_error_reply_and_the_connection_goes_on(server):
@@ -88,7 +97,7 @@ def test_a_malformed_frame_closes_only_its_connection(server):
     port, _, _ = server
     bad_s, bad_f = client(port)
     bad_s.sendall(struct.pack(">i", -5))
-    assert bad_f.read(4) == b""
+    assert closed_unanswered(bad_f)
     torn_s, torn_f = client(port)
     torn_s.sendall(struct.pack(">i", 10) + b"abc")     # the caller goes away mid-frame
     torn_s.close()
