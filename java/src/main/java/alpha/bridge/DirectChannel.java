@@ -2,9 +2,7 @@ package alpha.bridge;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -21,15 +19,13 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 final class DirectChannel implements AutoCloseable {
     private static final class Conn {
         final Socket socket;
-        final DataOutputStream out;
+        final OutputStream out;
         final DataInputStream in;
 
         Conn(Socket socket) throws IOException {
             this.socket = socket;
-            OutputStream os = socket.getOutputStream();
-            InputStream is = new BufferedInputStream(socket.getInputStream(), 1 << 16);
-            this.out = new DataOutputStream(os);
-            this.in = new DataInputStream(is);
+            this.out = socket.getOutputStream();
+            this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
         }
 
         void write(String text) throws IOException {
