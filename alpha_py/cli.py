@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from .errors import AlphaError
+from .errors import AlphaError, user_interrupt
 
 
 def _parser():
@@ -207,7 +207,9 @@ def main(argv=None):
     except AlphaError as e:
         print(f"alpha {args.command}: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as e:
+        if not user_interrupt(e):
+            raise
         print(f"alpha {args.command}: interrupted", file=sys.stderr)
         return 130
 

@@ -38,6 +38,20 @@ class CheckpointError(AlphaError, IOError):
     """A checkpoint is corrupt or does not match the object it is loaded into."""
 
 
+def user_interrupt(e):
+    """Was `e` a Ctrl-C? A KeyboardInterrupt, or the SystemError a C extension raises when one arrives inside its
+    call (Numba's dispatcher loading a cached kernel wraps it so), with the KeyboardInterrupt as its cause."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        if not isinstance(e, SystemError):
+            return False
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def fmt_shape(shape):
     """Format a shape as [a,b,c] for messages."""
     return "[" + ",".join(str(int(s)) for s in shape) + "]"

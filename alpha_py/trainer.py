@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from .errors import ArgumentError, CheckpointError, DataError, NonFiniteError, diverged
+from .errors import ArgumentError, CheckpointError, DataError, NonFiniteError, diverged, user_interrupt
 from .facade import alpha
 from .precision import check_precision
 from .validation import OPTIMIZERS
@@ -257,7 +257,9 @@ class Trainer:
                          + (a.checkpoint if saved else "not written (non-finite state)"))
         except NonFiniteError as e:
             raise self._stopped(e) from None
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, SystemError) as e:
+            if not user_interrupt(e):
+                raise
             self.save(interrupted=True)
             self.out(f"interrupted during epoch {self.meta['epoch'] + 1}: checkpoint saved to "
                      f"{a.checkpoint} (continue with --resume)")

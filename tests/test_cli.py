@@ -97,6 +97,39 @@ def test_keyboard_interrupt_hook_saves_and_resumes(tmp_path):
     assert meta["epoch"] == 2 and not meta["interrupted"] and len(meta["history"]["step_loss"]) == 3 + 2 + 3
 
 
+def _wrapped_interrupt():
+    """What Numba's dispatcher raises when Ctrl-C lands while it loads a cached kernel: a SystemError caused by it."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as k:
+        try:
+            raise SystemError("<function _numba_unpickle> returned a result with an exception set") from k
+        except SystemError as e:
+            return e
+
+
+def test_a_ctrl_c_wrapped_by_a_c_extension_still_saves_the_checkpoint(tmp_path):
+    ck = str(tmp_path / "w.ckpt")
+    lines = []
+    tr = Trainer(parse_args(["train", *SMALL, "--epochs", "2", "--checkpoint", ck]), out=lines.append)
+
+    def hook(trainer, step):
+        if trainer.meta["epoch"] == 1 and step == 1:
+            raise _wrapped_interrupt()
+    tr.step_hook = hook
+    assert tr.run() == 130
+    assert any("interrupted during epoch 2" in s for s in lines)
+    assert read_meta(ck)["interrupted"]
+    other = Trainer(parse_args(["train", *SMALL, "--epochs", "1", "--checkpoint", str(tmp_path / "o.ckpt")]),
+                    out=lines.append)
+
+    def unrelated(trainer, step):
+        raise SystemError("a SystemError of its own")       # not a Ctrl-C: raised as it is
+    other.step_hook = unrelated
+    with pytest.raises(SystemError, match="of its own"):
+        other.run()
+
+
 def test_sigint_saves_checkpoint(tmp_path):
     ck = tmp_path / "s.ckpt"
     env = dict(os.environ, PYTHONPATH=ROOT)
