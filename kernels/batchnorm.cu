@@ -15,7 +15,8 @@
 // |                     | gbits 1: gx written as its bf16 bits (nearest even; uint16), else fp32                     |
 // | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
 // bn_apply / bn_bwd_apply take 8 elements per thread (vec8.cuh) where C % 8 == 0 and every array is 16-byte aligned
-// (launch M*C/8 threads then). gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
+// (launch M*C/8 threads then); where also C/8 <= the block's threads, a thread keeps its 8 channels' values in
+// registers and walks rows (vec8.cuh rows8) instead of reloading them per group. gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
 // xmode (bn_partial, bn_apply, bn_bwd_apply): how x is read — 0 fp32; 1 fp32 rounded to bf16 (nearest even) on
 // load, and bn_apply writes those bf16 bits to xb (bf16 training keeps only them for backward); 2 bf16 bits.
 // bn_apply: y (fp32) and yb (y's bf16 bits, nearest even: what a convolution reading y rebuilds from the kept x
@@ -225,28 +226,45 @@ extern "C" __global__ void bn_running_bc(float* __restrict__ rm, float* __restri
     if (threadIdx.x == 0) { eb[0] = e1; eb[1] = e2; }
 }
 
-template <ActId ACT, int V>
-__device__ __forceinline__ void bn_apply_v(const void* __restrict__ x, const float* __restrict__ mean,
-                                           const float* __restrict__ inv, const float* __restrict__ gamma,
-                                           const float* __restrict__ beta, float* __restrict__ y, long long n, int C,
-                                           float p1, float p2, int xmode, unsigned short* __restrict__ xb,
-                                           unsigned short* __restrict__ yb) {
-    VEC_LOOP(V, i, c, n, C) {
-        float v[V], m[V], iv[V], ga[V], be[V], out[V];
-        unsigned short bits[V], ob[V];
-        ld_xv<V>(x, i, xmode, v, bits);
-        if (xb) stv<V>(xb + i, bits);
+// a batchNorm's per-channel values for channels [c, c+V): mean, inv, gamma, beta (1 / 0 where null) and, for the
+// backward with batch statistics, the column sums s1, s2 (0 where null)
+template <int V>
+struct BnChan {
+    float m[V], iv[V], ga[V], be[V], a1[V], a2[V];
+    __device__ __forceinline__ void load(const float* mean, const float* inv, const float* gamma, const float* beta,
+                                         long long c, const float* s1 = nullptr, const float* s2 = nullptr) {
         ldc<V>(mean, c, 0.f, m);
         ldc<V>(inv, c, 0.f, iv);
         ldc<V>(gamma, c, 1.f, ga);
         ldc<V>(beta, c, 0.f, be);
+        ldc<V>(s1, c, 0.f, a1);
+        ldc<V>(s2, c, 0.f, a2);
+    }
+};
+
+// bn_apply on the V elements at flat i and, U = 2, at i + step too (both rows' loads first)
+template <ActId ACT, int V, int U = 1>
+__device__ __forceinline__ void bn_apply_at(const void* __restrict__ x, long long i, long long step,
+                                            const BnChan<V>& ch, bool affine, float* __restrict__ y, float p1,
+                                            float p2, int xmode, unsigned short* __restrict__ xb,
+                                            unsigned short* __restrict__ yb) {
+    float v[U][V];
+    unsigned short bits[U][V];
+#pragma unroll
+    for (int u = 0; u < U; ++u) ld_xv<V>(x, i + u * step, xmode, v[u], bits[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        const long long k = i + u * step;
+        float out[V];
+        unsigned short ob[V];
+        if (xb) stv<V>(xb + k, bits[u]);
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-            out[j] = act_f<ACT>(bn_affine(v[j], m[j], iv[j], gamma != nullptr, ga[j], be[j]), p1, p2);
+            out[j] = act_f<ACT>(bn_affine(v[u][j], ch.m[j], ch.iv[j], affine, ch.ga[j], ch.be[j]), p1, p2);
             ob[j] = bf16_rn(out[j]);
         }
-        if (y) stv<V>(y + i, out);
-        if (yb) stv<V>(yb + i, ob);
+        if (y) stv<V>(y + k, out);
+        if (yb) stv<V>(yb + k, ob);
     }
 }
 
@@ -256,53 +274,70 @@ __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ m
                          long long M, int C, float p1, float p2, int xmode, unsigned short* __restrict__ xb,
                          unsigned short* __restrict__ yb) {
     const long long n = M * C;
-    if (vec8_ok(n, C, x, mean, inv, gamma, beta, y, xb, yb))
-        bn_apply_v<ACT, 8>(x, mean, inv, gamma, beta, y, n, C, p1, p2, xmode, xb, yb);
-    else
-        bn_apply_v<ACT, 1>(x, mean, inv, gamma, beta, y, n, C, p1, p2, xmode, xb, yb);
+    const bool affine = gamma != nullptr;
+    if (!vec8_ok(n, C, x, mean, inv, gamma, beta, y, xb, yb)) {
+        VEC_LOOP(1, i, c, n, C) {
+            BnChan<1> ch;
+            ch.load(mean, inv, gamma, beta, c);
+            bn_apply_at<ACT, 1>(x, i, 0, ch, affine, y, p1, p2, xmode, xb, yb);
+        }
+    } else if (rows8_fit(C)) {                          // the channels' values loaded once per thread
+        long long c, i0, step;
+        if (!rows8(C, c, i0, step)) return;
+        BnChan<8> ch;
+        ch.load(mean, inv, gamma, beta, c);
+        long long i = i0;
+        for (; i + step < n; i += 2 * step) bn_apply_at<ACT, 8, 2>(x, i, step, ch, affine, y, p1, p2, xmode, xb, yb);
+        if (i < n) bn_apply_at<ACT, 8>(x, i, 0, ch, affine, y, p1, p2, xmode, xb, yb);
+    } else {
+        VEC_LOOP(8, i, c, n, C) {
+            BnChan<8> ch;
+            ch.load(mean, inv, gamma, beta, c);
+            bn_apply_at<ACT, 8>(x, i, 0, ch, affine, y, p1, p2, xmode, xb, yb);
+        }
+    }
 }
 
-template <ActId ACT, int V>
-__device__ __forceinline__ void bn_bwd_apply_v(const float* __restrict__ gy, const void* __restrict__ x,
-                                               const float* __restrict__ mean, const float* __restrict__ inv,
-                                               const float* __restrict__ gamma, const float* __restrict__ beta,
-                                               const float* __restrict__ s1, const float* __restrict__ s2,
-                                               void* __restrict__ gx, long long n, float fm, int C, float p1, float p2,
-                                               int batch_stats, int xmode, int gbits) {
-    VEC_LOOP(V, i, c, n, C) {
-        float v[V], g[V], m[V], iv[V], ga[V], be[V], a1[V], a2[V], out[V];
-        unsigned short bits[V];
-        ld_xv<V>(x, i, xmode, v, bits);
-        ldv<V>(gy + i, g);
-        ldc<V>(mean, c, 0.f, m);
-        ldc<V>(inv, c, 0.f, iv);
-        ldc<V>(gamma, c, 1.f, ga);
-        ldc<V>(gamma ? beta : nullptr, c, 0.f, be);
-        ldc<V>(batch_stats ? s1 : nullptr, c, 0.f, a1);
-        ldc<V>(batch_stats ? s2 : nullptr, c, 0.f, a2);
+// bn_bwd_apply on the V elements at flat i and, U = 2, at i + step too (both rows' loads first; fm = M as a float)
+template <ActId ACT, int V, int U = 1>
+__device__ __forceinline__ void bn_bwd_apply_at(const float* __restrict__ gy, const void* __restrict__ x, long long i,
+                                                long long step, const BnChan<V>& ch, bool affine,
+                                                void* __restrict__ gx, float fm, float p1, float p2, int batch_stats,
+                                                int xmode, int gbits) {
+    float v[U][V], g[U][V];
+    unsigned short bits[V];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        ld_xv<V>(x, i + u * step, xmode, v[u], bits);
+        ldv<V>(gy + i + u * step, g[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        const long long k = i + u * step;
+        float out[V];
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-            const float xhat = (v[j] - m[j]) * iv[j];
-            float gj = g[j];
+            const float xhat = (v[u][j] - ch.m[j]) * ch.iv[j];
+            float gj = g[u][j];
             if (ACT != ACT_IDENTITY) {
-                const float z = gamma ? xhat * ga[j] + be[j] : xhat;
+                const float z = affine ? xhat * ch.ga[j] + ch.be[j] : xhat;
                 gj *= act_d<ACT>(z, act_f<ACT>(z, p1, p2), p1, p2);
             }
-            const float gxh = gj * ga[j];
+            const float gxh = gj * ch.ga[j];
             if (batch_stats) {
-                const float sum_gxh = ga[j] * a1[j], sum_gxh_xhat = ga[j] * iv[j] * a2[j];
-                out[j] = iv[j] / fm * (fm * gxh - sum_gxh - xhat * sum_gxh_xhat);
+                const float sum_gxh = ch.ga[j] * ch.a1[j], sum_gxh_xhat = ch.ga[j] * ch.iv[j] * ch.a2[j];
+                out[j] = ch.iv[j] / fm * (fm * gxh - sum_gxh - xhat * sum_gxh_xhat);
             } else {
-                out[j] = gxh * iv[j];
+                out[j] = gxh * ch.iv[j];
             }
         }
         if (gbits) {
             unsigned short ob[V];
 #pragma unroll
             for (int j = 0; j < V; ++j) ob[j] = bf16_rn(out[j]);
-            stv<V>(static_cast<unsigned short*>(gx) + i, ob);
+            stv<V>(static_cast<unsigned short*>(gx) + k, ob);
         } else {
-            stv<V>(static_cast<float*>(gx) + i, out);
+            stv<V>(static_cast<float*>(gx) + k, out);
         }
     }
 }
@@ -313,11 +348,31 @@ __global__ void bn_bwd_apply(const float* __restrict__ gy, const void* __restric
                              const float* __restrict__ s1, const float* __restrict__ s2, void* __restrict__ gx,
                              long long M, int C, float p1, float p2, int batch_stats, int xmode, int gbits) {
     const long long n = M * C;
-    if (vec8_ok(n, C, gy, x, mean, inv, gamma, beta, batch_stats ? s1 : nullptr, batch_stats ? s2 : nullptr) &&
-        al16(gx))
-        bn_bwd_apply_v<ACT, 8>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode,
-                               gbits);
-    else
-        bn_bwd_apply_v<ACT, 1>(gy, x, mean, inv, gamma, beta, s1, s2, gx, n, (float)M, C, p1, p2, batch_stats, xmode,
-                               gbits);
+    const float fm = (float)M;
+    const bool affine = gamma != nullptr;
+    const float* b = gamma ? beta : nullptr;
+    const float* a1 = batch_stats ? s1 : nullptr;
+    const float* a2 = batch_stats ? s2 : nullptr;
+    if (!(vec8_ok(n, C, gy, x, mean, inv, gamma, beta, a1, a2) && al16(gx))) {
+        VEC_LOOP(1, i, c, n, C) {
+            BnChan<1> ch;
+            ch.load(mean, inv, gamma, b, c, a1, a2);
+            bn_bwd_apply_at<ACT, 1>(gy, x, i, 0, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
+        }
+    } else if (rows8_fit(C)) {                          // the channels' values loaded once per thread
+        long long c, i0, step;
+        if (!rows8(C, c, i0, step)) return;
+        BnChan<8> ch;
+        ch.load(mean, inv, gamma, b, c, a1, a2);
+        long long i = i0;
+        for (; i + step < n; i += 2 * step)
+            bn_bwd_apply_at<ACT, 8, 2>(gy, x, i, step, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
+        if (i < n) bn_bwd_apply_at<ACT, 8>(gy, x, i, 0, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
+    } else {
+        VEC_LOOP(8, i, c, n, C) {
+            BnChan<8> ch;
+            ch.load(mean, inv, gamma, b, c, a1, a2);
+            bn_bwd_apply_at<ACT, 8>(gy, x, i, 0, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
+        }
+    }
 }

@@ -10,6 +10,20 @@
                    i##_step = (long long)gridDim.x * blockDim.x * (V), c = i % (C), c##_step = i##_step % (C);      \
          i < (n); i += i##_step, c += c##_step, c -= (c >= (C)) ? (C) : 0)
 
+// The row-group walk of a kernel whose per-channel values stay in registers: a block of blockDim.x threads spans
+// R = blockDim.x / (C/8) rows, each thread the 8 channels [c, c+8) of every R*gridDim.x-th row from its first (flat
+// index i, stride step). Needs C % 8 == 0; false for a thread left over (rr >= R) or where C/8 > blockDim.x (the
+// kernel takes its VEC_LOOP body then). The same launch as VEC_LOOP's with V = 8 covers the tensor in as many passes.
+__device__ __forceinline__ bool rows8_fit(long long C) { return (C >> 3) <= blockDim.x; }
+
+__device__ __forceinline__ bool rows8(long long C, long long& c, long long& i, long long& step) {
+    const long long G = C >> 3, R = blockDim.x / G, rr = threadIdx.x / G;
+    c = (threadIdx.x - rr * G) * 8;
+    i = ((long long)blockIdx.x * R + rr) * C + c;
+    step = (long long)gridDim.x * R * C;
+    return rr < R;
+}
+
 __device__ __forceinline__ bool al16(const void* p) { return ((unsigned long long)p & 15ULL) == 0; }
 
 // every non-null pointer 16-byte aligned, C and n multiples of 8

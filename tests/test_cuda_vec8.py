@@ -86,6 +86,44 @@ def test_recast_and_add_act_twin_bodies_agree(shape, act):
         same_bits(u, v)
 
 
+def _bn_twin_outputs(b, x, gy, a, gamma, beta, act):
+    """bn_act_fwd (keeping x's bits), bn_act_bwd with and without batch statistics, the Recast's bits and fp32 output
+    and add_act_twin over a lazy plain-BatchNorm addend."""
+    keep = []
+    y, mean, var, inv = b.bn_act_fwd(act, x, gamma, beta, 1e-5, keep=keep)
+    gx, dg, db = b.bn_act_bwd(act, gy, keep[0], mean, inv, gamma, beta)
+    gx0, _, _ = b.bn_act_bwd(act, gy, keep[0], mean, inv, None, None, batch_stats=False)
+    lazy = b.bn_lazy(x.shape, act, keep[0], mean, inv, gamma, beta)
+    plain = b.bn_lazy(x.shape, None, keep[0], mean, inv, gamma, beta)
+    ya, yab = b.add_act_twin("leakyRelu", a, plain, 0.1)
+    return [y, mean, inv, keep[0], gx, dg, db, gx0, lazy.source.bits(), lazy.source.fp32(), ya, yab]
+
+
+@pytest.mark.parametrize("shape", [(3, 5, 7, 24), (2, 9, 40), (300, 16)])
+@pytest.mark.parametrize("act", ["leakyRelu", None])
+def test_row_walk_group_loop_and_scalar_bodies_agree(shape, act, monkeypatch):
+    """batchNorm apply / backward (forward output, Recast, add_act_twin over a lazy addend): the row walk that keeps a
+    thread's 8 channels' values in registers (blocks of 256 threads), the per-group loop (blocks of 2 threads: C/8 > 2
+    for C = 24, 40) and the scalar body (unaligned inputs) give the same bits."""
+    b = backend()
+    c = shape[-1]
+    x, gy, a = data(shape), data(shape, 1), data(shape, 2)
+    gamma, beta = data((c,), 3), data((c,), 4)
+    monkeypatch.setattr(b, "bn_partial_vec", False)     # the same column sums on aligned and unaligned inputs
+    rows = _bn_twin_outputs(b, x, gy, a, gamma, beta, act)
+    scalar = _bn_twin_outputs(b, shifted(x), shifted(gy), shifted(a), gamma, beta, act)
+    kernel, walkers = b.kernel, ("bn_apply<", "bn_bwd_apply<")
+
+    def narrow(family, name, smem=0):
+        k = kernel(family, name, smem)
+        return (lambda grid, block, args: k(grid, (2,), args)) if name.startswith(walkers) else k
+    monkeypatch.setattr(b, "kernel", narrow)
+    loop = _bn_twin_outputs(b, x, gy, a, gamma, beta, act)
+    for r, s, g in zip(rows, scalar, loop):
+        same_bits(r, s)
+        same_bits(r, g)
+
+
 @pytest.mark.parametrize("shape", [(3, 5, 7, 24), (13,), (4, 10)])
 @pytest.mark.parametrize("act", ["relu", "leakyRelu", "gelu", "tanh"])
 def test_elementwise_bodies_agree(shape, act):

@@ -23,6 +23,7 @@ from .kernel_loader import get_kernel
 
 THREADS = 256
 MAX_BLOCKS = 8192
+ROW_BLOCKS_PER_SM = 4      # launch_flat(rows=True): a row-walking kernel's blocks per SM
 _MASK64 = (1 << 64) - 1
 
 i32, i64, f32 = np.int32, np.int64, np.float32
@@ -86,12 +87,16 @@ class CudaBackend(CudaBatchNormOps, CudaBf16Ops, CudaBf16Twins, CudaMathOps, Cud
             k.max_dynamic_shared_size_bytes = smem
         return k
 
-    def launch_flat(self, family, name, n, args, per_thread=1, vec_c=0):
+    def launch_flat(self, family, name, n, args, per_thread=1, vec_c=0, rows=False):
         """Grid-stride launch over n elements, per_thread each. vec_c (rows of vec_c channels; 8 for a flat kernel): the
-        kernel takes 8 elements per thread where it can (kernels/vec8.cuh): n/8 threads when n, vec_c % 8 == 0."""
+        kernel takes 8 elements per thread where it can (kernels/vec8.cuh): n/8 threads when n, vec_c % 8 == 0.
+        rows: the kernel walks rows keeping its channels' values in registers (vec8.cuh rows8) where vec_c / 8 <=
+        THREADS: ROW_BLOCKS_PER_SM blocks per SM at most, so each thread takes many rows."""
         if vec_c and n % 8 == 0 and vec_c % 8 == 0:
             per_thread = 8
         blocks = max(1, min(MAX_BLOCKS, -(-n // (THREADS * per_thread))))
+        if rows and per_thread == 8 and vec_c // 8 <= THREADS:
+            blocks = min(blocks, ROW_BLOCKS_PER_SM * self.sm_count)
         self.kernel(family, name)((blocks,), (THREADS,), args)
 
     @staticmethod

@@ -74,7 +74,8 @@ class CudaBatchNormOps:
         if y is not None or not bits:          # (bits given, y lazy: nothing to write)
             self.launch_flat("batchnorm", f"bn_apply<{act}>", x2.size,
                              (x2, self.c(mean), inv, opt(gamma), opt(beta), opt(y), i64(x2.shape[0]), i32(c),
-                              f32(p1), f32(p2), i32(xmode), NULL if xb is None or bits else xb, NULL), vec_c=c)
+                              f32(p1), f32(p2), i32(xmode), NULL if xb is None or bits else xb, NULL), vec_c=c,
+                             rows=True)
         if keep is not None:
             keep[:] = [xb]
         return None if y is None else y.reshape(x.shape), mean, var, inv
@@ -110,7 +111,8 @@ class CudaBatchNormOps:
         opt = self._opt_c
         self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
                          (gy2, x2, mean, inv_std, opt(gamma), opt(beta), s1, s2, gx, i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode), i32(gx_bits)), vec_c=c)
+                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode), i32(gx_bits)), vec_c=c,
+                         rows=True)
         if gamma is None:
             return gx.reshape(gy.shape), None, None
         return gx.reshape(gy.shape), s2 * inv_std, s1

@@ -46,7 +46,7 @@ class Recast:
         opt = lambda a: NULL if a is None else a    # noqa: E731
         b.launch_flat("batchnorm", f"bn_apply<{self.act}>", self.xb.size,
                       (self.xb, self.mean, self.inv, opt(self.gamma), opt(self.beta), y, i64(m), i32(c),
-                       f32(self.p1), f32(self.p2), i32(2), NULL, yb), vec_c=c)
+                       f32(self.p1), f32(self.p2), i32(2), NULL, yb), vec_c=c, rows=True)
         return out
 
 
