@@ -303,3 +303,39 @@ def test_a_java_module_s_batched_step_is_captured_and_bit_identical():
     assert l2 == l0 and all(np.array_equal(s0[k], s2[k]) for k in s0)       # sent as template replays: the same
     st = tpl.stats()
     assert st["captures"] >= 1 and st["replays"] >= 4 and st["failed"] == 0, st
+
+
+def _target_loop(auto, pattern):
+    """A net of [n, C] -> [n, C] trained by L2 towards a target that is the input itself ("A": one tensor taken by
+    two calls) or another tensor ("B"), per iteration as `pattern` says."""
+    require_gpu()
+    eg = alpha.engine.cuda_float32(0, auto_graph=auto).set_seed(5)
+    net = nn.sequence(nn.fullconnect(C, 16), nn.relu(), nn.fullconnect(16, C)).train().init(eg)
+    opt, ls, losses = alpha.optim.Adam(net.param_map(), 1e-2), alpha.loss.L2(), []
+    rng = np.random.RandomState(1)
+    for p in pattern:
+        x = eg.tensor(rng.randn(8, C).astype(np.float32))
+        t = x if p == "A" else eg.tensor(rng.randn(8, C).astype(np.float32))
+        yh = net.forward(x)[0]
+        net.backward(ls.gradient(yh, t))
+        opt.update().clear_grads()
+        net.gc()
+        losses.append(ls.loss(yh, t))
+    return [r.get() for r in losses], state(net, opt), eg.auto_stats(), eg.auto
+
+
+def test_an_input_taken_by_two_calls_fills_one_buffer_and_its_pairing_is_part_of_the_signature():
+    """The same tensor as the forward's input and the loss's target is copied into one graph buffer; iterations where
+    the target is another tensor get a signature (and graph) of their own, so neither replays the other's."""
+    pattern = "AAAAAABBBBBBAAAABBB"
+    off, on = _target_loop(False, pattern), _target_loop(True, pattern)
+    assert on[0] == off[0], "losses differ"
+    bad = [k for k in off[1] if not np.array_equal(on[1][k], off[1][k])]
+    assert not bad, f"final state differs in {bad[:8]}"
+    s = on[2]
+    assert s["captures"] == 2 and s["replays"] >= 8 and s["failed"] == 0, s
+    ins = {any(part[0] == "same" for call in t.sig for part in call[2:] if isinstance(part, tuple)): len(t.ins)
+           for t in on[3].templates.values() if t.graph is not None}
+    # each iteration opens with the last one's loss read (its yh and target), then takes x and, in B, the target:
+    # A fills 3 buffers (the target shares x's), B 4
+    assert ins == {True: 3, False: 4}, ins

@@ -53,6 +53,7 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
         self.mode, self.tpl = mode, None
         self.log, self.sigs, self.outs = [], [], []
         self.made, self.open, self.seen_roots = {}, set(), set()
+        self.fed = {}                        # id(external input tensor) -> (call, position) where it first came in
         self.pending, self.hidden, self.slots, self.opt_snaps, self.keep = [], [], {}, {}, []
 
     # ------------------------------------------------------------------ the hook
@@ -104,10 +105,14 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
             if isinstance(a, Tensor):
                 ref = self.made.get(id(a))
                 if ref is None:
-                    d = a._data
-                    if d is None:
+                    first = self.fed.get(id(a))      # an input an earlier call of the iteration took: the same
+                    d = a._data                      # buffer in a captured graph, so the same object each time
+                    if first is not None:
+                        ref = ("same", first)
+                    elif d is None:
                         return None
-                    ref = ("x", d.shape, d.dtype.str, a._need_grad)
+                    else:
+                        ref = ("x", d.shape, d.dtype.str, a._need_grad)
                 parts.append(ref)
             elif a is None or isinstance(a, (int, float, str, bool)):
                 parts.append(("v", a))
@@ -155,6 +160,7 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
         self.log.append((kind, obj, fn, args))
         self.sigs.append(sig)
         self.outs.append(out)
+        self._feed(i, args)
         for k, t in enumerate(_outputs(kind, out)):
             if t is not None:
                 self.made[id(t)] = (i, k)
@@ -166,7 +172,7 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
         """Run the rest of this iteration op by op, unlogged; the log's tensors are let go now."""
         self._plan_end(False)
         self.mode = SKIP
-        self.log, self.sigs, self.outs, self.made, self.keep = [], [], [], {}, []
+        self.log, self.sigs, self.outs, self.made, self.keep, self.fed = [], [], [], {}, [], {}
 
     def _learn(self):
         """The end of an op-by-op iteration: count its signature."""
@@ -247,11 +253,16 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
             tpl.ins = []
         for pos, a in enumerate(args):
             if isinstance(a, Tensor) and id(a) not in self.made:
-                j = len(self.slots)
+                first = self.fed.get(id(a))
+                if first is not None:                # (its signature says so) already in its buffer
+                    self.slots[(i, pos)] = self.slots[first]
+                    continue
+                j = len(set(self.slots.values()))
                 if j == len(tpl.ins):
                     tpl.ins.append(self.b.empty(a._data.shape, a._data.dtype))
                 eg.copy_into(tpl.ins[j], a._data)
                 self.slots[(i, pos)] = j
+        self._feed(i, args)
         if kind == "zero":
             self.inside = True
             try:
@@ -271,6 +282,13 @@ class AutoLoop(LoopGraphs, LoopMemory, LoopCalls):
         if i == len(tpl.sig) - 1:
             self._launch()
         return out
+
+    def _feed(self, i, args):
+        """Note the external input tensors call i took that no earlier call took (after the call's signature was
+        made: an input twice within one call is two inputs)."""
+        for pos, a in enumerate(args):
+            if isinstance(a, Tensor) and id(a) not in self.made and id(a) not in self.fed:
+                self.fed[id(a)] = (i, pos)
 
     def _placeholders(self, kind, obj, i):
         outs = []

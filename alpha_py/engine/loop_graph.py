@@ -61,8 +61,11 @@ class LoopGraphs:
         grads = [(p, p._grad) for p in tpl.params]
         opts = [(opt, opt.host_state()) for opt in tpl.opts]
         rng = b.rng_state()
-        ext = {key: Tensor(eg, tpl.ins[j]).need_grad(log[key[0]][3][key[1]]._need_grad)
-               for key, j in self.slots.items()}
+        by_slot = {}                         # one input object per buffer (an input taken twice is one object)
+        for key, j in self.slots.items():
+            if j not in by_slot:
+                by_slot[j] = Tensor(eg, tpl.ins[j]).need_grad(log[key[0]][3][key[1]]._need_grad)
+        ext = {key: by_slot[j] for key, j in self.slots.items()}
         pend = {id(t): (i, k) for t, i, k in self.pending}
 
         def arg(res, i, pos, a):
