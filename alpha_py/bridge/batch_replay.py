@@ -4,7 +4,7 @@ passed in are its inputs, and running the calls is its body. So a Java training 
 step records (forward, gradient, backward, update, clear_grads, gc) instead of one per unit and F function.
 Imports core.tensor and codec."""
 from ..core.tensor import Tensor
-from . import codec
+from . import codec, plan
 
 MAX_KEPT = 256            # batch structures kept (one BatchCall each); beyond, the oldest are let go
 _PLAIN = (bool, int, float, str)
@@ -98,10 +98,13 @@ class BatchCall:
 
 
 class BatchReplay:
-    """A dispatcher's kept BatchCalls; run_calls takes a batch through the recorder, or says it cannot (None)."""
+    """A dispatcher's kept BatchCalls; run_calls takes a batch through the recorder, or says it cannot (None);
+    run_planned does so for a templated batch (plan.py) keyed by its Plan's calls and this request's leaves."""
 
     def __init__(self):
         self.kept = {}
+        self.planned = {}         # (id(plan group), the leaves' kinds and values) -> (group, BatchCall, inputs)
+        self.last = None          # the BatchCall (and its input count) run_calls used last
 
     def run_calls(self, dispatcher, calls):
         """The batch's calls, (op, target, name, args) with _Ref arguments for outputs of earlier calls, run through
@@ -133,9 +136,70 @@ class BatchReplay:
             if len(self.kept) >= MAX_KEPT:
                 self.kept.pop(next(iter(self.kept)))
             bc = self.kept[key] = BatchCall(plan, consts)   # consts: held, so their ids in the key stay theirs
-        flat = auto.call("batch", bc, lambda *xs: bc.run(dispatcher, xs), tuple(ext))
-        results, i = [], 0
-        for c in bc.counts:
-            results.append(list(flat[i:i + c]))
-            i += c
-        return results
+        self.last = (bc, len(ext))
+        return _run(dispatcher, auto, bc, ext)
+
+    def run_planned(self, dispatcher, group, leaves, get, calls):
+        """run_calls for a templated batch: its Plan group's calls (op, target leaf, name, recipes) on this request's
+        leaves. The group fixes the calls' structure, so the key is the group, the targets' and non-tensor objects'
+        identities and the plain values; the tensors are the inputs, in the order run_calls takes them. The first
+        time a key comes, run_calls (on `calls`, the group's calls decoded for it) makes its BatchCall."""
+        parts, ext, auto = [id(group)], [], None
+        try:
+            for op, t, _, recipes in group:
+                if op == codec.OP_CALL:
+                    target = get(leaves[t])
+                    parts.append(id(target))
+                    if auto is None and getattr(target, "engine", None) is not None:
+                        auto = getattr(target.engine, "auto", None)
+                        if auto is None:
+                            return None
+                elif op != codec.OP_NEW:
+                    return None
+                for r in recipes:
+                    _leaf_parts(r, leaves, get, parts, ext)
+        except _NotRecordable:
+            return self.run_calls(dispatcher, calls)
+        key = tuple(parts)
+        hit = self.planned.get(key)
+        if hit is None or hit[0] is not group or hit[2] != len(ext):
+            self.last = None
+            done = self.run_calls(dispatcher, calls)
+            if done is not None and self.last is not None and self.last[1] == len(ext):
+                if len(self.planned) >= MAX_KEPT:
+                    self.planned.pop(next(iter(self.planned)))
+                self.planned[key] = (group, *self.last)      # group held: its id in the key stays its own
+            return done
+        if auto is None or auto.inside:
+            return None
+        return _run(dispatcher, auto, hit[1], ext)
+
+
+def _run(dispatcher, auto, bc, ext):
+    """The BatchCall through the recorder on these inputs -> one output list per call."""
+    flat = auto.call("batch", bc, lambda *xs: bc.run(dispatcher, xs), tuple(ext))
+    results, i = [], 0
+    for c in bc.counts:
+        results.append(list(flat[i:i + c]))
+        i += c
+    return results
+
+
+def _leaf_parts(r, leaves, get, parts, ext):
+    """A plan recipe's contribution to run_planned's key (objects by identity, plain values) and inputs (tensors)."""
+    tag = r[0]
+    if tag == plan.H:
+        a = get(leaves[r[1]])
+        if isinstance(a, Tensor):
+            ext.append(a)
+        elif a is None or isinstance(a, _PLAIN):
+            parts.append((type(a).__name__, a))
+        else:
+            parts.append(id(a))
+    elif tag == plan.L:
+        for v in r[1]:
+            _leaf_parts(v, leaves, get, parts, ext)
+    elif tag in plan.SCALARS:
+        parts.append((tag, leaves[r[1]]))
+    elif tag == plan.M:
+        raise _NotRecordable("a map argument")

@@ -91,7 +91,10 @@ class Dispatcher:
         results, cur = [], [None, None, "batch"]
         try:
             if keep:
-                done = self._replay.run_calls(self, calls(OUTS, [None, None, None], refuse_java_objects))
+                planned = getattr(calls, "planned", None)
+                decoded = calls(OUTS, [None, None, None], refuse_java_objects)
+                done = (self._replay.run_calls(self, decoded) if planned is None
+                        else self._replay.run_planned(self, *planned, decoded))
                 if done is not None:
                     return done
             for op, target, name, args in calls(results, cur, self.java_object):
@@ -231,6 +234,7 @@ class _Planned(_Request):
                 else:
                     target = leaves[target]
                 yield op, target, name, evaluate(recipes, leaves, get, results)
+        calls.planned = (group, leaves, get)        # (batch_replay.run_planned keys the recorder's call by them)
         return calls
 
     def args(self, d, carried):

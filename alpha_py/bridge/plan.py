@@ -11,6 +11,7 @@ from . import codec
 
 # recipe tags of an argument (a leaf index or a constant follows)
 _H, _P, _I, _F, _D, _B, _N, _V, _L, _M = range(10)
+H, L, M, SCALARS = _H, _L, _M, (_I, _F, _D, _B)     # for batch_replay.run_planned's keys
 MAX_PLANS = 4096          # Java numbers its templates below its own limit (Templates.java); a bound against misuse
 
 
