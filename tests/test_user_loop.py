@@ -301,25 +301,25 @@ def test_a_java_module_s_batched_forward_is_one_recorded_call():
 
 
 def test_a_templated_batch_is_keyed_by_its_plan_after_its_first_replay(monkeypatch):
-    # the whole request and its DEFINE describe every argument (run_calls); each REPLAY is looked up by its plan
-    # group and leaves (run_planned) without describing them again, with the same results
+    # the whole request and its DEFINE describe every argument (BatchReplay._taken); each REPLAY is looked up by its
+    # plan group and leaves (run_planned) without describing them again, with the same results
     from alpha_py.bridge.batch_replay import BatchReplay
-    seen = {"run_calls": 0, "hit": 0}
-    run_calls, run_planned = BatchReplay.run_calls, BatchReplay.run_planned
+    seen = {"described": 0, "hit": 0}
+    taken, run_planned = BatchReplay._taken, BatchReplay.run_planned
 
     def counted(self, *a):
-        seen["run_calls"] += 1
-        return run_calls(self, *a)
+        seen["described"] += 1
+        return taken(self, *a)
 
     def planned(self, dispatcher, group, leaves, get, calls):
-        before = seen["run_calls"]
+        before = seen["described"]
         out = run_planned(self, dispatcher, group, leaves, get, calls)
-        seen["hit"] += seen["run_calls"] == before
+        seen["hit"] += seen["described"] == before
         return out
-    monkeypatch.setattr(BatchReplay, "run_calls", counted)
+    monkeypatch.setattr(BatchReplay, "_taken", counted)
     monkeypatch.setattr(BatchReplay, "run_planned", planned)
     l1, s1, _ = java_batch_loop(True, n=9, templated=True)
     monkeypatch.undo()
     l0, s0, _ = java_batch_loop(False, n=9)
-    assert seen == {"run_calls": 2, "hit": 7}, seen
+    assert seen == {"described": 2, "hit": 7}, seen
     assert l1 == l0 and all(np.array_equal(s0[k], s1[k]) for k in s0)

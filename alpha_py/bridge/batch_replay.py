@@ -104,21 +104,25 @@ class BatchReplay:
     def __init__(self):
         self.kept = {}
         self.planned = {}         # (id(plan group), the leaves' kinds and values) -> (group, BatchCall, inputs)
-        self.last = None          # the BatchCall (and its input count) run_calls used last
 
     def run_calls(self, dispatcher, calls):
         """The batch's calls, (op, target, name, args) with _Ref arguments for outputs of earlier calls, run through
         the recorder as one call -> one output list per call; None: no recorder (known at the first unit, before the
         rest is decoded) or not a batch it takes. The recorder is the engine's of the batch's first unit."""
+        taken = self._taken(calls)
+        return None if taken is None else _run(dispatcher, *taken)
+
+    def _taken(self, calls):
+        """run_calls' batch described: (recorder, its BatchCall, the input tensors), or None as run_calls says."""
         taken, auto = [], None
         try:
             for call in calls:
                 op, target = call[0], call[1]
                 if op not in (codec.OP_CALL, codec.OP_NEW):
                     return None
-                if auto is None and op == codec.OP_CALL and getattr(target, "engine", None) is not None:
-                    auto = getattr(target.engine, "auto", None)
-                    if auto is None:
+                if op == codec.OP_CALL:
+                    auto = _recorder(auto, target)
+                    if auto is False:
                         return None
                 taken.append(call)
         except _NotRecordable:
@@ -136,8 +140,7 @@ class BatchReplay:
             if len(self.kept) >= MAX_KEPT:
                 self.kept.pop(next(iter(self.kept)))
             bc = self.kept[key] = BatchCall(plan, consts)   # consts: held, so their ids in the key stay theirs
-        self.last = (bc, len(ext))
-        return _run(dispatcher, auto, bc, ext)
+        return auto, bc, ext
 
     def run_planned(self, dispatcher, group, leaves, get, calls):
         """run_calls for a templated batch: its Plan group's calls (op, target leaf, name, recipes) on this request's
@@ -150,10 +153,9 @@ class BatchReplay:
                 if op == codec.OP_CALL:
                     target = get(leaves[t])
                     parts.append(id(target))
-                    if auto is None and getattr(target, "engine", None) is not None:
-                        auto = getattr(target.engine, "auto", None)
-                        if auto is None:
-                            return None
+                    auto = _recorder(auto, target)
+                    if auto is False:
+                        return None
                 elif op != codec.OP_NEW:
                     return None
                 for r in recipes:
@@ -163,16 +165,25 @@ class BatchReplay:
         key = tuple(parts)
         hit = self.planned.get(key)
         if hit is None or hit[0] is not group or hit[2] != len(ext):
-            self.last = None
-            done = self.run_calls(dispatcher, calls)
-            if done is not None and self.last is not None and self.last[1] == len(ext):
+            taken = self._taken(calls)
+            if taken is None:
+                return None
+            if len(taken[2]) == len(ext):
                 if len(self.planned) >= MAX_KEPT:
                     self.planned.pop(next(iter(self.planned)))
-                self.planned[key] = (group, *self.last)      # group held: its id in the key stays its own
-            return done
+                self.planned[key] = (group, taken[1], len(ext))     # group held: its id in the key stays its own
+            return _run(dispatcher, *taken)
         if auto is None or auto.inside:
             return None
         return _run(dispatcher, auto, hit[1], ext)
+
+
+def _recorder(auto, target):
+    """The batch's recorder found so far, after one more call's target: its engine's recorder where none was found
+    yet; False: that engine has none (the batch is not recorded)."""
+    if auto is None and getattr(target, "engine", None) is not None:
+        return getattr(target.engine, "auto", None) or False
+    return auto
 
 
 def _run(dispatcher, auto, bc, ext):
