@@ -16,7 +16,8 @@
 // | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
 // bn_apply / bn_bwd_apply take 8 elements per thread (vec8.cuh) where C % 8 == 0 and every array is 16-byte aligned
 // (launch M*C/8 threads then); where also C/8 <= the block's threads, a thread keeps its 8 channels' values in
-// registers and walks rows (vec8.cuh rows8) instead of reloading them per group. gamma/beta null = no affine. ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
+// registers and walks rows (vec8.cuh rows8) instead of reloading them per group. gamma/beta null = no affine.
+// ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
 // xmode (bn_partial, bn_apply, bn_bwd_apply): how x is read — 0 fp32; 1 fp32 rounded to bf16 (nearest even) on
 // load, and bn_apply writes those bf16 bits to xb (bf16 training keeps only them for backward); 2 bf16 bits.
 // bn_apply: y (fp32) and yb (y's bf16 bits, nearest even: what a convolution reading y rebuilds from the kept x

@@ -13,7 +13,8 @@
 // The row-group walk of a kernel whose per-channel values stay in registers: a block of blockDim.x threads spans
 // R = blockDim.x / (C/8) rows, each thread the 8 channels [c, c+8) of every R*gridDim.x-th row from its first (flat
 // index i, stride step). Needs C % 8 == 0; false for a thread left over (rr >= R) or where C/8 > blockDim.x (the
-// kernel takes its VEC_LOOP body then). The same launch as VEC_LOOP's with V = 8 covers the tensor in as many passes.
+// kernel takes its VEC_LOOP body then). Any grid covers the tensor (launch_flat(rows=True) caps it, so each thread
+// takes many rows).
 __device__ __forceinline__ bool rows8_fit(long long C) { return (C >> 3) <= blockDim.x; }
 
 __device__ __forceinline__ bool rows8(long long C, long long& c, long long& i, long long& step) {
