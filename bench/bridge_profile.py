@@ -5,9 +5,10 @@ call: a bare JPype proxy round trip (long[] in, long[] out) and the Python dispa
 (best of 5 runs; not asserted). --engine cuda: both sides on cuda_float32(0) (auto_graph on); --classes: a compiled
 class path (alpha-java + examples + py4j jar) instead of javac (the device machine has no JDK).
 Also the Java step with request templates off and on (Bridge.templates, alternating) and, --cprofile N, the N
-costliest functions of a cProfile of the Java steps; --spy times chosen methods per step on both sides.
+costliest functions of a cProfile of the Java steps; --diff N, the N functions whose profiled own time per step
+grows most from the Python loop to the Java one; --spy times chosen methods per step on both sides.
 Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch] [--no-lazy] [--engine cpu|cuda] [--classes CP]
-       [--cprofile N] [--spy module:Class.method,...]"""
+       [--cprofile N] [--diff N] [--spy module:Class.method,...]"""
 import argparse
 import collections
 import os
@@ -56,7 +57,30 @@ def spied(steps, label):
     spy_reset()
 
 
-def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jvm_opts=()):
+def own_times(run, steps):
+    """{function: (calls, own us, cumulative us) per step} of a cProfile of run() (`steps` steps)."""
+    import cProfile
+    import pstats
+    pr = cProfile.Profile()
+    pr.enable()
+    run()
+    pr.disable()
+    return {f"{os.path.basename(f)}:{line}({name})": (nc / steps, tt / steps * 1e6, ct / steps * 1e6)
+            for (f, line, name), (_, nc, tt, ct, _) in pstats.Stats(pr).stats.items()}
+
+
+def print_diff(py_own, java_own, top):
+    """The `top` functions whose own time per step grows most from the Python loop to the Java one."""
+    zero = (0.0, 0.0, 0.0)
+    rows = sorted(((java_own.get(k, zero)[1] - py_own.get(k, zero)[1], k) for k in set(py_own) | set(java_own)),
+                  reverse=True)
+    print(f"{'+own us':>8s}  function (profiled; per step)  python: calls, own, cum | java: calls, own, cum")
+    for d, k in rows[:top]:
+        p, j = py_own.get(k, zero), java_own.get(k, zero)
+        print(f"{d:8.1f}  {k[:60]:60s} {p[0]:5.1f} {p[1]:6.1f} {p[2]:7.1f} | {j[0]:5.1f} {j[1]:6.1f} {j[2]:7.1f}")
+
+
+def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jvm_opts=(), diff=False):
     import jpype
     from alpha_py.java.launcher import start_jvm
 
@@ -113,7 +137,8 @@ def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jv
         if best is None or us < best[0]:
             best = (us, {k: (spent[k] / steps * 1e6, count[k] / steps) for k in spent})
     d.handle = handle
-    return plain, best, parts
+    own = own_times(lambda: loop.run(steps), steps) if diff else None
+    return plain, best, parts, own
 
 
 def call_parts(endpoint):
@@ -162,7 +187,7 @@ def call_parts(endpoint):
     return proxy, disp, direct
 
 
-def python_side(steps, engine="cpu"):
+def python_side(steps, engine="cpu", diff=False):
     from alpha_py import F, alpha, nn
 
     class SmallNet(nn.Module):
@@ -214,7 +239,8 @@ def python_side(steps, engine="cpu"):
         us = (clock() - t0) / steps * 1e6
         if best is None or us < best[0]:
             best = (us, {k: v / steps * 1e6 for k, v in parts.items()})
-    return best
+    own = own_times(lambda: [step() for _ in range(steps)], steps) if diff else None
+    return best, own
 
 
 def main():
@@ -228,6 +254,9 @@ def main():
                     help="also print the N costliest functions (own time) of a cProfile of the Java steps")
     ap.add_argument("--jvm-opt", dest="jvm_opts", action="append", default=[],
                     help="an extra JVM option (repeatable), as bench/bridge_overhead.py and python -m alpha_py.java")
+    ap.add_argument("--diff", type=int, default=0, metavar="N",
+                    help="also print the N functions whose profiled own time per step grows most from the Python "
+                         "loop to the Java one")
     ap.add_argument("--python-side", action=argparse.BooleanOptionalAction, default=True,
                     help="also time the same step written in Python (default on)")
     ap.add_argument("--spy", default="", help="comma-separated module:Class.method to time per step on both sides "
@@ -235,12 +264,12 @@ def main():
     a = ap.parse_args()
     if a.spy:
         spy(a.spy.split(","))
-    plain, (timed_us, reqs), (proxy, disp, direct) = java_side(a.steps, a.batch, a.lazy, a.engine, a.classes,
-                                                               a.cprofile, a.jvm_opts)
+    plain, (timed_us, reqs), (proxy, disp, direct), java_own = java_side(
+        a.steps, a.batch, a.lazy, a.engine, a.classes, a.cprofile, a.jvm_opts, diff=a.diff > 0)
     print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
           f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
           f"(dispatcher share {disp - direct:.2f} us)")
-    py_us, parts = python_side(a.steps, a.engine) if a.python_side else (float("nan"), {})
+    (py_us, parts), py_own = python_side(a.steps, a.engine, a.diff > 0) if a.python_side else ((float("nan"), {}), None)
     in_python = sum(v for v, _ in reqs.values())
     print(f"Java Module step over JPype: {plain:.1f} us ({timed_us:.1f} us with the request timer); "
           f"Python handling its requests {in_python:.1f} us; outside them (Java, JPype) {timed_us - in_python:.1f} us")
@@ -249,6 +278,8 @@ def main():
     print(f"same step in Python: {py_us:.1f} us  (ratio {plain / py_us:.2f}x)")
     for k, us in parts.items():
         print(f"  {k:36s}  {us:7.1f} us")
+    if py_own is not None and java_own is not None:
+        print_diff(py_own, java_own, a.diff)
 
 
 if __name__ == "__main__":
