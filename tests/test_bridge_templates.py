@@ -39,12 +39,47 @@ def test_plan_arguments_equal_the_decoder_s_and_leaves_are_java_s():
     leaves = [frame[q if q < 3 else q + 2] for q in p.positions]
     want = codec.decode_args(frame, 5, objs, get, None)[0]
     assert plan.evaluate(p.args, leaves, get, None) == want
+    assert p.args_fn(leaves, get, None) == want                 # the compiled form of the same recipes
     obj = (codec.OP_CALL, 7, 0, 1, codec.OBJ, 0)
     try:
         plan.compile_request("m", obj, ["javaobj"])
         raise AssertionError("a Java object argument was templated")
     except plan.NotTemplated:
         pass
+
+
+def test_compiled_arguments_equal_the_interpreter_s_in_value_and_order_and_errors():
+    """compile_args: maps, PENDING results, nesting past MAX_DEPTH (interpreted), get() calls in the same order, the
+    PENDING-outside-a-batch error and a bad handle's error as evaluate gives them."""
+    deep = (plan.H, 0)
+    for _ in range(plan.MAX_DEPTH + 3):
+        deep = (plan.L, (deep, (plan.SCALARS[0], 1)))
+    recipes = ((plan.M, (((7, "k"), (plan.H, 0)), ((plan.SCALARS[1], 2), (1, 1, 0)))), (1, 0, 1), deep,
+               (plan.L, ((plan.SCALARS[3], 1), (6,), (plan.SCALARS[2], 3))), (plan.H, 4))
+    leaves = [7, -5, f32_bits(0.5), codec.f64_bits(-1.25), 8]
+
+    def run(fn, results, bad):
+        order = []
+
+        def get(i):
+            if i == bad:
+                raise plan.StateError(f"handle {i} is not valid")
+            order.append(i)
+            return f"T{i}"
+        try:
+            return "ok", fn(leaves, get, results), order
+        except Exception as e:
+            return type(e), str(e), order
+
+    outcomes = set()
+    for which in (recipes, recipes[2:3], recipes[3:]):
+        for results in ([["r00", "r01"], ["r10"]], None):
+            for bad in (None, 8):
+                fn = plan.compile_args(which)
+                want = run(lambda *a: plan.evaluate(which, *a), results, bad)
+                assert run(fn, results, bad) == want
+                outcomes.add(want[0] if want[0] == "ok" else want[0].__name__)
+    assert outcomes == {"ok", "ArgumentError", "StateError"}
 
 
 def step_frames(hr, hx, hf, out_id):

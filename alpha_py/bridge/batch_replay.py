@@ -143,13 +143,14 @@ class BatchReplay:
         return auto, bc, ext
 
     def run_planned(self, dispatcher, group, leaves, get, calls):
-        """run_calls for a templated batch: its Plan group's calls (op, target leaf, name, recipes) on this request's
-        leaves. The group fixes the calls' structure, so the key is the group, the targets' and non-tensor objects'
-        identities and the plain values; the tensors are the inputs, in the order run_calls takes them. The first
-        time a key comes, run_calls (on `calls`, the group's calls decoded for it) makes its BatchCall."""
+        """run_calls for a templated batch: its Plan group's calls (op, target leaf, name, recipes, arguments function)
+        on this request's leaves. The group fixes the calls' structure, so the key is the group, the targets' and
+        non-tensor objects' identities and the plain values; the tensors are the inputs, in the order run_calls takes
+        them. The first time a key comes, run_calls (on `calls`, the group's calls decoded for it) makes its
+        BatchCall."""
         parts, ext, auto = [id(group)], [], None
         try:
-            for op, t, _, recipes in group:
+            for op, t, _, recipes, _ in group:
                 if op == codec.OP_CALL:
                     target = get(leaves[t])
                     parts.append(id(target))

@@ -8,7 +8,7 @@ from ..facade import alpha
 from ..params import AlphaParam
 from . import codec, functions
 from .batch_replay import OUTS, BatchReplay, refuse_java_objects
-from .plan import Plans, evaluate
+from .plan import Plans
 from .registry import Registry, kind_of
 
 _CALL, _NEW, _FN = codec.OP_CALL, codec.OP_NEW, codec.OP_FN
@@ -227,18 +227,18 @@ class _Planned(_Request):
         group, leaves, get = self.groups.pop(0), self.leaves, self.get
 
         def calls(results, cur, java_object):
-            for op, target, name, recipes in group:
+            for op, target, name, _, args in group:
                 cur[0], cur[1], cur[2] = op, None, name
                 if op == _CALL:
                     target = cur[1] = get(leaves[target])
                 else:
                     target = leaves[target]
-                yield op, target, name, evaluate(recipes, leaves, get, results)
+                yield op, target, name, args(leaves, get, results)
         calls.planned = (group, leaves, get)        # (batch_replay.run_planned keys the recorder's call by them)
         return calls
 
     def args(self, d, carried):
-        return evaluate(self.plan.args, self.leaves, self.get, carried)
+        return self.plan.args_fn(self.leaves, self.get, carried)
 
 
 def _no_java_objects(obj):

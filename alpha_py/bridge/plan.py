@@ -2,8 +2,9 @@
 tags and list lengths; codec.py's layout) as [op | REPLAY, template, nfree, frees..., leaves...], where the leaves
 are the request's values in order (the header's target, each call's target, every HANDLE/INT/BOOL/F32/F64 value);
 the first time it repeats, Java sends it whole with op | DEFINE and [template, nleaf, leaf positions...] after it.
-compile() turns such a request into a Plan once (names read once, tags walked once); a replay only evaluates the
-Plan's argument recipes on the new leaves. Alpha.bridge.Templates is the Java half. Imports codec and errors."""
+compile() turns such a request into a Plan once (names read once, tags walked once, each argument list made a
+Python function of the leaves); a replay only calls those functions on the new leaves. Alpha.bridge.Templates is the
+Java half. Imports codec and errors."""
 from collections import OrderedDict
 
 from ..errors import ArgumentError, StateError
@@ -21,12 +22,13 @@ class NotTemplated(Exception):
 
 class Plan:
     """One request structure: its op (with DEFERRED / WITH_BATCH), the calls of its deferred, carried and batch
-    parts ((op, target leaf, name, recipes) each), its own argument recipes, its name and its leaf positions."""
-    __slots__ = ("op", "name", "deferred", "carried", "calls", "args", "positions")
+    parts ((op, target leaf, name, recipes, arguments function) each), its own argument recipes and their function
+    (compile_args), its name and its leaf positions."""
+    __slots__ = ("op", "name", "deferred", "carried", "calls", "args", "args_fn", "positions")
 
     def __init__(self, op, name):
         self.op, self.name, self.positions = op, name, []
-        self.deferred = self.carried = self.calls = self.args = None
+        self.deferred = self.carried = self.calls = self.args = self.args_fn = None
 
 
 def compile_request(name, ints, objs):
@@ -46,6 +48,7 @@ def compile_request(name, ints, objs):
         plan.calls, pos = _calls(ints, pos, objs, leaf)
     else:
         plan.args, pos = _args(ints, pos, objs, leaf)
+        plan.args_fn = compile_args(plan.args)
     plan.positions = tuple(plan.positions)
     return plan, pos
 
@@ -67,7 +70,7 @@ def _calls(ints, pos, objs, leaf):
     for _ in range(n):
         op, target, name = ints[pos], leaf.at(pos + 1), str(objs[ints[pos + 2]])
         args, pos = _args(ints, pos + 3, objs, leaf)
-        out.append((op, target, name, args))
+        out.append((op, target, name, args, compile_args(args)))
     return tuple(out), pos
 
 
@@ -141,6 +144,55 @@ def _value(r, leaves, get, results):
     if tag == _B:
         return bool(leaves[r[1]])
     return OrderedDict((_value(k, leaves, get, results), _value(v, leaves, get, results)) for k, v in r[1])
+
+
+MAX_DEPTH, MAX_RECIPES = 32, 20000    # beyond either, compile_args interprets (Python's parser has nesting limits)
+
+
+def compile_args(recipes):
+    """evaluate(recipes, ...) as one Python function fn(leaves, get, results) -> the argument list: the recipes
+    written out as a list display (same values, same order of get() calls), compiled once per Plan."""
+    consts, count = [], [0]
+    try:
+        body = ", ".join(_source(r, consts, count, 0) for r in recipes)
+    except _TooBig:
+        return lambda leaves, get, results: evaluate(recipes, leaves, get, results)
+    pending = "_pending() if R is None else " if "R[" in body else ""
+    return eval(f"lambda L, get, R: {pending}[{body}]",          # noqa: S307 (source made of indices only)
+                {"f32": codec.f32, "f64": codec.f64, "OrderedDict": OrderedDict, "C": tuple(consts),
+                 "_pending": _pending, "__builtins__": {"bool": bool}})
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _source(r, consts, count, depth):
+    count[0] += 1
+    if depth > MAX_DEPTH or count[0] > MAX_RECIPES:
+        raise _TooBig
+    tag = r[0]
+    if tag == _H:
+        return f"get(L[{r[1]}])"
+    if tag == _P:
+        return f"R[{r[1]}][{r[2]}]"
+    if tag == _I:
+        return f"L[{r[1]}]"
+    if tag in (_F, _D, _B):
+        return f"{'f32' if tag == _F else 'f64' if tag == _D else 'bool'}(L[{r[1]}])"
+    if tag == _N:
+        return "None"
+    if tag == _V:
+        consts.append(r[1])
+        return f"C[{len(consts) - 1}]"
+    if tag == _L:
+        return "[" + ", ".join(_source(v, consts, count, depth + 1) for v in r[1]) + "]"
+    return "OrderedDict([" + ", ".join(f"({_source(k, consts, count, depth + 1)}, "
+                                       f"{_source(v, consts, count, depth + 1)})" for k, v in r[1]) + "])"
+
+
+def _pending():
+    raise ArgumentError("bridge request: a batch result (PENDING) outside a batch")
 
 
 class Plans:
