@@ -2,8 +2,9 @@
 // next convolutions read and the activation's backward keeps (instead of an fp32 copy of y).
 // | kernel            | args                                                                | launch             |
 // | add_act_twin<ACT> | a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2 | 1 thread/elem, 256 |
-// |   y = act(a + b), yb = bf16(y); an addend is fp32 (mode 0; its mean, inv, gamma, beta null) or a plain         |
-// |   batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply computes that output, never written)     |
+// |   y = act(a + b), yb = bf16(y) (y null: only yb written); an addend is fp32 (mode 0; its mean, inv, gamma,     |
+// |   beta null), a plain batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply computes that output, |
+// |   never written) or bf16 bits read as their exact fp32 value (mode 3: a residual stored as its bits)           |
 // | act_bwd_sign      | gy, gy2, yb, gx, n, slope  gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2 unless null), y read |
 // |                   |   from its bits yb; gx may be gy (in place)                                        | same      |
 // | cast_bf16         | src fp32, dst bf16 bits, n (round to nearest even; float4 loads where aligned) | ceil(n/4) threads |
@@ -24,8 +25,8 @@ __device__ __forceinline__ unsigned short bf16_nz(float v) {
     return (b == 0 && v > 0.f) ? (unsigned short)1 : b;
 }
 
-// V values of an addend at flat i (channel c): fp32 (mode 0) or a plain batchNorm output from its input's bf16 bits
-// (mode 2, bn_apply's arithmetic)
+// V values of an addend at flat i (channel c): fp32 (mode 0), a plain batchNorm output from its input's bf16 bits
+// (mode 2, bn_apply's arithmetic) or bf16 bits widened (mode 3)
 template <int V>
 __device__ __forceinline__ void addend(const void* x, const float* m, const float* iv, const float* g,
                                        const float* be, int mode, long long i, long long c, float (&o)[V]) {
@@ -36,6 +37,11 @@ __device__ __forceinline__ void addend(const void* x, const float* m, const floa
     unsigned short bits[V];
     float mm[V], ii[V], gg[V], bb[V];
     ldv<V>(static_cast<const unsigned short*>(x) + i, bits);
+    if (mode == 3) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) o[j] = __uint_as_float((unsigned)bits[j] << 16);
+        return;
+    }
     ldc<V>(m, c, 0.f, mm);
     ldc<V>(iv, c, 0.f, ii);
     ldc<V>(g, c, 1.f, gg);
@@ -61,7 +67,7 @@ __device__ __forceinline__ void add_act_twin_v(const void* a, const float* am, c
             out[j] = act_f<ACT>(va[j] + vb[j], p1, p2);
             ob[j] = bf16_nz(out[j]);
         }
-        stv<V>(y + i, out);
+        if (y) stv<V>(y + i, out);
         stv<V>(yb + i, ob);
     }
 }

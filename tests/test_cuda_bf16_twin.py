@@ -133,6 +133,7 @@ def lazy_engine(seed):
 def _run(twins):
     eg = engine("bf16", 11)
     eg.backend.bf16_twins = twins
+    eg.backend.bf16_residual_bits = False       # (the block outputs in fp32, as with twins off)
     try:
         rng = np.random.default_rng(2)
         x = eg.tensor(rng.standard_normal((6, 9, 9, 16)).astype(np.float32))
@@ -147,7 +148,7 @@ def _run(twins):
         net.gc()
         return alive, out, grads
     finally:
-        del eg.backend.bf16_twins
+        del eg.backend.bf16_twins, eg.backend.bf16_residual_bits
 
 
 def test_two_residual_blocks_compute_the_same_bits_with_twins_and_keep_no_fp32_block_output():
@@ -281,7 +282,11 @@ def test_a_lazy_output_computed_for_a_reader_stays_with_its_tensor(reader):
         y1 = bn1.forward(x)[0]
         out = bn2.forward(y1)[0] if reader == "batchNorm" else F.add_relu(y1, other)[0]
         return y1, out.numpy()
-    y1, got = run()
+    b.bf16_residual_bits = False                 # (add_relu's output in fp32, as with twins off)
+    try:
+        y1, got = run()
+    finally:
+        del b.bf16_residual_bits
     assert y1._data is not None and y1._lazy is None         # computed once, kept by its tensor
     b.bf16_twins = False
     try:
@@ -289,3 +294,83 @@ def test_a_lazy_output_computed_for_a_reader_stays_with_its_tensor(reader):
     finally:
         del b.bf16_twins
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("aligned", [True, False])
+def test_a_residual_stored_as_its_bits_is_read_from_them(aligned):
+    """add_act_twin(fp32=False) writes only the bits (those it writes beside y), as a LazyData reading as their exact
+    widening; the next add taking it as an addend reads the bits (mode 3) and gives bit for bit what it gives on the
+    widened fp32. Arrays one element off 16-byte alignment take the kernel's scalar body."""
+    import cupy
+    from alpha_py.core.tensor import LazyData
+    b = engine().backend
+    rng = np.random.default_rng(21)
+    shape = (3, 5, 7, 16)
+
+    def dev(x, dtype=np.float32):
+        if aligned:
+            return cupy.asarray(x, dtype)
+        buf = cupy.zeros(x.size + 1, dtype)
+        buf[1:] = cupy.asarray(x.ravel(), dtype)
+        return buf[1:].reshape(x.shape)
+    a, c, d = (dev(rng.standard_normal(shape)) for _ in range(3))
+    y, yb = b.add_act_twin("relu", a, c)
+    lz, lb = b.add_act_twin("relu", a, c, fp32=False)
+    assert type(lz) is LazyData and b.stored_bits(lz) is lb and lz.shape == shape
+    np.testing.assert_array_equal(b.to_host(lb), b.to_host(yb))
+    bits = dev(b.to_host(lb), np.uint16)
+    wide = (b.to_host(lb).astype(np.uint32) << 16).view(np.float32)
+    np.testing.assert_array_equal(b.to_host(b.stored(bits).value()).view(np.uint32), wide.view(np.uint32))
+    for act, p1 in (("relu", 0.0), ("leakyRelu", 0.1)):
+        got, got_b = b.add_act_twin(act, d, b.stored(bits), p1)           # the addend read from its bits
+        want, want_b = b.add_act_twin(act, d, dev(wide), p1)               # ... and from their fp32 widening
+        np.testing.assert_array_equal(b.to_host(got).view(np.uint32), b.to_host(want).view(np.uint32))
+        np.testing.assert_array_equal(b.to_host(got_b), b.to_host(want_b))
+
+
+class ResChain(nn.Module):
+    """Two identity residual blocks, x -> add_relu(bn(conv(x)), x) twice, of width 16; `out1`: the first's output."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2 = nn.conv3D(False, 16, 16, 3, 1, 1), nn.conv3D(False, 16, 16, 3, 1, 1)
+        self.bn1, self.bn2 = nn.batchNorm(16), nn.batchNorm(16)
+        self.out1 = None
+
+    def __forward__(self, x):
+        self.out1 = F.add_relu(self.bn1(self.c1(x)[0])[0], x)[0]
+        return F.add_relu(self.bn2(self.c2(self.out1)[0])[0], self.out1)
+
+
+def _residual_chain(bits):
+    """ResChain in bf16 training with the residual stored as bits or in fp32 -> (whether the first block's output
+    was written in fp32 after forward and backward, y, the parameters' gradients)."""
+    eg = lazy_engine(13)
+    eg.backend.bf16_residual_bits = bits
+    try:
+        rng = np.random.default_rng(4)
+        net = ResChain()
+        net.init(eg)
+        x = eg.tensor(rng.standard_normal((4, 6, 6, 16)).astype(np.float32))
+        y = net.forward(x)[0]
+        net.backward(eg.tensor(rng.standard_normal(y.shape).astype(np.float32)))
+        written = net.out1._data is not None
+        grads = [eg.backend.to_host(p.grad_data) for p in net.params() if p.grad_data is not None]
+        out = y.numpy()
+        net.out1 = None
+        net.gc()
+        return written, out, grads
+    finally:
+        del eg.backend.bf16_residual_bits
+
+
+def test_residual_blocks_keep_the_stream_as_bits_and_train_as_with_it_in_fp32():
+    """With the residual stored as bits, the first block's output is never written in fp32 (the second block's
+    convolution and add read its bits); outputs and gradients agree with the fp32 stream to bf16's resolution."""
+    w0, y0, g0 = _residual_chain(False)
+    w1, y1, g1 = _residual_chain(True)
+    assert w0 and not w1
+    np.testing.assert_allclose(y1, y0, rtol=2 ** -7, atol=2 ** -7)
+    assert len(g1) == len(g0) >= 4
+    for a, e in zip(g1, g0):
+        assert np.abs(a - e).max() <= 0.05 * np.abs(e).max() + 1e-6

@@ -77,6 +77,7 @@ class CudaBf16Twins:
     bf16_twins = True
     bf16_conv_bits = True     # bf16 training: a convolution's output stored as bf16 bits (conv_bits_ok)
     bf16_grad_bits = True     # ... and its gradient handed back as bf16 bits by BatchNorm (conv_grad_bits_ok)
+    bf16_residual_bits = True  # ... and a residual add+relu's output stored only as its bf16 bits (residual_bits_ok)
 
     def twin_ok(self, shape):
         """Can an array of `shape` have a twin? In bf16 with twins on, its channels (last axis) a multiple of 8 (the
@@ -88,6 +89,12 @@ class CudaBf16Twins:
         LazyData over StoredBits: BatchNorm reads the bits, anything else their widening)? On the wgmma kernels,
         with twins on and channels a multiple of 8."""
         return self.bf16_conv_bits and self.twin_ok((channels,)) and self.wgmma_ok()
+
+    def residual_bits_ok(self, shape):
+        """May a bf16 training add+activation output of `shape` be stored only as its bf16 bits (a LazyData over
+        StoredBits, as AMP keeps a residual stream in bf16: the next add reads the bits, the convolutions take them,
+        anything else their widening)? On the wgmma kernels, with twins on."""
+        return self.bf16_residual_bits and self.twin_ok(shape) and self.wgmma_ok()
 
     def stored(self, yb, grad_bits=False):
         """The bf16 bits yb as a tensor's lazy data (read in fp32: their widening); grad_bits: see StoredBits."""
@@ -176,19 +183,22 @@ class CudaBf16Twins:
         code = self._act_kernel(act, "bn_lazy")
         return LazyData(Recast(self, code, xb, mean, inv, gamma, beta, p1, p2, shape), shape, np.dtype(np.float32))
 
-    def add_act_twin(self, name, a, b, p1=0.0, p2=0.0):
+    def add_act_twin(self, name, a, b, p1=0.0, p2=0.0, fp32=True):
         """y = act(a + b) and y's bf16 bits in one pass (kernels/bf16_act.cu; a positive y never rounds to +0, so
-        act_bwd_sign can take relu's / leakyRelu's derivative from the bits) -> (y, bits), y registered with them.
-        An addend may be a lazy plain-BatchNorm output (LazyData): read from its bits, never written in fp32."""
+        act_bwd_sign can take relu's / leakyRelu's derivative from the bits) -> (y, bits), y registered with them;
+        fp32=False: y is not written, and comes back as the bits' LazyData (stored()). An addend may be a lazy
+        plain-BatchNorm output or a tensor stored as bits (LazyData): read from its bits, never written in fp32."""
         code = self._act_kernel(name, "add_act_twin")
         if tuple(a.shape) != tuple(b.shape):
             raise ArgumentError(f"add_act_twin: addends {tuple(a.shape)} and {tuple(b.shape)} differ")
         shape = tuple(a.shape)
         a, b = (_addend(self, v) for v in (a, b))
-        y = cupy.empty(shape, dtype=np.float32)
+        y = cupy.empty(shape, dtype=np.float32) if fp32 else NULL
         yb = cupy.empty(shape, dtype=np.uint16)
-        self.launch_flat("bf16_act", f"add_act_twin<{code}>", y.size,
-                         a + b + (y, yb, i64(y.size), i32(shape[-1]), f32(p1), f32(p2)), vec_c=shape[-1])
+        self.launch_flat("bf16_act", f"add_act_twin<{code}>", yb.size,
+                         a + b + (y, yb, i64(yb.size), i32(shape[-1]), f32(p1), f32(p2)), vec_c=shape[-1])
+        if not fp32:
+            return self.stored(yb), yb
         self.set_twin(y, yb)
         return y, yb
 
@@ -210,10 +220,13 @@ class CudaBf16Twins:
 
 
 def _addend(backend, v):
-    """An add_act_twin addend as (x, mean, inv, gamma, beta, mode): fp32 (mode 0), or a lazy plain BatchNorm output
-    as its kept input bits (mode 2); a lazy output of BatchNorm + activation is computed in fp32 first."""
+    """An add_act_twin addend as (x, mean, inv, gamma, beta, mode): fp32 (mode 0), a lazy plain BatchNorm output as
+    its kept input bits (mode 2), a tensor stored as bits (StoredBits: mode 3); a lazy output of BatchNorm +
+    activation is computed in fp32 first."""
     if type(v) is LazyData:
         r = v.source
+        if isinstance(r, StoredBits):
+            return (r.yb, NULL, NULL, NULL, NULL, i32(3))
         if not isinstance(r, Recast) or r.act != "ACT_IDENTITY":
             return (v.value(), NULL, NULL, NULL, NULL, i32(0))
         opt = lambda a: NULL if a is None else a    # noqa: E731

@@ -103,8 +103,10 @@ class _FusedAddAct(Fused):
                 x1, x2 = (x.value() if type(x) is LazyData else x for x in (x1, x2))
         a, b = self.first._fit(eg, x1, x2)          # likeX1: both in the output's shape
         if self._twin(eg, a, b):                    # bf16 training: y's bf16 bits written beside y, shared with the
-            y, yb = bk.add_act_twin(s.act, a, b, s.p1, s.p2)      # convolutions reading y (backend/cuda_bf16_twin.py)
-            if slope_from_sign(s.act, s.p1) is not None:           # act' from the bits' sign: y's memory can go
+            sign = slope_from_sign(s.act, s.p1) is not None     # convolutions reading y (backend/cuda_bf16_twin.py);
+            fp32 = not (sign and bk.residual_bits_ok(a.shape))  # where act' comes from the bits' sign, y is stored
+            y, yb = bk.add_act_twin(s.act, a, b, s.p1, s.p2, fp32)    # only as them (a residual stream in bf16)
+            if sign:                                # act' from the bits' sign: y's memory can go
                 return (y,), (None, None, yb, x1.shape, x2.shape)
         else:
             y = bk.add_act(s.act, a, b, s.p1, s.p2)
