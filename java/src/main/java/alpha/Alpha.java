@@ -186,6 +186,7 @@ public final class Alpha {
 
         private static final java.lang.reflect.Field[] FIELDS = fields();
         private static final Object[] DEFAULTS = values();
+        private static final Object[] NONE = new Object[0];
 
         static { Defaults.source(AlphaParam::changed); }    // the facade's calls carry the changes
 
@@ -224,6 +225,7 @@ public final class Alpha {
          * @return name1, value1, name2, value2, ... (empty while every field holds its default)
          */
         public static Object[] changed() {
+            if (AlphaParamDefaults.allDefault()) return NONE;     // (no reflection, no boxing)
             Object[] now = values();
             java.util.List<Object> out = new java.util.ArrayList<>();
             for (int i = 0; i < now.length; i++)

@@ -80,7 +80,7 @@ public final class Batch {
     Taken take() {
         if (req.calls() == 0) return null;
         Taken t = new Taken(req, new ArrayList<>(placeholders), new ArrayList<>(shapes));
-        req = new Codec.Request(this);
+        req = new Codec.Request(this, req.size());
         gen++;
         placeholders.clear();
         shapes.clear();

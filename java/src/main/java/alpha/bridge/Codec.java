@@ -62,10 +62,17 @@ public final class Codec {
         }
 
         /** An empty batch request ({@link #call} appends the calls; the count goes first). */
-        Request(Batch batch) {
+        Request(Batch batch) { this(batch, 16); }
+
+        /** An empty batch request with room for `capacity` ints (the previous batch's size: no regrowth). */
+        Request(Batch batch, int capacity) {
             this.batch = batch;
+            if (capacity > ints.length) ints = new long[capacity];
             add(0);
         }
+
+        /** The number of ints written so far. */
+        int size() { return n; }
 
         /** Append one call of a batch: op, target, name, its arguments. */
         void call(int op, long target, String name, Object[] args) {
@@ -101,8 +108,8 @@ public final class Codec {
             }
             opaque |= other.opaque;
             if (other.objs != null) {
-                if (objs == null) objs = new ArrayList<>(other.objs.size());
-                objs.addAll(other.objs);
+                if (objs == null) objs = new ArrayList<>(Math.max(8, other.objs.size()));
+                for (int i = 0, k = other.objs.size(); i < k; i++) objs.add(other.objs.get(i));  // (addAll copies)
             }
         }
 

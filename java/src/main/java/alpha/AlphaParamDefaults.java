@@ -1,0 +1,33 @@
+package alpha;
+
+import static alpha.Alpha.AlphaParam.*;
+
+/**
+ * Whether every field of {@link Alpha.AlphaParam} holds v1.2's default, read directly (no reflection, no boxing):
+ * the facade asks on each alpha.nn / alpha.F / alpha.optim call. AlphaParamTest checks that it sees a change of
+ * every field Alpha.AlphaParam.changed() sees, so a field added there must be added here too.
+ */
+final class AlphaParamDefaults {
+    private AlphaParamDefaults() {}
+
+    static boolean allDefault() {
+        return sp_math2_inplace && sp_tensor_inplace && sp_affine_inplace && same(leakyRelu_neg_slope, 0.01f) &&
+                same(elu_alpha, 1.0f) && same(elu_neg_slope, 0.01f) && batchNorm_affine &&
+                same(batchNorm_beta1, 0.9f) && same(batchNorm_beta2, 0.9f) && same(batchNorm_eps, 1e-5f) &&
+                layerNorm_affine && same(layerNorm_eps, 1e-5f) && !avgpool2D_igpad && !avgpool1D_igpad &&
+                !avgunpool2D_ignore_padding && dl_likeX1 && same(Momentum_beta, 0.9f) &&
+                same(SGDMN_momentum, 0.9f) && same(SGDMN_dampen, 0.0f) && same(nestrov, 0.0f) &&
+                same(RMSprop_lr, 1e-2f) && same(RMSprop_beta, 0.99f) && same(RMSprop_eps, 1e-8f) &&
+                same(Adam_lr, 1e-3f) && same(Adam_beta1, 0.9f) && same(Adam_beta2, 0.999f) &&
+                same(Adam_eps, 1e-8f) && same(Adamax_lr, 2e-3f) && same(Adamax_beta1, 0.9f) &&
+                same(Adamax_beta2, 0.999f) && same(Adamax_eps, 1e-8f) && same(AdamW_lr, 1e-3f) &&
+                same(AdamW_beta1, 0.9f) && same(AdamW_beta2, 0.999f) && same(AdamW_eps, 1e-8f) &&
+                same(AdamW_L1, 0) && same(AdamW_L2, 1e-2f) && same(RAdam_lr, 1e-3f) && same(RAdam_beta1, 0.9f) &&
+                same(RAdam_beta2, 0.999f) && same(RAdam_eps, 1e-8f) && same(Adamod_lr, 1e-3f) &&
+                same(Adamod_beta1, 0.9f) && same(Adamod_beta2, 0.999f) && same(Adamod_beta3, 0.999f) &&
+                same(Adamod_eps, 1e-8f) && same(cosAnnealingLr_minLr, 0.0001f) &&
+                same(cosAnnealingLr_Tmax, (float) Math.PI);
+    }
+
+    private static boolean same(float v, float d) { return Float.floatToIntBits(v) == Float.floatToIntBits(d); }
+}
