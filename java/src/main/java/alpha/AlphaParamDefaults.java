@@ -4,8 +4,9 @@ import static alpha.Alpha.AlphaParam.*;
 
 /**
  * Whether every field of {@link Alpha.AlphaParam} holds v1.2's default, read directly (no reflection, no boxing):
- * the facade asks on each alpha.nn / alpha.F / alpha.optim call. AlphaParamTest checks that it sees a change of
- * every field Alpha.AlphaParam.changed() sees, so a field added there must be added here too.
+ * Alpha.AlphaParam.changed() asks first, on each alpha.nn / alpha.F / alpha.optim call. AlphaParamDefaultsTest sets
+ * every field found by reflection to other values and fails if this check misses one, so a field added to
+ * Alpha.AlphaParam must be added here too.
  */
 final class AlphaParamDefaults {
     private AlphaParamDefaults() {}
