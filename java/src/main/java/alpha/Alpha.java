@@ -184,54 +184,20 @@ public final class Alpha {
         /** v1.2's default pi: optim.cosAnnealingLr(). */
         public static float cosAnnealingLr_Tmax = (float) Math.PI;
 
-        private static final java.lang.reflect.Field[] FIELDS = fields();
-        private static final Object[] DEFAULTS = values();
-        private static final Object[] NONE = new Object[0];
-
-        static { Defaults.source(AlphaParam::changed); }    // the facade's calls carry the changes
-
-        private static java.lang.reflect.Field[] fields() {
-            java.util.List<java.lang.reflect.Field> out = new java.util.ArrayList<>();
-            for (java.lang.reflect.Field f : AlphaParam.class.getDeclaredFields()) {
-                int m = f.getModifiers();
-                if (java.lang.reflect.Modifier.isPublic(m) && java.lang.reflect.Modifier.isStatic(m)
-                        && !java.lang.reflect.Modifier.isFinal(m)) out.add(f);
-            }
-            return out.toArray(new java.lang.reflect.Field[0]);
-        }
-
-        private static Object[] values() {
-            Object[] v = new Object[FIELDS.length];
-            try {
-                for (int i = 0; i < v.length; i++) v[i] = FIELDS[i].get(null);
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException(e);
-            }
-            return v;
+        static {                                     // after the fields: their initial values are v1.2's defaults
+            AlphaParamDefaults.capture();
+            Defaults.source(AlphaParam::changed);    // the facade's calls carry the changes
         }
 
         /** Restores v1.2's defaults (an extension of v1.2's class). */
-        public static void reset() {
-            try {
-                for (int i = 0; i < FIELDS.length; i++) FIELDS[i].set(null, DEFAULTS[i]);
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        public static void reset() { AlphaParamDefaults.reset(); }
 
         /**
          * The fields that differ from v1.2's defaults now, as name/value pairs (an extension).
          *
          * @return name1, value1, name2, value2, ... (empty while every field holds its default)
          */
-        public static Object[] changed() {
-            if (AlphaParamDefaults.allDefault()) return NONE;     // (no reflection, no boxing)
-            Object[] now = values();
-            java.util.List<Object> out = new java.util.ArrayList<>();
-            for (int i = 0; i < now.length; i++)
-                if (!now[i].equals(DEFAULTS[i])) { out.add(FIELDS[i].getName()); out.add(now[i]); }
-            return out.toArray();
-        }
+        public static Object[] changed() { return AlphaParamDefaults.changed(); }
     }
 
     private String home;

@@ -2,14 +2,64 @@ package alpha;
 
 import static alpha.Alpha.AlphaParam.*;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * Whether every field of {@link Alpha.AlphaParam} holds v1.2's default, read directly (no reflection, no boxing):
- * Alpha.AlphaParam.changed() asks first, on each alpha.nn / alpha.F / alpha.optim call. AlphaParamDefaultsTest sets
- * every field found by reflection to other values and fails if this check misses one, so a field added to
- * Alpha.AlphaParam must be added here too.
+ * {@link Alpha.AlphaParam}'s defaults: captured by reflection when that class is initialised, restored by reset(),
+ * compared by changed() (the facade asks on each alpha.nn / alpha.F / alpha.optim call). allDefault() answers the
+ * common case first, reading the fields directly (no reflection, no boxing); AlphaParamDefaultsTest sets every field
+ * found by reflection to other values and fails if it misses one, so a field added to Alpha.AlphaParam must be added
+ * to allDefault() too.
  */
 final class AlphaParamDefaults {
+    private static final Field[] FIELDS = fields();
+    private static final Object[] NONE = new Object[0];
+    private static Object[] defaults;
+
     private AlphaParamDefaults() {}
+
+    /** Alpha.AlphaParam's static initialiser, after its fields: their values now are v1.2's defaults. */
+    static void capture() { defaults = values(); }
+
+    static void reset() {
+        try {
+            for (int i = 0; i < FIELDS.length; i++) FIELDS[i].set(null, defaults[i]);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Name/value pairs of the fields that differ from the defaults (Float.equals: bit for bit). */
+    static Object[] changed() {
+        if (allDefault()) return NONE;
+        Object[] now = values();
+        List<Object> out = new ArrayList<>();
+        for (int i = 0; i < now.length; i++)
+            if (!now[i].equals(defaults[i])) { out.add(FIELDS[i].getName()); out.add(now[i]); }
+        return out.toArray();
+    }
+
+    private static Field[] fields() {
+        List<Field> out = new ArrayList<>();
+        for (Field f : Alpha.AlphaParam.class.getDeclaredFields()) {
+            int m = f.getModifiers();
+            if (Modifier.isPublic(m) && Modifier.isStatic(m) && !Modifier.isFinal(m)) out.add(f);
+        }
+        return out.toArray(new Field[0]);
+    }
+
+    private static Object[] values() {
+        Object[] v = new Object[FIELDS.length];
+        try {
+            for (int i = 0; i < v.length; i++) v[i] = FIELDS[i].get(null);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+        return v;
+    }
 
     static boolean allDefault() {
         return sp_math2_inplace && sp_tensor_inplace && sp_affine_inplace && same(leakyRelu_neg_slope, 0.01f) &&
