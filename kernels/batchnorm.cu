@@ -243,6 +243,38 @@ struct BnChan {
     }
 };
 
+template <int K>
+struct IntTag { static constexpr int value = K; };
+
+// The walk of bn_apply / bn_bwd_apply over the n = M*C elements: one per thread where `vec` is false, else 8 per
+// thread, a thread keeping its 8 channels' values in registers over the rows it walks (vec8.cuh rows8; two rows in
+// flight) where C/8 fits the block, else reloading them per group. load(ch, c) fills ch (a BnChan<V>) for channels
+// [c, c+V); body(ch, i, step, IntTag<V>, IntTag<U>) handles the V elements at flat i and, U = 2, at i + step too.
+template <class Load, class Body>
+__device__ __forceinline__ void bn_walk(bool vec, long long n, int C, Load load, Body body) {
+    if (!vec) {
+        VEC_LOOP(1, i, c, n, C) {
+            BnChan<1> ch;
+            load(ch, c);
+            body(ch, i, 0LL, IntTag<1>(), IntTag<1>());
+        }
+    } else if (rows8_fit(C)) {
+        long long c, i0, step;
+        if (!rows8(C, c, i0, step)) return;
+        BnChan<8> ch;
+        load(ch, c);
+        long long i = i0;
+        for (; i + step < n; i += 2 * step) body(ch, i, step, IntTag<8>(), IntTag<2>());
+        if (i < n) body(ch, i, 0LL, IntTag<8>(), IntTag<1>());
+    } else {
+        VEC_LOOP(8, i, c, n, C) {
+            BnChan<8> ch;
+            load(ch, c);
+            body(ch, i, 0LL, IntTag<8>(), IntTag<1>());
+        }
+    }
+}
+
 // bn_apply on the V elements at flat i and, U = 2, at i + step too (both rows' loads first)
 template <ActId ACT, int V, int U = 1>
 __device__ __forceinline__ void bn_apply_at(const void* __restrict__ x, long long i, long long step,
@@ -276,27 +308,12 @@ __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ m
                          unsigned short* __restrict__ yb) {
     const long long n = M * C;
     const bool affine = gamma != nullptr;
-    if (!vec8_ok(n, C, x, mean, inv, gamma, beta, y, xb, yb)) {
-        VEC_LOOP(1, i, c, n, C) {
-            BnChan<1> ch;
-            ch.load(mean, inv, gamma, beta, c);
-            bn_apply_at<ACT, 1>(x, i, 0, ch, affine, y, p1, p2, xmode, xb, yb);
-        }
-    } else if (rows8_fit(C)) {                          // the channels' values loaded once per thread
-        long long c, i0, step;
-        if (!rows8(C, c, i0, step)) return;
-        BnChan<8> ch;
-        ch.load(mean, inv, gamma, beta, c);
-        long long i = i0;
-        for (; i + step < n; i += 2 * step) bn_apply_at<ACT, 8, 2>(x, i, step, ch, affine, y, p1, p2, xmode, xb, yb);
-        if (i < n) bn_apply_at<ACT, 8>(x, i, 0, ch, affine, y, p1, p2, xmode, xb, yb);
-    } else {
-        VEC_LOOP(8, i, c, n, C) {
-            BnChan<8> ch;
-            ch.load(mean, inv, gamma, beta, c);
-            bn_apply_at<ACT, 8>(x, i, 0, ch, affine, y, p1, p2, xmode, xb, yb);
-        }
-    }
+    bn_walk(vec8_ok(n, C, x, mean, inv, gamma, beta, y, xb, yb), n, C,
+            [&](auto& ch, long long c) { ch.load(mean, inv, gamma, beta, c); },
+            [&](const auto& ch, long long i, long long step, auto v, auto u) {
+                bn_apply_at<ACT, decltype(v)::value, decltype(u)::value>(x, i, step, ch, affine, y, p1, p2, xmode, xb,
+                                                                         yb);
+            });
 }
 
 // bn_bwd_apply on the V elements at flat i and, U = 2, at i + step too (both rows' loads first; fm = M as a float)
@@ -354,26 +371,10 @@ __global__ void bn_bwd_apply(const float* __restrict__ gy, const void* __restric
     const float* b = gamma ? beta : nullptr;
     const float* a1 = batch_stats ? s1 : nullptr;
     const float* a2 = batch_stats ? s2 : nullptr;
-    if (!(vec8_ok(n, C, gy, x, mean, inv, gamma, beta, a1, a2) && al16(gx))) {
-        VEC_LOOP(1, i, c, n, C) {
-            BnChan<1> ch;
-            ch.load(mean, inv, gamma, b, c, a1, a2);
-            bn_bwd_apply_at<ACT, 1>(gy, x, i, 0, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
-        }
-    } else if (rows8_fit(C)) {                          // the channels' values loaded once per thread
-        long long c, i0, step;
-        if (!rows8(C, c, i0, step)) return;
-        BnChan<8> ch;
-        ch.load(mean, inv, gamma, b, c, a1, a2);
-        long long i = i0;
-        for (; i + step < n; i += 2 * step)
-            bn_bwd_apply_at<ACT, 8, 2>(gy, x, i, step, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
-        if (i < n) bn_bwd_apply_at<ACT, 8>(gy, x, i, 0, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
-    } else {
-        VEC_LOOP(8, i, c, n, C) {
-            BnChan<8> ch;
-            ch.load(mean, inv, gamma, b, c, a1, a2);
-            bn_bwd_apply_at<ACT, 8>(gy, x, i, 0, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
-        }
-    }
+    bn_walk(vec8_ok(n, C, gy, x, mean, inv, gamma, beta, a1, a2) && al16(gx), n, C,
+            [&](auto& ch, long long c) { ch.load(mean, inv, gamma, b, c, a1, a2); },
+            [&](const auto& ch, long long i, long long step, auto v, auto u) {
+                bn_bwd_apply_at<ACT, decltype(v)::value, decltype(u)::value>(gy, x, i, step, ch, affine, gx, fm, p1,
+                                                                             p2, batch_stats, xmode, gbits);
+            });
 }
