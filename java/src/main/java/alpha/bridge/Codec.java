@@ -41,7 +41,7 @@ public final class Codec {
 
     /** The arguments of one request, tagged; the header is added by {@link #frame}. */
     static final class Request {
-        private long[] ints = new long[16];
+        private long[] ints;            // (16 ints to start, or the size a batch request is given)
         private int n;
         private List<Object> objs;
         private Batch batch;            // a batch request: its own pending handles become PENDING slots
@@ -56,6 +56,7 @@ public final class Codec {
         /** A request's arguments; placeholders of `carried` (the batch it carries) are encoded as PENDING. */
         Request(Object[] args, Batch carried) {
             this.batch = carried;
+            this.ints = new long[16];
             if (args == null) { add(0); return; }
             add(args.length);
             for (Object a : args) value(a);
@@ -67,7 +68,7 @@ public final class Codec {
         /** An empty batch request with room for `capacity` ints (the previous batch's size: no regrowth). */
         Request(Batch batch, int capacity) {
             this.batch = batch;
-            if (capacity > ints.length) ints = new long[capacity];
+            this.ints = new long[Math.max(16, capacity)];
             add(0);
         }
 
