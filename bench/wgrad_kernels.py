@@ -1,6 +1,8 @@
 """Benchmark (GPU, Hopper): the weight gradient (bwd-filter) of every ResNet18-CIFAR convolution shape at batch 512 on
 the wgmma kernels — bf16: gY transposed first (bf16_wgrad_mn off) against gY's bits read as they are (MN-major
-operands) in 128- and 256-row tiles, cp.async-gathered (M) or brought by the TMA (A, kernels/conv_tma.cu); TF32:
+operands) in 128- and 256-row tiles, cp.async-gathered (M) or brought by the TMA (A, kernels/conv_tma.cu), and for
+3x3 stride-1 layers each k-tile's input rows brought once with their halo (H1 / H2: slices for 1 / 2 waves of
+blocks, kernels/conv_tma_halo.cu); TF32:
 the transposed-gY kernel against gY read as it is (transposed tile by tile in shared memory, each staging depth) —
 each including its gY pass and the split sums, against PyTorch's weight gradient (cuDNN, channels_last) in the same
 precision: ms per call of --reps calls queued back to back (conv_shapes.timeit_queued), after a second of GPU
@@ -56,12 +58,14 @@ def main():
         sys.exit("wgrad_kernels: the wgmma kernels need compute capability 9.0")
     # (label, gY as it is?, rows, output channels, TF32 staging depth)
     variants = [("T", False, 128, bn, 0) for bn in (128, 64)] + (
-        [(k, True, bm, bn, 0) for k in "MA" for bm in (128, 256) for bn in (128, 64)] if bf16 else
+        [(k, True, bm, bn, 0) for k in "MA" for bm in (128, 256) for bn in (128, 64)]
+        + [("H", True, 128, 64, w) for w in (1, 2)] if bf16 else
         [("M", True, 128, bn, dp) for bn, dp in ((128, 3), (128, 2), (64, 3), (64, 2))])
-    names = [f"{k}{bm}x{bn}" + (f"s{dp}" if dp else "") for k, _, bm, bn, dp in variants] + ["cuDNN"]
+    names = [f"H{dp}" if k == "H" else f"{k}{bm}x{bn}" + (f"s{dp}" if dp else "") for k, _, bm, bn, dp in variants]
+    names += ["cuDNN"]
     spin_up()
     print(f"{a.precision} bwd-filter ms (T: gY transposed first, M: gY read as it is, A: M's operands brought by the "
-          "TMA; rows x output channels)")
+          "TMA; rows x output channels; H1/H2: 3x3 stride 1 with the input's halo, slices for 1/2 waves)")
     print(f"{'shape':>14}  " + " ".join(f"{n:>8}" for n in names))
     best = [0.0, 0.0, 0.0, 0.0]             # weighted by ResNet18's counts: best T, best M, best of all, cuDNN
     for name, h, ic, oc, k, st, p in SHAPES:
@@ -77,10 +81,12 @@ def main():
             b.bf16_wgrad_mn = b.tf32_wgrad_mn = mn
             b.tf32_wgrad_stages = {bn: depth or 3}
 
-            def run(bm=bm, bn=bn, tma=kind == "A"):
+            def run(bm=bm, bn=bn, tma=kind == "A", halo=depth if kind == "H" else 0):
                 b.__dict__.pop("_twins", None)          # gY's cast (or transpose) counted in every call
-                return b.tc_bwd_filter(xb, gy, (oc, k, k, ic), (st, st), (p, p), bm, bn, True, bf16, tma=tma)
-            ok = kind != "A" or b.tma_wgrad_ok(xb.shape, oc, (oh, oh), (st, st))
+                return b.tc_bwd_filter(xb, gy, (oc, k, k, ic), (st, st), (p, p), bm, bn, True, bf16, tma=tma,
+                                       halo=halo)
+            ok = (kind != "A" or b.tma_wgrad_ok(xb.shape, oc, (oh, oh), (st, st))) and (
+                kind != "H" or b.tma_halo_ok(xb.shape, (oc, k, k, ic), (oh, oh), (st, st)))
             row.append(timeit(run, a.reps) if ok else float("nan"))
         del b.bf16_wgrad_mn, b.tf32_wgrad_mn, b.tf32_wgrad_stages
         row.append(torch_ms(x.get(), gy.get(), (oc, k, k, ic), (st, st), (p, p), bf16, a.reps))

@@ -200,6 +200,10 @@ class CudaBf16Ops:
                 for bm, bn in TMA_TILES:
                     cands[f"bf16tma{bm}x{bn}"] = (lambda bm=bm, bn=bn: self.tc_bwd_filter(
                         xw, gy, w_shape, stride, pad, bm, bn, True, True, tma=True))
+            if self.wgrad_mn_ok(oc) and self.tma_halo_ok(xw.shape, w_shape, (oh, ow), stride, gyb=gy):
+                for waves in (1, 2):            # slices for one or two waves of blocks
+                    cands[f"bf16halo{waves}"] = (lambda w=waves: self.tc_bwd_filter(
+                        xw, gy, w_shape, stride, pad, 128, 64, True, True, halo=w))
         if not cands:
             raise ArgumentError(f"conv_bwd_filter: only x's bf16 cast {tuple(x_bf16.shape)} was given and this GPU "
                                 "has no wgmma kernels to read it: pass x")

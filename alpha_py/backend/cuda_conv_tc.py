@@ -178,14 +178,15 @@ class CudaTensorCoreConvOps:
                 dst[...] = self.tc_fwd(gy, wsub, (1, 1), (padh, padw), bm, bn, wgmma, bf16, out_hw=(hc, wc))
         return gx
 
-    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False, bf16=False, tma=False):
+    def tc_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, wgmma=False, bf16=False, tma=False, halo=0):
         """bm x bn tiles (oc x (fh, fw, ic)) of the mma.sync kernel, or with wgmma=True the Hopper kernel
         ((fh, fw, ic) rows of 128 x bn output channels, on gY transposed once into [OC, rows padded to a k-tile:
         32 fp32 / 64 bf16 values]; TF32 where tf32_wgrad_mn says (1x1 filters): 128 output channels x bn filter
         columns, gY read as it is and the X windows transposed tile by tile in shared memory); bf16=True (wgmma
         only): x cast and gY^T rounded to bf16 — or, where OC % 8 == 0 (and bf16_wgrad_mn), gY's straight bf16
         cast (its twin) read as it is by MN-major operands, in bm (128 | 256) x bn tiles (tma=True: on the kernel
-        whose tiles the TMA brings, where tma_wgrad_ok); otherwise the wgmma kernels take bm = 128."""
+        whose tiles the TMA brings, where tma_wgrad_ok; halo=W: conv_tma_halo.cu in slices for W waves of blocks,
+        where tma_halo_ok, bm and bn unused); otherwise the wgmma kernels take bm = 128."""
         oc, fh, fw, ic0 = w_shape
         if bf16 and x.dtype != np.uint16:       # channels zero-padded to 8: gW's extra columns are dropped below
             x = self.to_bf16(x, pad8=True)
@@ -207,6 +208,10 @@ class CudaTensorCoreConvOps:
         tiles = (-(-oc // 128) * -(-kw // bn) if tmn else -(-oc // bn) * -(-kw // bm) if wgmma
                  else -(-oc // bm) * -(-kw // bn))
         s, chunk = self._split_k(rows, tiles, min_rows=512)
+        if mn and halo:                         # one block per SM: `halo` waves of 64 x 64 channel blocks
+            tiles = (oc // 64) * (ic // 64)
+            s = max(1, min(-(-halo * self.sm_count // tiles), -(-rows // 512)))
+            chunk = -(-rows // s)
         bk = 2 * TC_BK if bf16 else TC_BK
         if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to bk)
             chunk = -(-chunk // bk) * bk
@@ -214,7 +219,9 @@ class CudaTensorCoreConvOps:
         gw = cupy.empty((oc, fh, fw, ic), dtype=np.float32)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=np.float32)
         geom = self._geom(x.shape, (fh, fw), oc, (oh, ow), stride, pad)
-        if mn and tma:
+        if mn and halo:
+            self.tma_halo_wgrad(x, gyb, pad, ws, s, chunk)
+        elif mn and tma:
             self.tma_wgrad(x, gyb, w_shape, stride, pad, bm, bn, ws, s, chunk)
         elif mn:
             smem = wg_mn_smem_bytes(bm, bn)

@@ -16,6 +16,7 @@ TMA_STAGES = {(128, 128): 3, (128, 64): 4, (256, 128): 4, (256, 64): 4}   # conv
 TMA_TILES = tuple(TMA_STAGES)                     # the (BM, BN) output tiles timed as candidates
 TMA_BLOCKS = {128: 2, 256: 1}                     # blocks per SM (its __launch_bounds__)
 WGRAD_STAGES = 4                                  # TMA_WGRAD instances: (BM, BN) of TMA_TILES, 4 stages each
+HALO_STAGES, HALO_THREADS = 4, 416                # conv_tma_halo.cu
 _MEMO_SIZE = 512
 
 
@@ -187,3 +188,29 @@ class CudaTmaConvOps:
         geom = tuple(i32(v) for v in (n, h, wd, ic, oc, fh, fw, oh, ow, sh, sw, ph, pw, chunk))
         self.kernel("conv_tma_wgrad", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(
             (-(-oc // bn), -(-fh * fw * ic // bm), s), (288,), maps + (ws,) + geom, shared_mem=smem)
+
+    def tma_halo_ok(self, x_shape, w_shape, y_hw, stride, xb=None, gyb=None):
+        """Can conv_tma_halo.cu run this weight gradient: Hopper, a 3x3 stride-1 filter, 64-channel blocks of input
+        and output channels, 64-pixel k-tiles of whole rows of one image (OW 8, 16, 32 or 64), aligned operands?"""
+        oh, ow = y_hw
+        return (tuple(w_shape[1:3]) == (3, 3) and tuple(stride) == (1, 1) and x_shape[3] % 64 == 0
+                and w_shape[0] % 64 == 0 and ow in (8, 16, 32, 64) and oh % (64 // ow) == 0
+                and self._tma_usable(xb, gyb))
+
+    def tma_halo_wgrad(self, xb, gyb, pad, ws, s, chunk):
+        """Slices ws[z] [OC, 9 IC] (z < s, chunk rows of r each, a multiple of 64) of a 3x3 stride-1 weight gradient
+        from x's and gY's bf16 bits (tma_halo_ok): each k-tile's input rows brought once with their halo."""
+        n, h, wd, ic = xb.shape
+        _, oh, ow, oc = gyb.shape
+        bh = 64 // ow
+        halo = (ow + 2) * (bh + 2) * 128
+        stage = -(-halo // 1024) * 1024 + 8192
+        key = ("halo", xb.data.ptr, gyb.data.ptr, xb.shape, gyb.shape)
+        maps = self._tma_memo(key, lambda: (
+            encode_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2), (64, ow + 2, bh + 2, 1),
+                       (1, 1, 1, 1)),
+            encode_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
+        smem = HALO_STAGES * stage + 1024
+        args = tuple(i32(v) for v in (ic, oc, oh, ow, pad[0], pad[1], n * oh * ow, chunk, halo, stage))
+        self.kernel("conv_tma_halo", "wgb_conv_wgrad_halo", smem)(
+            (oc // 64, ic // 64, s), (HALO_THREADS,), maps + (ws,) + args, shared_mem=smem)

@@ -21,7 +21,8 @@ GEMM_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter")     # instances
 BF16_FAMILIES = ("gemm_bf16", "bf16_act")    # bf16 mode only (compute capability >= 8.0)
 # the wgmma kernels (sm_90a only) of TF32 and of bf16, split into modules that compile in parallel; longest first
 HOPPER_TF32 = ("conv_wgmma", "conv_wgmma_x", "conv_tma_tf32")
-HOPPER_BF16 = ("conv_wgmma_bf16", "conv_wgmma_mn", "conv_tma_yb", "conv_tma", "conv_tma_wgrad")
+HOPPER_BF16 = ("conv_wgmma_bf16", "conv_wgmma_mn", "conv_tma_yb", "conv_tma", "conv_tma_wgrad",
+               "conv_tma_halo")
 HOPPER_FAMILIES = HOPPER_TF32 + HOPPER_BF16
 
 
