@@ -112,3 +112,50 @@ def test_frame_helpers_reject_short_reads():
     a.close()
     with pytest.raises(EOFError):
         direct.read_frame(b.makefile("rb"))
+
+
+def test_the_polling_budget_follows_the_cores_and_the_environment(monkeypatch):
+    monkeypatch.delenv("ALPHA_BRIDGE_SPIN_US", raising=False)
+    monkeypatch.setattr(direct.os, "cpu_count", lambda: 2)
+    assert direct.spin_budget() == 0.0                          # two cores: polling would take the Java side's
+    monkeypatch.setattr(direct.os, "cpu_count", lambda: 16)
+    assert direct.spin_budget() == pytest.approx(200e-6)
+    monkeypatch.setenv("ALPHA_BRIDGE_SPIN_US", "0")
+    assert direct.spin_budget() == 0.0
+    monkeypatch.setenv("ALPHA_BRIDGE_SPIN_US", "1500")
+    assert direct.spin_budget() == pytest.approx(1.5e-3)
+    for bad in ("fast", "-5"):
+        monkeypatch.setenv("ALPHA_BRIDGE_SPIN_US", bad)
+        with pytest.raises(ValueError, match="ALPHA_BRIDGE_SPIN_US"):
+            direct.start_server(lambda r: r, TOKEN)
+
+
+def test_polling_returns_when_data_is_ready_or_the_budget_is_spent():
+    import time
+    a, b = socket.socketpair()
+    try:
+        t0 = time.perf_counter()
+        direct.await_readable(a, 0.02)                          # nothing to read: the whole budget, then return
+        assert 0.02 <= time.perf_counter() - t0 < 1.0
+        b.sendall(b"x")
+        t0 = time.perf_counter()
+        direct.await_readable(a, 5.0)                           # data waiting: at once, and still unread
+        assert time.perf_counter() - t0 < 1.0 and a.recv(1) == b"x"
+        b.close()
+        t0 = time.perf_counter()
+        direct.await_readable(a, 5.0)                           # closed: at once (the read reports the end)
+        assert time.perf_counter() - t0 < 1.0 and a.recv(1) == b""
+    finally:
+        a.close()
+
+
+@pytest.mark.parametrize("spin_us", ["0", "300"])
+def test_requests_early_and_late_are_served_with_polling_on_or_off(monkeypatch, spin_us):
+    import time
+    monkeypatch.setenv("ALPHA_BRIDGE_SPIN_US", spin_us)
+    port = direct.start_server(lambda r: "S" + r, TOKEN)
+    c = client(port)
+    for i, pause in enumerate((0.0, 0.005, 0.0, 0.001, 0.0)):     # within and past the 300 us budget
+        time.sleep(pause)
+        assert ask(c, f"r{i}") == f"Sr{i}"
+    c[0].close()

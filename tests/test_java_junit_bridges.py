@@ -4,7 +4,7 @@ serial, no handle leak, concurrent training refused naming both threads; docs/ja
 BatchedForwardTest (a Java Module's forward as one request, a data-dependent branch included) and
 HandleGrowthTest, LazyStepTest (a forward's batch carried by the next request), TemplateTest (repeated requests
 sent as template replays, bit-equal to whole requests), DirectChannelTest (Py4J's direct request channel, and with
-it off, its callback). Skipped without mvn/java."""
+it off, its callback, and with polling on). Skipped without mvn/java."""
 import pytest
 
 from java_support import NEEDS_MAVEN, run_junit
@@ -24,3 +24,10 @@ def test_py4j_through_its_callback_when_the_direct_channel_is_off(junit_cp):
     checks which transport runs)."""
     run_junit(junit_cp, "py4j", "alpha.DirectChannelTest", "alpha.SharedNetThreadsTest", "alpha.TemplateTest",
               passed=7, jvm_opts=("-Dalpha.py4j.direct=false",))
+
+
+def test_py4j_with_polling_on_both_sides(junit_cp):
+    """-Dalpha.py4j.spin_us=300 (the default on 4+ cores; off on this 2-core machine): the caller polls for its
+    reply and Python's serving thread for the next request before blocking; the same results, threads included."""
+    run_junit(junit_cp, "py4j", "alpha.DirectChannelTest", "alpha.SharedNetThreadsTest", "alpha.TemplateTest",
+              passed=7, jvm_opts=("-Dalpha.py4j.spin_us=300",))

@@ -14,7 +14,9 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * (the {@link Codec} text form that {@code PyEndpoint.invoke} takes) goes as a length-prefixed UTF-8 frame over a
  * loopback socket and its reply comes back the same way. Connections are pooled: a caller takes an idle one (or
  * opens one, whose first frame is the bridge's token) and puts it back after the reply, so concurrent Java threads,
- * and a request made while Python calls back into Java, each have their own.
+ * and a request made while Python calls back into Java, each have their own. On 4 or more cores a caller polls for
+ * its reply for a while before blocking ({@link #spinMicros()}), and so does the Python side for the next request:
+ * a short call then pays no thread wake-up on either side.
  */
 final class DirectChannel implements AutoCloseable {
     private static final class Conn {
@@ -40,7 +42,11 @@ final class DirectChannel implements AutoCloseable {
             out.flush();
         }
 
-        String read() throws IOException {
+        String read(long spinNanos) throws IOException {
+            if (spinNanos > 0 && in.available() == 0) {
+                final long end = System.nanoTime() + spinNanos;
+                while (in.available() == 0 && System.nanoTime() < end) Thread.onSpinWait();
+            }
             int n = in.readInt();
             if (n < 0) throw new IOException("bad frame length " + n + " from the Python bridge");
             byte[] b = new byte[n];
@@ -59,6 +65,7 @@ final class DirectChannel implements AutoCloseable {
 
     private final int port;
     private final String token;
+    private final long spinNanos = spinMicros() * 1000L;
     private final ConcurrentLinkedDeque<Conn> idle = new ConcurrentLinkedDeque<>();
     private volatile boolean closed;
 
@@ -80,7 +87,7 @@ final class DirectChannel implements AutoCloseable {
         if (c == null) c = open();
         try {
             c.write(request);
-            String reply = c.read();
+            String reply = c.read(spinNanos);
             if (closed) c.close();
             else idle.offerFirst(c);
             return reply;
@@ -88,6 +95,26 @@ final class DirectChannel implements AutoCloseable {
             c.close();                          // a half-read frame leaves the stream unusable
             throw e;
         }
+    }
+
+    /**
+     * How long a caller polls for its reply before blocking, and (passed to the Python process as
+     * $ALPHA_BRIDGE_SPIN_US) how long Python's serving thread polls for the next request: -Dalpha.py4j.spin_us,
+     * by default 200 on 4 or more cores and 0 on fewer, where polling would take a core from the other side.
+     *
+     * @return microseconds, 0 to block at once
+     */
+    static long spinMicros() {
+        String v = System.getProperty("alpha.py4j.spin_us");
+        if (v == null || v.isBlank()) return Runtime.getRuntime().availableProcessors() >= 4 ? 200 : 0;
+        try {
+            long us = Long.parseLong(v.trim());
+            if (us >= 0) return us;
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-Dalpha.py4j.spin_us=" + v + ": expected a whole number of microseconds"
+                + " >= 0 (how long the Py4J bridge polls for a reply before blocking)");
     }
 
     private Conn open() throws IOException {

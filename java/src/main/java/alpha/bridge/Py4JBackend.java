@@ -154,6 +154,7 @@ public final class Py4JBackend extends EndpointBackend {
         pb.redirectInput(ProcessBuilder.Redirect.PIPE);      // closed when this JVM dies: Python exits
         Map<String, String> env = pb.environment();
         env.put("ALPHA_BRIDGE_TOKEN", token);
+        env.put("ALPHA_BRIDGE_SPIN_US", Long.toString(DirectChannel.spinMicros()));
         String extra = PythonLocator.extraPythonPath();
         if (extra != null) {
             String old = env.get("PYTHONPATH");
