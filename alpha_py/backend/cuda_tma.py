@@ -194,7 +194,8 @@ class CudaTmaConvOps:
         and output channels, 64-pixel k-tiles of whole rows of one image (OW 8, 16, 32 or 64), aligned operands?"""
         oh, ow = y_hw
         return (tuple(w_shape[1:3]) == (3, 3) and tuple(stride) == (1, 1) and x_shape[3] % 64 == 0
-                and w_shape[0] % 64 == 0 and ow in (8, 16, 32, 64) and oh % (64 // ow) == 0
+                and w_shape[3] == x_shape[3] and w_shape[0] % 64 == 0 and ow in (8, 16, 32, 64)
+                and oh % (64 // ow) == 0
                 and self._tma_usable(xb, gyb))
 
     def tma_halo_wgrad(self, xb, gyb, pad, ws, s, chunk):
