@@ -11,7 +11,7 @@ import pytest
 from alpha_py import alpha
 from alpha_py.backend import kernel_loader as kl
 from alpha_py.backend import cuda_tma
-from alpha_py.backend.cuda_tma import tma_smem_bytes, tma_tiles
+from alpha_py.backend.cuda_tma import halo_geometry_ok, tma_smem_bytes, tma_tiles
 from alpha_py.core.mempool import ALIGN, SEGMENT, Memp1, Memp2, Memp3
 from alpha_py.errors import DeviceError, MemoryCapError
 from alpha_py.ops import ACTIVATIONS, OPTIM_RULES
@@ -256,3 +256,20 @@ def test_without_the_drivers_tensor_map_encoder_the_tma_kernels_are_no_candidate
     monkeypatch.setattr(cuda_tma._Encoder, "fn", object())            # an encoder: the geometry decides
     assert ops.tma_fwd_ok((8, 16, 16, 64), (64, 3, 3, 64), (16, 16), (1, 1))
     assert not ops.tma_fwd_ok((8, 7, 7, 64), (64, 3, 3, 64), (7, 7), (1, 1))
+
+
+@pytest.mark.parametrize("x_shape,w_shape,y_hw,stride,want", [
+    ((512, 32, 32, 64), (64, 3, 3, 64), (32, 32), (1, 1), True),        # ResNet18 layer1
+    ((512, 8, 8, 256), (256, 3, 3, 256), (8, 8), (1, 1), True),         # layer3: k16 over two rows (SBO)
+    ((1, 64, 64, 64), (128, 3, 3, 64), (64, 64), (1, 1), True),         # one row per k-tile
+    ((2, 18, 18, 64), (64, 3, 3, 64), (16, 16), (1, 1), True),          # pad 0
+    ((512, 4, 4, 512), (512, 3, 3, 512), (4, 4), (1, 1), False),        # OW 4: a k16 spans four rows
+    ((2, 12, 12, 64), (64, 3, 3, 64), (12, 12), (1, 1), False),         # OW 12 does not divide 64
+    ((2, 8, 16, 64), (64, 3, 3, 64), (2, 16), (1, 1), False),           # OH 2: a k-tile would cross images
+    ((2, 16, 16, 64), (64, 5, 5, 64), (14, 14), (1, 1), False),         # 5x5
+    ((2, 32, 32, 64), (64, 3, 3, 64), (16, 16), (2, 2), False),         # stride 2
+    ((2, 16, 16, 72), (64, 3, 3, 72), (16, 16), (1, 1), False),         # 72 input channels
+    ((2, 16, 16, 64), (72, 3, 3, 64), (16, 16), (1, 1), False),         # 72 output channels
+    ((2, 16, 16, 64), (64, 3, 3, 128), (16, 16), (1, 1), False)])       # the filter's channels are not x's
+def test_the_halo_weight_gradient_takes_only_its_geometry(x_shape, w_shape, y_hw, stride, want):
+    assert halo_geometry_ok(x_shape, w_shape, y_hw, stride) is want

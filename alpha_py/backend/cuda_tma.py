@@ -90,6 +90,15 @@ def encode_map(ptr, dims, strides, box, elem_strides, dtype=_BF16):
     return np.frombuffer(ctypes.string_at(at, 128), dtype=TMAP)
 
 
+def halo_geometry_ok(x_shape, w_shape, y_hw, stride):
+    """Does conv_tma_halo.cu's weight gradient take this convolution: a 3x3 stride-1 filter, input and output
+    channels in 64-channel blocks, and 64-pixel k-tiles of whole rows of one image (OW 8, 16, 32 or 64, OH a
+    multiple of 64 / OW)?"""
+    oh, ow = y_hw
+    return (tuple(w_shape[1:3]) == (3, 3) and tuple(stride) == (1, 1) and x_shape[3] % 64 == 0
+            and w_shape[3] == x_shape[3] and w_shape[0] % 64 == 0 and ow in (8, 16, 32, 64) and oh % (64 // ow) == 0)
+
+
 def _elem(a):
     """(CUtensorMapDataType, bytes per element) of bf16 bits (uint16) or fp32 operands."""
     return (_BF16, 2) if a.dtype == np.uint16 else (_F32, 4)
@@ -190,13 +199,8 @@ class CudaTmaConvOps:
             (-(-oc // bn), -(-fh * fw * ic // bm), s), (288,), maps + (ws,) + geom, shared_mem=smem)
 
     def tma_halo_ok(self, x_shape, w_shape, y_hw, stride, xb=None, gyb=None):
-        """Can conv_tma_halo.cu run this weight gradient: Hopper, a 3x3 stride-1 filter, 64-channel blocks of input
-        and output channels, 64-pixel k-tiles of whole rows of one image (OW 8, 16, 32 or 64), aligned operands?"""
-        oh, ow = y_hw
-        return (tuple(w_shape[1:3]) == (3, 3) and tuple(stride) == (1, 1) and x_shape[3] % 64 == 0
-                and w_shape[3] == x_shape[3] and w_shape[0] % 64 == 0 and ow in (8, 16, 32, 64)
-                and oh % (64 // ow) == 0
-                and self._tma_usable(xb, gyb))
+        """Can conv_tma_halo.cu run this weight gradient: Hopper, halo_geometry_ok, aligned operands?"""
+        return halo_geometry_ok(x_shape, w_shape, y_hw, stride) and self._tma_usable(xb, gyb)
 
     def tma_halo_wgrad(self, xb, gyb, pad, ws, s, chunk):
         """Slices ws[z] [OC, 9 IC] (z < s, chunk rows of r each, a multiple of 64) of a 3x3 stride-1 weight gradient
