@@ -3,6 +3,7 @@
 // rows (fp32, or bf16 bits rounded to nearest even, 4 columns per lane where the row length allows).
 #pragma once
 #include "async_copy.cuh"
+#include "bf16_mma.cuh"           // gb_pack: two fp32 -> bf16x2, round to nearest even
 
 typedef unsigned short bf16_t;
 
@@ -19,8 +20,7 @@ __device__ __forceinline__ void st_pair(float* p, float v0, float v1, bool two, 
     else { p[0] = v0; if (has1) p[1] = v1; }
 }
 __device__ __forceinline__ void st_pair(unsigned short* p, float v0, float v1, bool two, bool has1) {
-    unsigned b;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(b) : "f"(v1), "f"(v0));    // v0 in the low half
+    const unsigned b = gb_pack(v0, v1);     // v0 in the low half
     if (two) *reinterpret_cast<unsigned*>(p) = b;
     else { p[0] = (unsigned short)b; if (has1) p[1] = (unsigned short)(b >> 16); }
 }
@@ -40,9 +40,8 @@ __device__ __forceinline__ void wg_store_bits4(const float (&d)[BN / 2], int rba
         unsigned short* crow = row(m < M ? m : rbase);
 #pragma unroll
         for (int p = 0; p < BN / 16; ++p) {
-            unsigned a0, a1;
-            asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(a0) : "f"(d[8 * p + 2 * h + 1]), "f"(d[8 * p + 2 * h]));
-            asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(a1) : "f"(d[8 * p + 4 + 2 * h + 1]), "f"(d[8 * p + 4 + 2 * h]));
+            const unsigned a0 = gb_pack(d[8 * p + 2 * h], d[8 * p + 2 * h + 1]);
+            const unsigned a1 = gb_pack(d[8 * p + 4 + 2 * h], d[8 * p + 4 + 2 * h + 1]);
             const unsigned v00 = __shfl_sync(0xffffffffu, a0, src0), v01 = __shfl_sync(0xffffffffu, a0, src0 + 1);
             const unsigned v10 = __shfl_sync(0xffffffffu, a1, src0), v11 = __shfl_sync(0xffffffffu, a1, src0 + 1);
             const int n = n0 + 16 * p + 4 * t;
