@@ -104,14 +104,24 @@ def _elem(a):
     return (_BF16, 2) if a.dtype == np.uint16 else (_F32, 4)
 
 
+def _nhwc_map(xb, box, elem_strides):
+    """The tensor map of an [N, H, W, C] tensor (bf16 bits or fp32), dims innermost first."""
+    n, h, wd, ic = xb.shape
+    dt, e = _elem(xb)
+    return encode_map(xb.data.ptr, (ic, wd, h, n), (ic * e, wd * ic * e, h * wd * ic * e), box, elem_strides, dt)
+
+
 def _x_map(xb, oh, ow, stride, rows):
     """x's [N, H, W, IC] tensor map (bf16 bits or fp32) whose box is `rows` output pixels' input rows (tma_tiles) x
     one 128-byte row of channels (64 bf16, 32 fp32), traversed with the convolution's strides."""
-    n, h, wd, ic = xb.shape
     (sh, sw), (bh, bni) = stride, tma_tiles(oh, ow, stride, rows)
-    dt, e = _elem(xb)
-    return encode_map(xb.data.ptr, (ic, wd, h, n), (ic * e, wd * ic * e, h * wd * ic * e),
-                      (128 // e, ow * sw, bh * sh, bni), (1, sw, sh, 1), dt)
+    return _nhwc_map(xb, (128 // _elem(xb)[1], ow * sw, bh * sh, bni), (1, sw, sh, 1))
+
+
+def _gy_rows_map(gyb):
+    """gY's bf16 bits as [R, OC] rows, boxes of 64 rows x 64 channels (the weight gradients' k-tiles)."""
+    n, oh, ow, oc = gyb.shape
+    return encode_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))
 
 
 class CudaTmaConvOps:
@@ -190,9 +200,7 @@ class CudaTmaConvOps:
         _, oh, ow, _ = gyb.shape
         (sh, sw), (ph, pw) = stride, pad
         key = ("wgrad", xb.data.ptr, gyb.data.ptr, xb.shape, gyb.shape, tuple(stride))
-        maps = self._tma_memo(key, lambda: (
-            _x_map(xb, oh, ow, stride, 64),
-            encode_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
+        maps = self._tma_memo(key, lambda: (_x_map(xb, oh, ow, stride, 64), _gy_rows_map(gyb)))
         smem = tma_smem_bytes(bm, bn, WGRAD_STAGES)
         geom = tuple(i32(v) for v in (n, h, wd, ic, oc, fh, fw, oh, ow, sh, sw, ph, pw, chunk))
         self.kernel("conv_tma_wgrad", f"wgb_conv_wgrad_tma_m{bm}_n{bn}", smem)(
@@ -211,10 +219,7 @@ class CudaTmaConvOps:
         halo = (ow + 2) * (bh + 2) * 128
         stage = -(-halo // 1024) * 1024 + 8192
         key = ("halo", xb.data.ptr, gyb.data.ptr, xb.shape, gyb.shape)
-        maps = self._tma_memo(key, lambda: (
-            encode_map(xb.data.ptr, (ic, wd, h, n), (ic * 2, wd * ic * 2, h * wd * ic * 2), (64, ow + 2, bh + 2, 1),
-                       (1, 1, 1, 1)),
-            encode_map(gyb.data.ptr, (oc, n * oh * ow), (oc * 2,), (64, 64), (1, 1))))
+        maps = self._tma_memo(key, lambda: (_nhwc_map(xb, (64, ow + 2, bh + 2, 1), (1, 1, 1, 1)), _gy_rows_map(gyb)))
         smem = HALO_STAGES * stage + 1024
         args = tuple(i32(v) for v in (ic, oc, oh, ow, pad[0], pad[1], n * oh * ow, chunk, halo, stage))
         self.kernel("conv_tma_halo", "wgb_conv_wgrad_halo", smem)(
