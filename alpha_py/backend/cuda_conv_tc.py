@@ -205,13 +205,13 @@ class CudaTensorCoreConvOps:
                                 f"wgmma kernel (output channels {oc} a multiple of 8, 16-byte aligned)")
         if wgmma and not mn:
             bm = 128                            # the transposed-gY kernels have 128-row tiles only
-        tiles = (-(-oc // 128) * -(-kw // bn) if tmn else -(-oc // bn) * -(-kw // bm) if wgmma
-                 else -(-oc // bm) * -(-kw // bn))
-        s, chunk = self._split_k(rows, tiles, min_rows=512)
         if mn and halo:                         # one block per SM: `halo` waves of 64 x 64 channel blocks
-            tiles = (oc // 64) * (ic // 64)
-            s = max(1, min(-(-halo * self.sm_count // tiles), -(-rows // 512)))
+            s = max(1, min(-(-halo * self.sm_count // ((oc // 64) * (ic // 64))), -(-rows // 512)))
             chunk = -(-rows // s)
+        else:
+            tiles = (-(-oc // 128) * -(-kw // bn) if tmn else -(-oc // bn) * -(-kw // bm) if wgmma
+                     else -(-oc // bm) * -(-kw // bn))
+            s, chunk = self._split_k(rows, tiles, min_rows=512)
         bk = 2 * TC_BK if bf16 else TC_BK
         if wgmma:                               # slices on k-tile boundaries (gY^T rows are padded to bk)
             chunk = -(-chunk // bk) * bk
