@@ -2,7 +2,7 @@
 // [M, C] (all leading dims x features, row-major). Column sums are Kahan-compensated and split over S
 // row segments (part[S, C]), then finished per column (col_finish2).
 // | kernel              | args                                                            | launch                         |
-// | bn_partial<MODE,ACT>| x, gy, mean, inv, gamma, beta, M, C, part1, part2, p1, p2, xmode| grid (ceil(C/32), S) x (32, 8)|
+// | bn_partial<MODE,ACT>| x, gy, mean, inv, gamma, beta, M, C, part1, part2, p1, p2, xmode, gmode | grid (ceil(C/32), S) x (32, 8)|
 // |   MODE 3: part1 = sum (x-k), part2 = sum (x-k)^2 with k = x[0, c] (one pass over x for the batch statistics)        |
 // |   MODE 2: g = gy*act'(z) with z = (x-mean)*inv*gamma+beta; part1 = sum g, part2 = sum g*(x-mean)                    |
 // | bn_partial8<MODE,ACT>| the same args: 8 consecutive channels per thread (C % 8 == 0, x/gy/mean/inv/gamma/beta  |
@@ -11,7 +11,7 @@
 // | col_finish2         | part1, part2, S, C, out1, out2, scale  (part2/out2 may be null) | ceil(C/32) x (32, 8)           |
 // | bn_finish_stats     | part1, part2, S, C, x, M, eps, mean, var, inv   (after MODE 3)  | ceil(C/32) x (32, 8)           |
 // | bn_apply<ACT>       | x, mean, inv, gamma, beta, y, M, C, p1, p2, xmode, xb, yb  y = act(xhat*gamma+beta) | 1 thread/elem |
-// | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats, xmode, gbits | 1 thread/elem |
+// | bn_bwd_apply<ACT>   | gy, x, mean, inv, gamma, beta, s1, s2, gx, M, C, p1, p2, batch_stats, xmode, gbits, gmode | 1 thread/elem |
 // |                     | gbits 1: gx written as its bf16 bits (nearest even; uint16), else fp32                     |
 // | bn_running_bc       | rm, rv, mean, var, eb, C, beta1, beta2, K  (v1.2's bias-corrected update; eb: double[2] beta^(t-1) -> beta^t) | 1 x 256 |
 // bn_apply / bn_bwd_apply take 8 elements per thread (vec8.cuh) where C % 8 == 0 and every array is 16-byte aligned
@@ -20,6 +20,7 @@
 // ACT: an ActId of act.cuh (ACT_IDENTITY = plain batchNorm).
 // xmode (bn_partial, bn_apply, bn_bwd_apply): how x is read — 0 fp32; 1 fp32 rounded to bf16 (nearest even) on
 // load, and bn_apply writes those bf16 bits to xb (bf16 training keeps only them for backward); 2 bf16 bits.
+// gmode (bn_partial, bn_bwd_apply): how gy is read — 0 fp32, 2 bf16 bits (a convolution's gX handed back as bits).
 // bn_apply: y (fp32) and yb (y's bf16 bits, nearest even: what a convolution reading y rebuilds from the kept x
 // bits in xmode 2) are each written unless null.
 //! instances: bn_partial<3,ACT_IDENTITY> bn_partial<2,ACT_IDENTITY>
@@ -56,6 +57,23 @@ __device__ __forceinline__ void ld_xv(const void* x, long long i, int xmode, flo
         v[j] = __uint_as_float((unsigned)bits[j] << 16);
     }
 }
+// gy[i .. i+V) as gmode says: fp32 (0) or bf16 bits widened exactly (2)
+template <int V>
+__device__ __forceinline__ void ld_gv(const void* gy, long long i, int gmode, float (&g)[V]) {
+    if (gmode == 2) {
+        unsigned short bits[V];
+        ldv<V>(static_cast<const unsigned short*>(gy) + i, bits);
+#pragma unroll
+        for (int j = 0; j < V; ++j) g[j] = __uint_as_float((unsigned)bits[j] << 16);
+    } else {
+        ldv<V>(static_cast<const float*>(gy) + i, g);
+    }
+}
+__device__ __forceinline__ float ld_g(const void* gy, long long i, int gmode) {
+    float g[1];
+    ld_gv<1>(gy, i, gmode, g);
+    return g[0];
+}
 __device__ __forceinline__ float ld_x(const void* x, long long i, int xmode) {
     float v[1];
     unsigned short bits[1];
@@ -78,10 +96,10 @@ __device__ __forceinline__ void bn_partial_add(float v, float g, float mu, float
 }
 
 template <int MODE, ActId ACT>
-__global__ void bn_partial(const void* __restrict__ x, const float* __restrict__ gy, const float* __restrict__ mean,
+__global__ void bn_partial(const void* __restrict__ x, const void* __restrict__ gy, const float* __restrict__ mean,
                            const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
                            long long M, int C, float* __restrict__ part1, float* __restrict__ part2, float p1, float p2,
-                           int xmode) {
+                           int xmode, int gmode) {
     __shared__ float s1[8][33], s2[8][33];
     int c = blockIdx.x * 32 + threadIdx.x;
     Kahan k1, k2;
@@ -97,14 +115,14 @@ __global__ void bn_partial(const void* __restrict__ x, const float* __restrict__
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
                 v[j] = ld_x(x, (r + j * rs) * C + c, xmode);
-                g[j] = MODE == 2 ? gy[(r + j * rs) * C + c] : 0.f;
+                g[j] = MODE == 2 ? ld_g(gy, (r + j * rs) * C + c, gmode) : 0.f;
             }
 #pragma unroll
             for (int j = 0; j < 4; ++j) bn_partial_add<MODE, ACT>(v[j], g[j], mu, iv, ga, be, p1, p2, k1, k2);
         }
         for (; r < M; r += rs)
-            bn_partial_add<MODE, ACT>(ld_x(x, r * C + c, xmode), MODE == 2 ? gy[r * C + c] : 0.f, mu, iv, ga, be,
-                                      p1, p2, k1, k2);
+            bn_partial_add<MODE, ACT>(ld_x(x, r * C + c, xmode), MODE == 2 ? ld_g(gy, r * C + c, gmode) : 0.f, mu,
+                                      iv, ga, be, p1, p2, k1, k2);
     }
     s1[threadIdx.y][threadIdx.x] = k1.value();
     s2[threadIdx.y][threadIdx.x] = k2.value();
@@ -119,8 +137,8 @@ __global__ void bn_partial(const void* __restrict__ x, const float* __restrict__
 
 // U rows of 8 channels each: their loads first, then their terms added in row order
 template <int MODE, ActId ACT, int U>
-__device__ __forceinline__ void bn_partial8_rows(const void* __restrict__ x, const float* __restrict__ gy,
-                                                 long long r, long long rs, int C, int c0, int xmode,
+__device__ __forceinline__ void bn_partial8_rows(const void* __restrict__ x, const void* __restrict__ gy,
+                                                 long long r, long long rs, int C, int c0, int xmode, int gmode,
                                                  const float (&mu)[8], const float (&iv)[8], const float (&ga)[8],
                                                  const float (&be)[8], float p1, float p2, Kahan (&k1)[8],
                                                  Kahan (&k2)[8]) {
@@ -130,7 +148,7 @@ __device__ __forceinline__ void bn_partial8_rows(const void* __restrict__ x, con
     for (int u = 0; u < U; ++u) {
         const long long i = (r + u * rs) * C + c0;
         ld_xv<8>(x, i, xmode, v[u], bits);
-        if (MODE == 2) ldv<8>(gy + i, g[u]);
+        if (MODE == 2) ld_gv<8>(gy, i, gmode, g[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u)
@@ -141,11 +159,12 @@ __device__ __forceinline__ void bn_partial8_rows(const void* __restrict__ x, con
 }
 
 template <int MODE, ActId ACT>
-__global__ void __launch_bounds__(256, 2) bn_partial8(const void* __restrict__ x, const float* __restrict__ gy,
+__global__ void __launch_bounds__(256, 2) bn_partial8(const void* __restrict__ x, const void* __restrict__ gy,
                                                       const float* __restrict__ mean, const float* __restrict__ inv,
                                                       const float* __restrict__ gamma, const float* __restrict__ beta,
                                                       long long M, int C, float* __restrict__ part1,
-                                                      float* __restrict__ part2, float p1, float p2, int xmode) {
+                                                      float* __restrict__ part2, float p1, float p2, int xmode,
+                                                      int gmode) {
     constexpr int U = MODE == 3 ? 4 : 2;            // rows in flight per thread (x alone: 4; x and gy: 2)
     __shared__ float s1[256 * 8], s2[256 * 8];
     const int G = C >> 3, GB = G < 32 ? G : 32, R = 256 / GB, W = GB * 8;
@@ -165,9 +184,9 @@ __global__ void __launch_bounds__(256, 2) bn_partial8(const void* __restrict__ x
         const long long rs = (long long)R * gridDim.y;
         long long r = (long long)blockIdx.y * R + rr;
         for (; r + (U - 1) * rs < M; r += U * rs)
-            bn_partial8_rows<MODE, ACT, U>(x, gy, r, rs, C, c0, xmode, mu, iv, ga, be, p1, p2, k1, k2);
+            bn_partial8_rows<MODE, ACT, U>(x, gy, r, rs, C, c0, xmode, gmode, mu, iv, ga, be, p1, p2, k1, k2);
         for (; r < M; r += rs)
-            bn_partial8_rows<MODE, ACT, 1>(x, gy, r, rs, C, c0, xmode, mu, iv, ga, be, p1, p2, k1, k2);
+            bn_partial8_rows<MODE, ACT, 1>(x, gy, r, rs, C, c0, xmode, gmode, mu, iv, ga, be, p1, p2, k1, k2);
     }
     if (rr < R) {
 #pragma unroll
@@ -316,9 +335,10 @@ __global__ void bn_apply(const void* __restrict__ x, const float* __restrict__ m
             });
 }
 
-// bn_bwd_apply on the V elements at flat i and, U = 2, at i + step too (both rows' loads first; fm = M as a float)
-template <ActId ACT, int V, int U = 1>
-__device__ __forceinline__ void bn_bwd_apply_at(const float* __restrict__ gy, const void* __restrict__ x, long long i,
+// bn_bwd_apply on the V elements at flat i and, U = 2, at i + step too (both rows' loads first; fm = M as a float;
+// GM: gmode, a template parameter so each reading of gy is its own straight-line walk)
+template <ActId ACT, int V, int U, int GM>
+__device__ __forceinline__ void bn_bwd_apply_at(const void* __restrict__ gy, const void* __restrict__ x, long long i,
                                                 long long step, const BnChan<V>& ch, bool affine,
                                                 void* __restrict__ gx, float fm, float p1, float p2, int batch_stats,
                                                 int xmode, int gbits) {
@@ -327,7 +347,7 @@ __device__ __forceinline__ void bn_bwd_apply_at(const float* __restrict__ gy, co
 #pragma unroll
     for (int u = 0; u < U; ++u) {
         ld_xv<V>(x, i + u * step, xmode, v[u], bits);
-        ldv<V>(gy + i + u * step, g[u]);
+        ld_gv<V>(gy, i + u * step, GM, g[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u) {
@@ -361,20 +381,27 @@ __device__ __forceinline__ void bn_bwd_apply_at(const float* __restrict__ gy, co
 }
 
 template <ActId ACT>
-__global__ void bn_bwd_apply(const float* __restrict__ gy, const void* __restrict__ x, const float* __restrict__ mean,
+__global__ void bn_bwd_apply(const void* __restrict__ gy, const void* __restrict__ x, const float* __restrict__ mean,
                              const float* __restrict__ inv, const float* __restrict__ gamma, const float* __restrict__ beta,
                              const float* __restrict__ s1, const float* __restrict__ s2, void* __restrict__ gx,
-                             long long M, int C, float p1, float p2, int batch_stats, int xmode, int gbits) {
+                             long long M, int C, float p1, float p2, int batch_stats, int xmode, int gbits,
+                             int gmode) {
     const long long n = M * C;
     const float fm = (float)M;
     const bool affine = gamma != nullptr;
     const float* b = gamma ? beta : nullptr;
     const float* a1 = batch_stats ? s1 : nullptr;
     const float* a2 = batch_stats ? s2 : nullptr;
-    bn_walk(vec8_ok(n, C, gy, x, mean, inv, gamma, beta, a1, a2) && al16(gx), n, C,
-            [&](auto& ch, long long c) { ch.load(mean, inv, gamma, b, c, a1, a2); },
-            [&](const auto& ch, long long i, long long step, auto v, auto u) {
-                bn_bwd_apply_at<ACT, decltype(v)::value, decltype(u)::value>(gy, x, i, step, ch, affine, gx, fm, p1,
-                                                                             p2, batch_stats, xmode, gbits);
-            });
+    const bool vec = vec8_ok(n, C, gy, x, mean, inv, gamma, beta, a1, a2) && al16(gx);
+    auto walk = [&](auto gm) {
+        bn_walk(vec, n, C, [&](auto& ch, long long c) { ch.load(mean, inv, gamma, b, c, a1, a2); },
+                [&](const auto& ch, long long i, long long step, auto v, auto u) {
+                    bn_bwd_apply_at<ACT, decltype(v)::value, decltype(u)::value, decltype(gm)::value>(
+                        gy, x, i, step, ch, affine, gx, fm, p1, p2, batch_stats, xmode, gbits);
+                });
+    };
+    if (gmode == 2)
+        walk(IntTag<2>());
+    else
+        walk(IntTag<0>());
 }

@@ -5,8 +5,11 @@
 // |   y = act(a + b), yb = bf16(y) (y null: only yb written); an addend is fp32 (mode 0; its mean, inv, gamma,     |
 // |   beta null), a plain batchNorm's kept input bits (mode 2: bn_affine of them, as bn_apply computes that output, |
 // |   never written) or bf16 bits read as their exact fp32 value (mode 3: a residual stored as its bits)           |
-// | act_bwd_sign      | gy, gy2, yb, gx, n, slope  gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2 unless null), y read |
-// |                   |   from its bits yb; gx may be gy (in place)                                        | same      |
+// | act_bwd_sign      | gy, gy2, yb, gx, n, slope, gmode  gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2 unless null), |
+// |                   |   y read from its bits yb; gmode bit 0 / bit 1: gy / gy2 given as bf16 bits (widened exactly), |
+// |                   |   else fp32; gx (fp32) may be gy (in place, when fp32)                            | same      |
+// | add_grads         | a, b, out, n, gmode  out = a + b in fp32, a / b given as bf16 bits where gmode bit 0 / 1 (read |
+// |                   |   as their exact fp32 value); out may be a when a is fp32 (a fan-in's GradSum)   | same      |
 // | cast_bf16         | src fp32, dst bf16 bits, n (round to nearest even; float4 loads where aligned) | ceil(n/4) threads |
 // | cast_bf16_pad     | src [rows, C] fp32, dst [rows, Cp] bf16 bits, rows, C, Cp (channels >= C zero) | rows*Cp threads |
 // 8 elements per thread (vec8.cuh) where C % 8 == 0 and the arrays are 16-byte aligned (launch n/8 threads then).
@@ -83,17 +86,30 @@ __global__ void add_act_twin(const void* __restrict__ a, const float* am, const 
         add_act_twin_v<ACT, 1>(a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2);
 }
 
+// V gradient values at flat i: fp32, or (bits) bf16 bits widened exactly
 template <int V>
-__device__ __forceinline__ void act_bwd_sign_v(const float* gy, const float* __restrict__ gy2,
+__device__ __forceinline__ void ld_grad(const void* g, long long i, bool bits, float (&o)[V]) {
+    if (bits) {
+        unsigned short b[V];
+        ldv<V>(static_cast<const unsigned short*>(g) + i, b);
+#pragma unroll
+        for (int j = 0; j < V; ++j) o[j] = __uint_as_float((unsigned)b[j] << 16);
+    } else {
+        ldv<V>(static_cast<const float*>(g) + i, o);
+    }
+}
+
+template <int V>
+__device__ __forceinline__ void act_bwd_sign_v(const void* gy, const void* __restrict__ gy2,
                                                const unsigned short* __restrict__ yb, float* gx,
-                                               long long n, float slope) {
+                                               long long n, float slope, int gmode) {
     VEC_LOOP(V, i, c, n, V) {
         float g[V], g2[V];
         unsigned short b[V];
-        ldv<V>(gy + i, g);
+        ld_grad<V>(gy, i, gmode & 1, g);
         ldv<V>(yb + i, b);
         if (gy2) {
-            ldv<V>(gy2 + i, g2);
+            ld_grad<V>(gy2, i, gmode & 2, g2);
 #pragma unroll
             for (int j = 0; j < V; ++j) g[j] += g2[j];
         }
@@ -104,13 +120,32 @@ __device__ __forceinline__ void act_bwd_sign_v(const float* gy, const float* __r
 }
 
 // bits 0x0001..0x7f80 are the positive bf16 values (0x7f80 = +inf); 0, NaN and negatives fall outside
-extern "C" __global__ void act_bwd_sign(const float* gy, const float* __restrict__ gy2,
+extern "C" __global__ void act_bwd_sign(const void* gy, const void* __restrict__ gy2,
                                         const unsigned short* __restrict__ yb, float* gx, long long n,
-                                        float slope) {
+                                        float slope, int gmode) {
     if (vec8_ok(n, 8, gy, gy2, yb, gx))
-        act_bwd_sign_v<8>(gy, gy2, yb, gx, n, slope);
+        act_bwd_sign_v<8>(gy, gy2, yb, gx, n, slope, gmode);
     else
-        act_bwd_sign_v<1>(gy, gy2, yb, gx, n, slope);
+        act_bwd_sign_v<1>(gy, gy2, yb, gx, n, slope, gmode);
+}
+
+template <int V>
+__device__ __forceinline__ void add_grads_v(const void* a, const void* b, float* out, long long n, int gmode) {
+    VEC_LOOP(V, i, c, n, V) {
+        float x[V], y[V];
+        ld_grad<V>(a, i, gmode & 1, x);
+        ld_grad<V>(b, i, gmode & 2, y);
+#pragma unroll
+        for (int j = 0; j < V; ++j) x[j] += y[j];
+        stv<V>(out + i, x);
+    }
+}
+
+extern "C" __global__ void add_grads(const void* a, const void* __restrict__ b, float* out, long long n, int gmode) {
+    if (vec8_ok(n, 8, a, b, out))
+        add_grads_v<8>(a, b, out, n, gmode);
+    else
+        add_grads_v<1>(a, b, out, n, gmode);
 }
 
 // dst[i] = bf16(src[i]) (round to nearest even), 4 per thread (vector loads when src is 16-byte aligned)

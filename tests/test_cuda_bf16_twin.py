@@ -134,6 +134,7 @@ def _run(twins):
     eg = engine("bf16", 11)
     eg.backend.bf16_twins = twins
     eg.backend.bf16_residual_bits = False       # (the block outputs in fp32, as with twins off)
+    eg.backend.bf16_dgrad_bits = False          # (input gradients in fp32, as with twins off: test_cuda_dgrad_bits)
     try:
         rng = np.random.default_rng(2)
         x = eg.tensor(rng.standard_normal((6, 9, 9, 16)).astype(np.float32))
@@ -148,7 +149,7 @@ def _run(twins):
         net.gc()
         return alive, out, grads
     finally:
-        del eg.backend.bf16_twins, eg.backend.bf16_residual_bits
+        del eg.backend.bf16_twins, eg.backend.bf16_residual_bits, eg.backend.bf16_dgrad_bits
 
 
 def test_two_residual_blocks_compute_the_same_bits_with_twins_and_keep_no_fp32_block_output():

@@ -168,22 +168,23 @@ class ReadTwice(nn.Module):
 
 def test_a_convolution_read_twice_gets_its_gradients_summed_in_fp32():
     """A convolution's output read by a BatchNorm (its gradient handed back as bf16 bits) and by a relu (fp32): the
-    bits are widened once and the two summed in fp32 — bf16-close to the sum of fp32 gradients (BatchNorm's part is
-    rounded to bf16 before the sum instead of after it)."""
+    two are summed in fp32 by add_grads, which reads the bits as their exact widening (nothing widened apart) —
+    bf16-close to the sum of fp32 gradients (BatchNorm's part is rounded to bf16 before the sum instead of after)."""
     def run(on):
         eg = engine(3)
         b = eg.backend
-        b.bf16_grad_bits, widened, plain = on, [], b.widen_bits
-        b.widen_bits = lambda bits: widened.append(bits.shape) or plain(bits)
+        b.bf16_grad_bits, seen, plain = on, [], b.add_grads
+        b.add_grads = lambda a, c, out=None: seen.append(sorted(str(v.dtype) for v in (a, c))) or plain(a, c, out)
+        b.widen_bits = lambda bits: seen.append("widened")
         try:
             net = ReadTwice().init(eg)
             net.forward(eg.tensor(_x((2, 6, 6, 16))))
             gx = net.backward(eg.tensor(_x((2, 6, 6, 16), 4)))[0].numpy()
-            return [gx, b.to_host(net.conv.weight().grad_data)], widened
+            return [gx, b.to_host(net.conv.weight().grad_data)], seen
         finally:
-            del b.bf16_grad_bits, b.widen_bits
-    (on, widened), (off, none) = run(True), run(False)
-    assert widened == [(2, 6, 6, 16)] and none == []
+            del b.bf16_grad_bits, b.add_grads, b.widen_bits
+    (on, summed), (off, none) = run(True), run(False)
+    assert summed == [["float32", "uint16"]] and none == []
     for a, e in zip(on, off):
         np.testing.assert_allclose(a, e, rtol=0, atol=2.0 ** -6 * float(np.abs(e).max()))
 

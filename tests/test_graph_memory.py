@@ -226,6 +226,45 @@ def test_a_gradient_given_as_bits_is_widened_for_a_unit_a_sum_or_a_target_that_d
         net.gc()
 
 
+@pytest.mark.parametrize("bits_ok", [False, True])
+def test_a_fan_in_with_a_gradient_as_bits_reaches_a_unit_taking_both_unsummed(bits_ok):
+    """With grad_sums_bits, fc1's GradBits and fc2's fp32 gradient of h stay one GradSum: fc0, taking sums and bits,
+    gets them unsummed and unwidened; taking sums but not bits, it gets their fp32 sum (the bits widened). Either
+    way the numbers are those of the widened bits plus fc2's gradient."""
+    from alpha_py.core.autograd import GradBits, GradSum
+    eg = alpha.engine.cpu_float32().set_seed(1)
+    net = Twice(False).init(eg)
+    b, got = eg.backend, []
+    b.widen_bits, b.grad_sums, b.grad_sums_bits = _widen, True, True
+    plain1, plain0 = net.fc1._bwd, net.fc0._bwd
+    net.fc1._bwd = lambda eg_, ctx, gys, needs: tuple(GradBits(_bits(g)) for g in plain1(eg_, ctx, gys, needs))
+    _plain_of = (lambda g: _widen(g.bits) if type(g) is GradBits else g)     # noqa: E731
+
+    def bwd0(eg_, ctx, gys, needs):
+        g = gys[0]
+        if type(g) is GradSum:
+            got.append(sorted(type(v).__name__ for v in (g.a, g.b)))
+            g = _plain_of(g.a) + _plain_of(g.b)
+        else:
+            got.append(type(g).__name__)
+        return plain0(eg_, ctx, (g,), needs)
+    net.fc0._bwd = bwd0
+    net.fc0.takes_grad_sums, net.fc0.takes_grad_bits = (lambda ctx: True), (lambda ctx: bits_ok)
+    try:
+        x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
+        net.forward(x)
+        gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+        gx = net.backward(eg.tensor(gy))[0].numpy()
+        w0, w1, w2 = (u._params["weight"].numpy() for u in (net.fc0, net.fc1, net.fc2))
+        gh = _widen(_bits(gy @ w1.T)) + gy @ w2.T
+        assert got == ([["GradBits", "ndarray"]] if bits_ok else ["ndarray"])
+        np.testing.assert_allclose(net.fc0._params["bias"].grad().numpy(), gh.sum(0), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(gx, gh @ w0.T, rtol=1e-5, atol=1e-6)
+    finally:
+        del b.widen_bits, b.grad_sums, b.grad_sums_bits
+        net.gc()
+
+
 class Chain(nn.Module):
     def __init__(self, fc0, fc1):
         super().__init__()

@@ -24,10 +24,12 @@ class CudaBatchNormOps:
 
     def _bn_partial(self, mode, act, x2, gy2, mean, inv, gamma, beta, p1=0.0, p2=0.0, xmode=0):
         """Column partial sums part1 (and part2 for modes 2, 3) over S row segments (kernels/batchnorm.cu): 8
-        channels per thread (bn_partial8) where C % 8 == 0 and every array is 16-byte aligned, else one."""
+        channels per thread (bn_partial8) where C % 8 == 0 and every array is 16-byte aligned, else one. gy2 may be
+        bf16 bits (uint16: a convolution's gX handed back as bits)."""
         m, c = x2.shape
         opt = self._opt_c
-        args = [x2, opt(gy2), opt(mean), opt(inv), opt(gamma), opt(beta)]
+        gmode = 2 if gy2 is not None and gy2.dtype == np.uint16 else 0
+        args = [x2, gy2 if gmode else opt(gy2), opt(mean), opt(inv), opt(gamma), opt(beta)]
         if self.bn_partial_vec and c % 8 == 0 and all(a is NULL or a.data.ptr % 16 == 0 for a in args):
             gb = min(c // 8, 32)                      # groups of 8 channels per block row; 256 // gb rows
             gx = -(-c // (8 * gb))
@@ -39,7 +41,7 @@ class CudaBatchNormOps:
         part1 = cupy.empty((s, c), dtype=self.dtype)
         part2 = cupy.empty((s, c), dtype=self.dtype) if mode >= 2 else None
         self.kernel("batchnorm", name)(grid, block, (*args, i64(m), i32(c), part1, opt(part2), f32(p1), f32(p2),
-                                                     i32(xmode)))
+                                                     i32(xmode), i32(gmode)))
         return part1, part2, s
 
     def _bn_col_finish(self, part1, part2, s, c, scale):
@@ -94,11 +96,15 @@ class CudaBatchNormOps:
         return self.bn_act_fwd(None, x, gamma, beta, eps, mean, var, keep=keep, write_y=write_y)
 
     def bn_act_bwd(self, name, gy, x, mean, inv_std, gamma, beta, batch_stats=True, p1=0.0, p2=0.0, gx_bits=False):
-        """x: the forward's input, or its bf16 bits [M, C] (uint16) that bn_act_fwd(keep=) kept; gx_bits=True: gx
-        comes back as its bf16 bits (uint16, nearest even) only."""
+        """x: the forward's input, or its bf16 bits [M, C] (uint16) that bn_act_fwd(keep=) kept; gy: fp32, or its
+        bf16 bits (uint16, C-contiguous: a convolution's gX handed back as bits); gx_bits=True: gx comes back as its
+        bf16 bits (uint16, nearest even) only."""
         act = self._act_kernel(name, "bn_act_bwd")
         c = gy.shape[-1]
-        gy2 = self.c(gy).reshape(-1, c)
+        gmode = 2 if gy.dtype == np.uint16 else 0
+        if gmode and not gy.flags.c_contiguous:
+            raise ArgumentError(f"bn_act_bwd: gy given as bf16 bits {tuple(gy.shape)} must be C-contiguous")
+        gy2 = (gy if gmode else self.c(gy)).reshape(-1, c)
         if x.size != gy.size or x.shape[-1] != c:
             raise ArgumentError(f"bn_act_bwd: x {x.dtype} {tuple(x.shape)} is neither the forward's input nor its "
                                 f"kept bf16 bits for gradient {tuple(gy.shape)}")
@@ -111,7 +117,8 @@ class CudaBatchNormOps:
         opt = self._opt_c
         self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
                          (gy2, x2, mean, inv_std, opt(gamma), opt(beta), s1, s2, gx, i64(x2.shape[0]), i32(c),
-                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode), i32(gx_bits)), vec_c=c,
+                          f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode), i32(gx_bits), i32(gmode)),
+                         vec_c=c,
                          rows=True)
         if gamma is None:
             return gx.reshape(gy.shape), None, None

@@ -156,22 +156,25 @@ class CudaBf16Ops:
                                 "pass gy in fp32")
         return True
 
-    def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad):
-        """gy: fp32, or its bf16 bits (uint16, where conv_grad_bits_ok: only the wgmma kernels run)."""
+    def bf16_conv_bwd_data(self, gy, w, x_shape, stride, pad, gx_bits=False):
+        """gy: fp32, or its bf16 bits (uint16, where conv_grad_bits_ok: only the wgmma kernels run). gx_bits=True:
+        where a stride-1 wgmma kernel runs and IC % 8 == 0, gX comes back as its bf16 bits (uint16, nearest even;
+        timed as its own mode), else in fp32."""
         bits = self._gy_bits(gy, w.shape, stride, pad, "conv_bwd_data")
         gy, w = (gy if bits else self.c(gy)), self.c(w)
         oc, fh, fw, ic = w.shape
+        gx_bits = bool(gx_bits) and tuple(stride) == (1, 1) and ic % 8 == 0
         cands = {} if bits else {"bf16mma": lambda: self._mma_conv_bwd_data(gy, w, x_shape, stride, pad)}
         if self._wgb_ok(oc) and self.tc_bwd_data_ok(gy, w, stride, pad):
             for bn in (128, 64):
                 cands[f"bf16wg128x{bn}"] = lambda bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, 128, bn, True, True,
-                                                                           stride)
+                                                                           stride, gx_bits=gx_bits)
             if tuple(stride) == (1, 1) and self.tma_fwd_ok(gy.shape, (ic, fh, fw, oc), tuple(x_shape[1:3]), stride, gy):
                 for bm, bn in TMA_TILES:
-                    cands[f"bf16tma{bm}x{bn}"] = lambda bm=bm, bn=bn: self.tc_bwd_data(gy, w, x_shape, pad, bm, bn,
-                                                                                        True, True, stride, tma=True)
+                    cands[f"bf16tma{bm}x{bn}"] = lambda bm=bm, bn=bn: self.tc_bwd_data(
+                        gy, w, x_shape, pad, bm, bn, True, True, stride, tma=True, gx_bits=gx_bits)
         return self._bf16_run("bwd_data", (tuple(x_shape), w.shape, stride, pad), cands, _default(cands, ic),
-                              "bf16g" if bits else "bf16")
+                              ("bf16g" if bits else "bf16") + ("b" if gx_bits else ""))
 
     def bf16_conv_bwd_filter(self, x, gy, w_shape, stride, pad, x_bf16=None):
         """x None: only x's bf16 cast x_bf16 was kept (a training Conv3D), so only the wgmma kernels can run; gy:

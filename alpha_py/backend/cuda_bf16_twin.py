@@ -78,6 +78,7 @@ class CudaBf16Twins:
     bf16_conv_bits = True     # bf16 training: a convolution's output stored as bf16 bits (conv_bits_ok)
     bf16_grad_bits = True     # ... and its gradient handed back as bf16 bits by BatchNorm (conv_grad_bits_ok)
     bf16_residual_bits = True  # ... and a residual add+relu's output stored only as its bf16 bits (residual_bits_ok)
+    bf16_dgrad_bits = True    # ... and a convolution's gX handed back as bf16 bits to a unit that takes them
 
     def twin_ok(self, shape):
         """Can an array of `shape` have a twin? In bf16 with twins on, its channels (last axis) a multiple of 8 (the
@@ -109,6 +110,16 @@ class CudaBf16Twins:
     def grad_bits_wanted(lazy):
         """Does the unit that stored this lazy tensor as bits take its gradient as bf16 bits?"""
         return isinstance(lazy.source, StoredBits) and lazy.source.grad_bits
+
+    def dgrad_bits_wanted(self, x):
+        """May a bf16 training convolution reading x hand gX back as bf16 bits (a core/autograd.py GradBits)? Where
+        x is lazy and the unit that made it takes its gradient as bits: a BatchNorm(+act) output (its backward reads
+        gy's bits, kernels/batchnorm.cu gmode), a residual add+act stored as bits (act_bwd_sign), a convolution
+        output whose convolution takes gY as bits."""
+        if not self.bf16_dgrad_bits or type(x) is not LazyData:
+            return False
+        src = x.source
+        return isinstance(src, Recast) or (isinstance(src, StoredBits) and src.grad_bits)
 
     def widen_bits(self, bits):
         """The exact fp32 value of bf16 bits (a GradBits read by a unit that takes fp32), registered as its twin."""
@@ -197,27 +208,49 @@ class CudaBf16Twins:
         yb = cupy.empty(shape, dtype=np.uint16)
         self.launch_flat("bf16_act", f"add_act_twin<{code}>", yb.size,
                          a + b + (y, yb, i64(yb.size), i32(shape[-1]), f32(p1), f32(p2)), vec_c=shape[-1])
-        if not fp32:
-            return self.stored(yb), yb
+        if not fp32:                            # (its backward, act_bwd_sign, takes its gradient as bits)
+            return self.stored(yb, grad_bits=True), yb
         self.set_twin(y, yb)
         return y, yb
 
-    grad_sums = True          # autograd may hand act_bwd_sign a fan-in's two gradients unsummed (core/autograd.py)
+    def add_grads(self, a, b, out=None):
+        """a + b in fp32 (a fan-in's two gradients, core/autograd.py _summed), either given as bf16 bits (uint16,
+        C-contiguous) and read as their exact fp32 value; out: the result's fp32 array (may be a when a is fp32)."""
+        if a.shape != b.shape or (out is not None and (out.dtype != np.float32 or out.shape != a.shape)):
+            raise ArgumentError(f"add_grads: gradients {a.dtype} {tuple(a.shape)} and {b.dtype} {tuple(b.shape)}"
+                                + ("" if out is None else f" into {out.dtype} {tuple(out.shape)}") + " do not match")
+        ab = [v if v.dtype == np.uint16 else self.c(v) for v in (a, b)]
+        if any(v.dtype == np.uint16 and not v.flags.c_contiguous for v in ab):
+            raise ArgumentError(f"add_grads: a gradient given as bf16 bits {tuple(a.shape)} must be C-contiguous")
+        gmode = sum(1 << k for k, v in enumerate(ab) if v.dtype == np.uint16)
+        gx = cupy.empty(a.shape, dtype=np.float32) if out is None else out
+        self.launch_flat("bf16_act", "add_grads", gx.size, (ab[0], ab[1], gx, i64(gx.size), i32(gmode)), vec_c=8)
+        return gx
+
+    grad_sums = True          # autograd may hand act_bwd_sign a fan-in's two gradients unsummed (core/autograd.py),
+    grad_sums_bits = True     # ... either of them as bf16 bits
 
     def act_bwd_sign(self, gy, yb, slope, gy2=None, out=None):
         """gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2: a fan-in's second gradient, added in the kernel), with y
         read from add_act_twin's bits: relu (slope 0) and leakyRelu (its slope >= 0) backward from their output,
-        bit for bit what act_bwd gives from the fp32 y on the summed gradient. out: gx's array (may be gy itself)."""
-        gy = self.c(gy)
+        bit for bit what act_bwd gives from the fp32 y on the summed gradient. gy / gy2 may be bf16 bits (uint16,
+        C-contiguous: a convolution's gX handed back as bits), read as their exact fp32 value. out: gx's fp32 array
+        (may be gy itself when gy is fp32)."""
+        gys = [g if g is None or g.dtype == np.uint16 else self.c(g) for g in (gy, gy2)]
         if yb.dtype != np.uint16 or yb.shape != gy.shape or (gy2 is not None and gy2.shape != gy.shape):
             raise ArgumentError(f"act_bwd_sign: bits {yb.dtype} {tuple(yb.shape)} are not the bf16 bits of an output "
                                 f"of the gradient's shape {tuple(gy.shape)}"
                                 + ("" if gy2 is None else f" (second gradient {tuple(gy2.shape)})"))
-        gx = cupy.empty_like(gy) if out is None else out
+        if any(g is not None and g.dtype == np.uint16 and not g.flags.c_contiguous for g in gys):
+            raise ArgumentError(f"act_bwd_sign: a gradient given as bf16 bits {tuple(gy.shape)} must be C-contiguous")
+        gmode = sum(1 << k for k, g in enumerate(gys) if g is not None and g.dtype == np.uint16)
+        if out is not None and (out.dtype != np.float32 or out.shape != gy.shape):
+            raise ArgumentError(f"act_bwd_sign: out {out.dtype} {tuple(out.shape)} is not fp32 {tuple(gy.shape)}")
+        gx = cupy.empty(gy.shape, dtype=np.float32) if out is None else out
         self.launch_flat("bf16_act", "act_bwd_sign", gy.size,
-                         (gy, NULL if gy2 is None else self.c(gy2), yb, gx, i64(gy.size), f32(slope)), vec_c=8)
+                         (gys[0], NULL if gy2 is None else gys[1], yb, gx, i64(gy.size), f32(slope), i32(gmode)),
+                         vec_c=8)
         return gx
-
 
 def _addend(backend, v):
     """An add_act_twin addend as (x, mean, inv, gamma, beta, mode): fp32 (mode 0), a lazy plain BatchNorm output as

@@ -184,9 +184,10 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
             (x, w, y) + self._geom(x.shape, (fh, fw), oc, y_hw, stride, pad))
         return y
 
-    def conv_bwd_data(self, gy, w, x_shape, stride, pad):
+    def conv_bwd_data(self, gy, w, x_shape, stride, pad, gx_bits=False):
+        """gx_bits (bf16 only): gX may come back as its bf16 bits (uint16, nearest even; bf16_conv_bwd_data)."""
         if self._bf16:
-            return self.bf16_conv_bwd_data(gy, w, x_shape, stride, pad)
+            return self.bf16_conv_bwd_data(gy, w, x_shape, stride, pad, gx_bits)
         gy, w = self.c(gy), self.c(w)
         n, h, wd, ic = x_shape
         sh, sw = stride

@@ -120,14 +120,16 @@ class CudaTensorCoreConvOps:
         self.kernel(*name, smem)((-(-m // bm), -(-oc // bn)), (TC_THREADS,), args, shared_mem=smem)
         return y
 
-    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False, bf16=False, stride=(1, 1), tma=False):
+    def tc_bwd_data(self, gy, w, x_shape, pad, bm, bn, wgmma=False, bf16=False, stride=(1, 1), tma=False,
+                    gx_bits=False):
         """Stride 1: gX = forward of gY with wt[ic, fh, fw, oc] = w[oc, FH-1-fh, FW-1-fw, ic], pad FH-1-P (tma=True:
-        on the TMA kernel). Larger strides: one stride-1 forward per phase of gX (_tc_bwd_data_phases)."""
+        on the TMA kernel; gx_bits=True, bf16 wgmma: gX written as its bf16 bits, as tc_fwd's y_bits). Larger
+        strides: one stride-1 forward per phase of gX (_tc_bwd_data_phases; fp32)."""
         if tuple(stride) != (1, 1):
             return self._tc_bwd_data_phases(gy, w, x_shape, stride, pad, bm, bn, wgmma, bf16)
         _, fh, fw, _ = w.shape
         gx = self.tc_fwd(gy, self._flipped(w, bf16), (1, 1), (fh - 1 - pad[0], fw - 1 - pad[1]), bm, bn, wgmma, bf16,
-                         tma=tma)
+                         y_bits=gx_bits, tma=tma)
         if gx.shape != tuple(x_shape):
             raise AssertionError(f"tc bwd-data: got {gx.shape}, expected {tuple(x_shape)}")
         return gx

@@ -85,8 +85,9 @@ def _topo_order(outputs, stop_ids):
 
 
 class GradSum:
-    """Two gradients of one tensor not summed yet (a backend with `grad_sums`): the unit whose backward reads them
-    both in its own kernel (Unit.takes_grad_sums) saves the pass of the sum; for any other, _summed adds them.
+    """Two gradients of one tensor not summed yet (a backend with `grad_sums`; with `grad_sums_bits` either may be a
+    GradBits): the unit whose backward reads them both in its own kernel (Unit.takes_grad_sums, and takes_grad_bits
+    where one is bits) saves the pass of the sum; for any other, _summed adds them.
     owned: nothing else holds a or its memory, so a may be written in place (by the sum, or as that kernel's output)."""
 
     __slots__ = ("a", "b", "owned")
@@ -121,7 +122,12 @@ def _accumulate(backend, slot, key, g, defer=False):
         return
     if type(cur) is GradSum:
         slot[key] = cur = _summed(backend, cur)
-    elif type(cur) is GradBits:
+    if (defer and (type(cur) is GradBits or type(g) is GradBits) and cur.shape == g.shape
+            and getattr(backend, "grad_sums_bits", False)):  # one given as bf16 bits: summed by a reader taking
+        owned = type(cur) is not GradBits and sys.getrefcount(cur) == 3 and _owns_memory(cur)     # both, or _summed
+        slot[key] = GradSum(cur, g, owned)
+        return
+    if type(cur) is GradBits:
         slot[key] = cur = _plain(backend, cur)
     g = _plain(backend, g)
     same = cur.shape == g.shape and cur.dtype == g.dtype
@@ -135,8 +141,18 @@ def _accumulate(backend, slot, key, g, defer=False):
 
 
 def _summed(backend, gs):
-    """a + b of a GradSum, into a in place when it owns a."""
-    return backend.add_into(gs.a, gs.b) if gs.owned else backend.add(gs.a, gs.b)
+    """a + b of a GradSum, into a in place when it owns a (a part given as bf16 bits: read as its widening by the
+    backend's add_grads, else widened first)."""
+    if (type(gs.a) is GradBits or type(gs.b) is GradBits) and hasattr(backend, "add_grads"):
+        a, b = (v.bits if type(v) is GradBits else v for v in (gs.a, gs.b))
+        return backend.add_grads(a, b, a if gs.owned else None)
+    if gs.owned:
+        return backend.add_into(gs.a, _plain(backend, gs.b))
+    return backend.add(_plain(backend, gs.a), _plain(backend, gs.b))
+
+
+def _has_bits(g):
+    return type(g) is GradBits or (type(g) is GradSum and (type(g.a) is GradBits or type(g.b) is GradBits))
 
 
 def _owns_memory(a):
@@ -177,10 +193,10 @@ def run_backward(outputs, grads, targets=()):
         if node.done:
             raise StateError(f"backward: the graph through {node.op.describe()} was already "
                              "back-propagated or freed by gc(); run forward again")
+        if any(_has_bits(g) for g in gys) and not node.op.takes_grad_bits(node.ctx):
+            gys = tuple(_summed(backend, g) if type(g) is GradSum else _plain(backend, g) for g in gys)
         if any(type(g) is GradSum for g in gys) and not node.op.takes_grad_sums(node.ctx):
             gys = tuple(_summed(backend, g) if type(g) is GradSum else g for g in gys)
-        if any(type(g) is GradBits for g in gys) and not node.op.takes_grad_bits(node.ctx):
-            gys = tuple(_plain(backend, g) for g in gys)
         needs = tuple(id(x) in stop_ids or x.node is not None or x.need_grad() for x in node.inputs)
         eg = node.op.engine_of(node.inputs)
         gxs = node.op._bwd(eg, node.ctx, gys, needs)

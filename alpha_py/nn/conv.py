@@ -94,10 +94,11 @@ class Conv3D(_ConvBase):
             gbits = bits and b.conv_grad_bits_ok(self.weight().shape, self.stride, self.padding)
             if twin is not None:                 # ... or the bits the unit that made x made once for every reader
                 y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, x_bf16=twin[0], y_bits=bits)
-                return (self._bf16_out(eg, y, gbits),), (x.shape, twin[1], gbits)
+                gxbits = not eg.anomaly and b.dgrad_bits_wanted(x)     # gX handed back as bits to x's maker
+                return (self._bf16_out(eg, y, gbits),), (x.shape, twin[1], gbits, gxbits)
             keep = []                            # (y comes back as bits only where a wgmma kernel kept x's cast)
             y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep, y_bits=bits)
-            return (self._bf16_out(eg, y, gbits),), ((x.shape, keep[0], gbits) if keep else x)   # ... not x itself
+            return (self._bf16_out(eg, y, gbits),), ((x.shape, keep[0], gbits, False) if keep else x)  # not x itself
         fwd = b.conv_fwd if self.training else getattr(b, "conv_fwd_eval", b.conv_fwd)   # CPU: F(4x4) at inference
         y = fwd(x, self.weight().data, self.stride, self.padding)
         return (self._add_bias(eg, y),), x
@@ -116,15 +117,21 @@ class Conv3D(_ConvBase):
         (gy,), b, w = gys, eg.backend, self.weight()
         if type(gy) is GradBits:                       # (takes_grad_bits) bf16 bits, uint16
             gy = gy.bits
+        gxbits = False
         if isinstance(ctx, tuple):                     # bf16: x's cast only (the wgmma kernels read it), or a twin's
-            x_shape, xb, _ = ctx                       # Recast that rebuilds it
+            x_shape, xb, _, gxbits = ctx               # Recast that rebuilds it
             w.accumulate_grad(b.conv_bwd_filter(None, gy, w.shape, self.stride, self.padding,
                                                 x_bf16=b.twin_bits(xb)))
         else:
             x_shape = ctx.shape
             w.accumulate_grad(b.conv_bwd_filter(ctx, gy, w.shape, self.stride, self.padding))
         self._bias_grad(eg, gy)
-        return (b.conv_bwd_data(gy, w.data, x_shape, self.stride, self.padding) if needs[0] else None,)
+        if not needs[0]:
+            return (None,)
+        if not gxbits:
+            return (b.conv_bwd_data(gy, w.data, x_shape, self.stride, self.padding),)
+        gx = b.conv_bwd_data(gy, w.data, x_shape, self.stride, self.padding, gx_bits=True)
+        return (GradBits(gx) if gx.dtype == np.uint16 else gx,)    # (bits where a stride-1 wgmma kernel ran)
 
 
 class Deconv3D(_ConvBase):

@@ -4,7 +4,7 @@ fuse(a, b). Forward runs first._fwd then second._fwd; backward second._bwd then 
 nn modules."""
 import numpy as np
 
-from ..core.autograd import GradSum
+from ..core.autograd import GradBits, GradSum
 from ..core.tensor import LazyData
 from ..errors import ArgumentError
 from ..ops import grad_from_output, slope_from_sign
@@ -83,6 +83,9 @@ class _FusedBnAct(Fused):
         self._sync_mode()
         return self.first._fwd(eg, x, act=self._act())
 
+    def takes_grad_bits(self, ctx):
+        return self.first.takes_grad_bits(ctx)
+
     def _bwd(self, eg, ctx, gys, needs):
         return self.first._bwd(eg, ctx, gys, needs, act=self._act())
 
@@ -122,13 +125,18 @@ class _FusedAddAct(Fused):
         """The backward from y alone (sign bits in bf16, else y) adds a fan-in's two gradients as it reads them."""
         return ctx[0] is None
 
+    def takes_grad_bits(self, ctx):
+        """From y's sign bits (bf16 training), a gradient may come as bf16 bits (GradBits, alone or in a GradSum)."""
+        return ctx[2].dtype == np.uint16
+
     def _bwd(self, eg, ctx, gys, needs):
         a, b, y, s1, s2 = ctx
         s, bk = self.second, eg.backend
         g, g2, out = gys[0], None, None
         if type(g) is GradSum:                      # a fan-in's two gradients, added in the kernel (into a if owned)
             g, g2, out = g.a, g.b, (g.a if g.owned else None)
-        if y.dtype == np.uint16:                    # y's bf16 bits (bf16 training, relu / leakyRelu)
+        if y.dtype == np.uint16:                    # y's bf16 bits (bf16 training, relu / leakyRelu); a gradient
+            g, g2 = (v.bits if type(v) is GradBits else v for v in (g, g2))     # may be bf16 bits (takes_grad_bits)
             gz = bk.act_bwd_sign(g, y, slope_from_sign(s.act, s.p1), g2, out)
         elif a is None:
             gz = bk.act_bwd(s.act, g, y, y, s.p1, s.p2, g2, out)

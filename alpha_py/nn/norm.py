@@ -193,10 +193,15 @@ class BatchNorm(_FeatureUnit):
             batch_stats = True
         return (y.reshape(x.shape),), (x2, mean, inv, batch_stats)
 
+    def takes_grad_bits(self, ctx):
+        """bf16 training: gy may come as bf16 bits (a convolution's gX, GradBits), read as they are."""
+        return isinstance(ctx, tuple) and len(ctx) > 4
+
     def _bwd(self, eg, ctx, gys, needs, act=None):
         x2, mean, inv, batch_stats = ctx[:4]
         g, be = self._gamma_beta()
-        gy2 = gys[0].reshape(x2.shape)
+        gy = gys[0].bits if type(gys[0]) is GradBits else gys[0]     # (takes_grad_bits) bf16 bits, uint16
+        gy2 = gy.reshape(x2.shape)
         bits = {"gx_bits": True} if len(ctx) > 4 and ctx[4] else {}    # gX as bf16 bits (a convolution's GradBits)
         if act is None:
             gx, gg, gb = eg.backend.bn_bwd(gy2, x2, mean, inv, g, batch_stats, **bits)
@@ -207,7 +212,7 @@ class BatchNorm(_FeatureUnit):
             self._params["bias"].accumulate_grad(gb)
         if not needs[0]:
             return (None,)
-        gx = gx.reshape(gys[0].shape)
+        gx = gx.reshape(gy.shape)
         return (GradBits(gx) if bits else gx,)
 
 
