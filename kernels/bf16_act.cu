@@ -7,7 +7,8 @@
 // |   never written) or bf16 bits read as their exact fp32 value (mode 3: a residual stored as its bits)           |
 // | act_bwd_sign      | gy, gy2, yb, gx, n, slope, gmode  gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2 unless null), |
 // |                   |   y read from its bits yb; gmode bit 0 / bit 1: gy / gy2 given as bf16 bits (widened exactly), |
-// |                   |   else fp32; gx (fp32) may be gy (in place, when fp32)                            | same      |
+// |                   |   else fp32; bit 2: gx written as its bf16 bits (nearest even), else fp32 (may be gy, in     |
+// |                   |   place, when both are fp32)                                                        | same      |
 // | add_grads         | a, b, out, n, gmode  out = a + b in fp32, a / b given as bf16 bits where gmode bit 0 / 1 (read |
 // |                   |   as their exact fp32 value); out may be a when a is fp32 (a fan-in's GradSum)   | same      |
 // | cast_bf16         | src fp32, dst bf16 bits, n (round to nearest even; float4 loads where aligned) | ceil(n/4) threads |
@@ -101,7 +102,7 @@ __device__ __forceinline__ void ld_grad(const void* g, long long i, bool bits, f
 
 template <int V>
 __device__ __forceinline__ void act_bwd_sign_v(const void* gy, const void* __restrict__ gy2,
-                                               const unsigned short* __restrict__ yb, float* gx,
+                                               const unsigned short* __restrict__ yb, void* gx,
                                                long long n, float slope, int gmode) {
     VEC_LOOP(V, i, c, n, V) {
         float g[V], g2[V];
@@ -115,13 +116,20 @@ __device__ __forceinline__ void act_bwd_sign_v(const void* gy, const void* __res
         }
 #pragma unroll
         for (int j = 0; j < V; ++j) g[j] = ((unsigned)b[j] - 1u < 0x7f80u) ? g[j] : g[j] * slope;
-        stv<V>(gx + i, g);
+        if (gmode & 4) {
+            unsigned short o[V];
+#pragma unroll
+            for (int j = 0; j < V; ++j) o[j] = bf16_rn(g[j]);
+            stv<V>(static_cast<unsigned short*>(gx) + i, o);
+        } else {
+            stv<V>(static_cast<float*>(gx) + i, g);
+        }
     }
 }
 
 // bits 0x0001..0x7f80 are the positive bf16 values (0x7f80 = +inf); 0, NaN and negatives fall outside
 extern "C" __global__ void act_bwd_sign(const void* gy, const void* __restrict__ gy2,
-                                        const unsigned short* __restrict__ yb, float* gx, long long n,
+                                        const unsigned short* __restrict__ yb, void* gx, long long n,
                                         float slope, int gmode) {
     if (vec8_ok(n, 8, gy, gy2, yb, gx))
         act_bwd_sign_v<8>(gy, gy2, yb, gx, n, slope, gmode);

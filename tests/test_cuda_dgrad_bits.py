@@ -93,8 +93,13 @@ def test_act_bwd_sign_reads_either_gradient_as_bits(slope, n):
             _same(b.to_host(b.act_bwd_sign(a1, yb, slope, a2)), want)
     alone = b.to_host(b.act_bwd_sign(b.from_host(g1, np.uint16), yb, slope))
     _same(alone, b.to_host(b.act_bwd_sign(b.from_host(_widen(g1)), yb, slope)))
+    bits = b.act_bwd_sign(b.from_host(g1, np.uint16), yb, slope, b.from_host(g2, np.uint16), gx_bits=True)
+    assert bits.dtype == np.uint16
+    np.testing.assert_array_equal(b.to_host(bits), _bits_of(want))          # gx's bits: the fp32 gx rounded
     with pytest.raises(ArgumentError, match="act_bwd_sign: out"):
         b.act_bwd_sign(b.from_host(g1, np.uint16), yb, slope, out=b.from_host(g1, np.uint16))
+    with pytest.raises(ArgumentError, match="gx_bits writes a new array"):
+        b.act_bwd_sign(b.from_host(_widen(g1)), yb, slope, out=b.from_host(_widen(g1)), gx_bits=True)
 
 
 def _conv_case(seed, n, hw, ic, oc):
@@ -192,11 +197,11 @@ def test_blocks_hand_input_gradients_back_as_bits_and_nothing_is_widened():
     _close(on, _one_step(eg, net, (6, 9, 9, 16), (6, 5, 5, 32), False))
 
 class IdentityBlocks(nn.Module):
-    """A stem (conv, batchNorm_leakyRelu) and two identity blocks of width 16. The stem's output feeds the first
-    block's stride-1 convolution and its add: its two gradients (bits from the convolution, fp32 from the add) meet
-    in a GradSum that BatchNorm, not taking sums, gets summed by add_grads. The first block's output (an
-    add_leakyRelu stored as bits) likewise feeds the second block: that GradSum add_leakyRelu's backward reads
-    unsummed."""
+    """A stem (conv, batchNorm_leakyRelu) and two identity blocks of width 16. Each add_leakyRelu's addends are made
+    by units reading gradient bits, so its backward hands its gradient back as bits. The stem's output feeds the
+    first block's stride-1 convolution and its add: its two gradients (bits from both) meet in a GradSum that
+    BatchNorm, not taking sums, gets summed by add_grads. The first block's output (an add_leakyRelu stored as bits)
+    likewise feeds the second block: that GradSum add_leakyRelu's backward reads unsummed."""
 
     def __init__(self):
         super().__init__()
@@ -220,9 +225,9 @@ def test_a_fan_in_of_bits_and_fp32_gradients_is_summed_inside_the_activation_bac
     seen, summed, widened = [], [], []
     plain_sign, plain_add, plain_widen = b.act_bwd_sign, b.add_grads, b.widen_bits
 
-    def sign(gy, yb, slope, gy2=None, out=None):
-        seen.append(sorted(str(g.dtype) for g in (gy, gy2) if g is not None))
-        return plain_sign(gy, yb, slope, gy2, out)
+    def sign(gy, yb, slope, gy2=None, out=None, gx_bits=False):
+        seen.append(sorted(str(g.dtype) for g in (gy, gy2) if g is not None) + (["-> bits"] if gx_bits else []))
+        return plain_sign(gy, yb, slope, gy2, out, gx_bits)
 
     def add(a, c, out=None):
         summed.append(sorted(str(g.dtype) for g in (a, c)))
@@ -235,5 +240,6 @@ def test_a_fan_in_of_bits_and_fp32_gradients_is_summed_inside_the_activation_bac
     finally:
         del b.act_bwd_sign, b.add_grads, b.widen_bits
     assert not widened
-    assert seen == [["float32"], ["float32", "uint16"]] and summed == [["float32", "uint16"]], (seen, summed)
+    assert seen == [["float32", "-> bits"], ["uint16", "uint16", "-> bits"]], seen
+    assert summed == [["uint16", "uint16"]], summed
     _close(on, _one_step(eg, net, (4, 8, 8, 16), (4, 8, 8, 16), False))

@@ -230,12 +230,12 @@ class CudaBf16Twins:
     grad_sums = True          # autograd may hand act_bwd_sign a fan-in's two gradients unsummed (core/autograd.py),
     grad_sums_bits = True     # ... either of them as bf16 bits
 
-    def act_bwd_sign(self, gy, yb, slope, gy2=None, out=None):
+    def act_bwd_sign(self, gy, yb, slope, gy2=None, out=None, gx_bits=False):
         """gx = g * (y > 0 ? 1 : slope), g = gy (+ gy2: a fan-in's second gradient, added in the kernel), with y
         read from add_act_twin's bits: relu (slope 0) and leakyRelu (its slope >= 0) backward from their output,
         bit for bit what act_bwd gives from the fp32 y on the summed gradient. gy / gy2 may be bf16 bits (uint16,
         C-contiguous: a convolution's gX handed back as bits), read as their exact fp32 value. out: gx's fp32 array
-        (may be gy itself when gy is fp32)."""
+        (may be gy itself when gy is fp32); gx_bits=True: gx comes back as its bf16 bits (uint16, nearest even)."""
         gys = [g if g is None or g.dtype == np.uint16 else self.c(g) for g in (gy, gy2)]
         if yb.dtype != np.uint16 or yb.shape != gy.shape or (gy2 is not None and gy2.shape != gy.shape):
             raise ArgumentError(f"act_bwd_sign: bits {yb.dtype} {tuple(yb.shape)} are not the bf16 bits of an output "
@@ -243,10 +243,11 @@ class CudaBf16Twins:
                                 + ("" if gy2 is None else f" (second gradient {tuple(gy2.shape)})"))
         if any(g is not None and g.dtype == np.uint16 and not g.flags.c_contiguous for g in gys):
             raise ArgumentError(f"act_bwd_sign: a gradient given as bf16 bits {tuple(gy.shape)} must be C-contiguous")
-        gmode = sum(1 << k for k, g in enumerate(gys) if g is not None and g.dtype == np.uint16)
-        if out is not None and (out.dtype != np.float32 or out.shape != gy.shape):
-            raise ArgumentError(f"act_bwd_sign: out {out.dtype} {tuple(out.shape)} is not fp32 {tuple(gy.shape)}")
-        gx = cupy.empty(gy.shape, dtype=np.float32) if out is None else out
+        gmode = sum(1 << k for k, g in enumerate(gys) if g is not None and g.dtype == np.uint16) + 4 * bool(gx_bits)
+        if out is not None and (gx_bits or out.dtype != np.float32 or out.shape != gy.shape):
+            raise ArgumentError(f"act_bwd_sign: out {out.dtype} {tuple(out.shape)} is not fp32 {tuple(gy.shape)}"
+                                + (" (gx_bits writes a new array)" if gx_bits else ""))
+        gx = cupy.empty(gy.shape, dtype=np.uint16 if gx_bits else np.float32) if out is None else out
         self.launch_flat("bf16_act", "act_bwd_sign", gy.size,
                          (gys[0], NULL if gy2 is None else gys[1], yb, gx, i64(gy.size), f32(slope), i32(gmode)),
                          vec_c=8)

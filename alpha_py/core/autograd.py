@@ -123,8 +123,9 @@ def _accumulate(backend, slot, key, g, defer=False):
     if type(cur) is GradSum:
         slot[key] = cur = _summed(backend, cur)
     if (defer and (type(cur) is GradBits or type(g) is GradBits) and cur.shape == g.shape
-            and getattr(backend, "grad_sums_bits", False)):  # one given as bf16 bits: summed by a reader taking
-        owned = type(cur) is not GradBits and sys.getrefcount(cur) == 3 and _owns_memory(cur)     # both, or _summed
+            and getattr(backend, "grad_sums", False) and getattr(backend, "grad_sums_bits", False)):
+        # one given as bf16 bits: summed by a reader taking both, or _summed
+        owned = type(cur) is not GradBits and sys.getrefcount(cur) == 3 and _owns_memory(cur)
         slot[key] = GradSum(cur, g, owned)
         return
     if type(cur) is GradBits:

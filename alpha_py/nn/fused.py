@@ -109,13 +109,15 @@ class _FusedAddAct(Fused):
             sign = slope_from_sign(s.act, s.p1) is not None     # convolutions reading y (backend/cuda_bf16_twin.py);
             fp32 = not (sign and bk.residual_bits_ok(a.shape))  # where act' comes from the bits' sign, y is stored
             y, yb = bk.add_act_twin(s.act, a, b, s.p1, s.p2, fp32)    # only as them (a residual stream in bf16)
-            if sign:                                # act' from the bits' sign: y's memory can go
-                return (y,), (None, None, yb, x1.shape, x2.shape)
+            if sign:                                # act' from the bits' sign: y's memory can go; the addends'
+                gxbits = (not eg.anomaly and x1.shape == x2.shape       # gradient handed back as bf16 bits where
+                          and bk.dgrad_bits_wanted(x1) and bk.dgrad_bits_wanted(x2))    # both makers read them
+                return (y,), (None, None, yb, x1.shape, x2.shape, gxbits)
         else:
             y = bk.add_act(s.act, a, b, s.p1, s.p2)
         if grad_from_output(s.act, s.p1):           # act' from y alone: the addends' memory can go
-            return (y,), (None, None, y, x1.shape, x2.shape)
-        return (y,), (a, b, y, x1.shape, x2.shape)
+            return (y,), (None, None, y, x1.shape, x2.shape, False)
+        return (y,), (a, b, y, x1.shape, x2.shape, False)
 
     def _twin(self, eg, a, b):
         return (self.training and eg.precision() == "bf16" and tuple(a.shape) == tuple(b.shape)
@@ -130,13 +132,16 @@ class _FusedAddAct(Fused):
         return ctx[2].dtype == np.uint16
 
     def _bwd(self, eg, ctx, gys, needs):
-        a, b, y, s1, s2 = ctx
+        a, b, y, s1, s2, gxbits = ctx
         s, bk = self.second, eg.backend
         g, g2, out = gys[0], None, None
         if type(g) is GradSum:                      # a fan-in's two gradients, added in the kernel (into a if owned)
             g, g2, out = g.a, g.b, (g.a if g.owned else None)
         if y.dtype == np.uint16:                    # y's bf16 bits (bf16 training, relu / leakyRelu); a gradient
             g, g2 = (v.bits if type(v) is GradBits else v for v in (g, g2))     # may be bf16 bits (takes_grad_bits)
+            if gxbits:                              # both addends' makers read gradient bits (_fwd)
+                gz = GradBits(bk.act_bwd_sign(g, y, slope_from_sign(s.act, s.p1), g2, gx_bits=True))
+                return (gz if needs[0] else None, gz if needs[1] else None)
             gz = bk.act_bwd_sign(g, y, slope_from_sign(s.act, s.p1), g2, out)
         elif a is None:
             gz = bk.act_bwd(s.act, g, y, y, s.p1, s.p2, g2, out)
