@@ -1,6 +1,7 @@
 """The per-shape convolution algorithm cache (alpha_py/backend/conv_algo.py) with an injected timer, no GPU:
 fastest candidate kept, file written and re-read (no timing when warm), corrupt/foreign files rebuilt with a
-warning, disabled -> the default, no timing while capturing, an unwritable folder only warns."""
+warning, disabled -> the default, no timing while capturing, an unwritable folder only warns, rounds of a round
+timer in rotated orders."""
 import json
 
 import pytest
@@ -116,9 +117,37 @@ def test_the_shipped_table_is_well_formed():
     for k, v in choices.items():
         gpu, pas, *_ = k.split("|")
         assert gpu and pas in ("fwd", "bwd_data", "bwd_filter"), k
-        if k.endswith(("|bf16", "|bf16x", "|bf16g")):        # cuda_bf16.py's candidates (x: on x's bits, g: gY's)
+        if k.endswith(("|bf16", "|bf16x", "|bf16g", "|bf16gb", "|bf16b")):   # cuda_bf16.py's (x: on x's bits, g:
+            # gY's, b: gX's)
             assert re.fullmatch(r"bf16mma|bf16wg(128|256)x(64|128)|bf16tma(128|256)x(64|128)", v), (k, v)
             continue
         assert re.fullmatch(r"winograd|(gemm|tc)(64|128)x(64|128)|wg128x(64|128)|tma(128|256)x(64|128)", v), (k, v)
         assert k.endswith(("|fp32", "|tf32ks1", "|tf32ks2")), k
         assert not v.startswith("tma") or pas != "bwd_filter" and "|tf32" in k, (k, v)     # TF32 forward-style only
+
+
+class FakeRounds:
+    """A round timer: each round's times from `per_round[r]`, and the orders it was given."""
+
+    def __init__(self, per_round):
+        self.per_round, self.orders = per_round, []
+
+    def __call__(self, fns, reps):
+        names = [fn() for fn in fns]
+        times = self.per_round[len(self.orders)]
+        self.orders.append(names)
+        return [times[n] for n in names]
+
+
+def test_rounds_rotate_the_order_and_keep_each_candidates_best_round():
+    """With a round timer: three rounds, each in the order rotated by one; a candidate's best round counts, so one
+    slow moment (b in round 0, a in round 1) does not decide."""
+    rounds = FakeRounds([{"a": 1.0, "b": 9.0, "c": 1.5}, {"a": 7.0, "b": 0.8, "c": 1.4},
+                         {"a": 1.2, "b": 1.1, "c": 2.0}])
+    c = ConvAlgoCache("G", FakeTimer({}), None, round_timer=rounds)
+    assert c.pick(("k",), cands("a", "b", "c"), "a") == "b"
+    assert rounds.orders == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    assert c.timings["G|k"] == {"a": 1.0, "b": 0.8, "c": 1.4}
+    one = FakeRounds([{"a": 2.0, "b": 1.0}])
+    assert ConvAlgoCache("G", FakeTimer({}), None, round_timer=one, rounds=1).pick(("k",), cands("a", "b"), "a") == "b"
+    assert one.orders == [["a", "b"]]

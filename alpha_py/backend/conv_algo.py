@@ -58,9 +58,10 @@ class ConvAlgoCache:
     enabled=False (the engine's conv_autotune=False) always returns `default` and times nothing, so a run's
     kernels depend on nothing but the shapes (determinism tests). `path=None`: memory only."""
 
-    def __init__(self, device_name, timer, path=None, enabled=True, reps=3, known=None):
+    def __init__(self, device_name, timer, path=None, enabled=True, reps=3, known=None, round_timer=None, rounds=3):
         self.device_name, self.timer, self.path = str(device_name), timer, path
         self.enabled, self.reps = bool(enabled), int(reps)
+        self.round_timer, self.rounds = round_timer, int(rounds)    # see _time
         self.known = dict(known or {})    # file key -> name: the shipped table (load_known), never timed
         self.timings = {}                 # key -> {name: ms} measured by this process
         self.table_hits = 0               # picks answered by the shipped table
@@ -98,6 +99,21 @@ class ConvAlgoCache:
             warnings.simplefilter("ignore")
             return self._read()
 
+    def _time(self, candidates):
+        """{name: ms}. With a round_timer (`round_timer(fns, reps) -> [ms]`, all candidates timed back to back in one
+        go), `rounds` rounds, the order rotated by one each round, each candidate's best round kept: a candidate is
+        not judged by one moment of the GPU's clocks or by its place in the order. Else `timer(fn, reps)` once each."""
+        names = list(candidates)
+        if self.round_timer is None:
+            return {n: self.timer(candidates[n], self.reps) for n in names}
+        best = {}
+        for r in range(max(1, self.rounds)):
+            k = r % len(names)
+            order = names[k:] + names[:k]
+            for n, ms in zip(order, self.round_timer([candidates[n] for n in order], self.reps)):
+                best[n] = min(ms, best.get(n, ms))
+        return best
+
     # ---------------------------------------------------------------- choice
     def file_key(self, key):
         return "|".join([self.device_name] + [str(k) for k in key])
@@ -119,7 +135,7 @@ class ConvAlgoCache:
             return name
         if not can_time:
             return default
-        times = {n: self.timer(fn, self.reps) for n, fn in candidates.items()}
+        times = self._time(candidates)
         self.timings[fk] = times
         best = min(times, key=times.get)
         self._choice[fk] = best

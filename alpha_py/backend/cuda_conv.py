@@ -26,19 +26,21 @@ def _parsed(name):
     return kind, int(bm), int(bn)
 
 
-def _time_ms(fn, reps):
-    """Mean device time of fn() over `reps` runs after one warm-up run (which also compiles it). The timed runs are
-    queued behind a 2 ms GPU wait (kernels/timing.cu), so a candidate whose host launch costs more than its kernel
-    is still timed by its kernel (what a captured step replays)."""
-    fn()
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    get_kernel("timing", "gpu_wait")((1,), (1,), (np.int64(2_000_000),))
-    start.record()
-    for _ in range(reps):
+def _time_round_ms(fns, reps):
+    """Mean device time of each fn() over `reps` runs (after one warm-up run each, which also compiles it), all of
+    them queued behind one GPU wait long enough for their launches (kernels/timing.cu): each is timed by its kernels,
+    back to back with the others (ConvAlgoCache runs rounds of this in rotated orders)."""
+    for fn in fns:
         fn()
-    end.record()
-    end.synchronize()
-    return cupy.cuda.get_elapsed_time(start, end) / reps
+    events = [(cupy.cuda.Event(), cupy.cuda.Event()) for _ in fns]
+    get_kernel("timing", "gpu_wait")((1,), (1,), (np.int64(max(2_000_000, 80_000 * reps * len(fns))),))
+    for (start, end), fn in zip(events, fns):
+        start.record()
+        for _ in range(reps):
+            fn()
+        end.record()
+    events[-1][1].synchronize()
+    return [cupy.cuda.get_elapsed_time(start, end) / reps for start, end in events]
 
 
 def out_size(i, f, s, p):
@@ -91,7 +93,9 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         if cache is None:
             name = cupy.cuda.runtime.getDeviceProperties(self.device_id)["name"]
             name = name.decode() if isinstance(name, bytes) else str(name)
-            cache = self._algos = ConvAlgoCache(name, _time_ms, default_cache_path(), known=load_known(name))
+            cache = self._algos = ConvAlgoCache(name, lambda fn, reps: _time_round_ms([fn], reps)[0],
+                                                default_cache_path(), known=load_known(name),
+                                                round_timer=_time_round_ms)
         cache.enabled = bool(self.conv_autotune)
         return cache
 
