@@ -34,7 +34,8 @@ class TrainStep:
     """`step = alpha.train_step(net, loss_fn, optimizer, graph=None, accuracy=False, history=False)`;
     `loss = step(x, y)` (or `step.run(x, y)`) runs one training step on input x [N, ...] and labels y (rows
     matching `loss_fn`), in this order: gradients cleared, yh = net.forward(x)[0], loss_fn.loss(yh, y),
-    net.backward(loss_fn.gradient(yh, y)), optimizer.update(), gradients cleared, net.gc(). It returns at
+    net.backward(loss_fn.gradient(yh, y)) (as backward_params: x's gradient, never read, is not computed),
+    optimizer.update(), gradients cleared, net.gc(). It returns at
     once with a StepResult: `loss.get()` waits for that step only (the only wait), `loss.accuracy` is the
     step's training accuracy (a Result) with accuracy=True.
 
@@ -214,7 +215,7 @@ class TrainStep:
             outs = [self.loss_fn.loss(yh, y)._array]
             if self.accuracy:
                 outs.append(self.eg.accuracy(yh, y)._array)
-            self.net.backward(self.loss_fn.gradient(yh, y))
+            self.net.backward_params(self.loss_fn.gradient(yh, y))     # (no input gradient: nothing reads it)
             agreed = None
             if self.reduce_grads is not None:
                 agreed = self.reduce_grads(*([self._grad_params, outs[0]] if self._reduce_loss else [self._grad_params]))

@@ -233,3 +233,26 @@ def test_cli_graph_on_cpu_is_a_clear_error(capsys, tmp_path):
                "--epochs", "1", "--no-progress", "--graph", "--checkpoint", str(tmp_path / "c.ckpt")])
     assert rc == 2
     assert "graph=True" in capsys.readouterr().err
+
+
+def test_a_step_skips_the_input_gradient_and_still_equals_the_loop(monkeypatch):
+    """train_step back-propagates with backward_params: the first convolution's data gradient (x's gradient, which
+    nothing reads) is not computed, and losses and every parameter and optimizer state equal the hand-written loop's
+    (whose backward computes it) bit for bit."""
+    data = batches(3)
+    ref_losses, ref_net, ref_opt = manual(data, "Adam")
+    eg, net, opt, ce = make("Adam")
+    eg.set_seed(11)
+    calls, plain = [], eg.backend.conv_bwd_data
+    monkeypatch.setattr(eg.backend, "conv_bwd_data", lambda *a, **k: calls.append(a[2]) or plain(*a, **k))
+    step = alpha.train_step(net, ce, opt)
+    assert [step(eg.tensor(x), eg.tensor(y)).get() for x, y in data] == ref_losses
+    assert calls == []                                   # the only convolution reads x: no data gradient at all
+    want, got = state_of(ref_net, ref_opt), state_of(net, opt)
+    for k in want:
+        np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+    x = eg.tensor(data[0][0])
+    yh = net.forward(x)[0]
+    assert net.backward_params(ce.gradient(yh, eg.tensor(data[0][1]))) == []
+    assert calls == [] and all(p.grad_data is not None for p in net.params() if p.trainable)
+    net.gc()

@@ -266,7 +266,18 @@ class Unit:
         gs = as_tensors(grads, self)
         return _call(self, "bwd", self._backward, gs)
 
-    def _backward(self, *gs):
+    def backward_params(self, *grads):
+        """backward() for a step that never reads its input gradients (alpha.train_step): the parameters' gradients
+        only — an input's gradient is computed only where the input needs one itself (need_grad, or a unit below it),
+        so a net's first layer skips its data gradient. Returns []."""
+        gs = as_tensors(grads, self)
+        return _call(self, "bwd", self._backward_params, gs)
+
+    def _backward_params(self, *gs):
+        self._backward(*gs, inputs=False)
+        return []
+
+    def _backward(self, *gs, inputs=True):
         if self._last_out is None:
             raise self.error("backward() before forward() (or after gc())", StateError)
         if len(gs) != len(self._last_out):
@@ -276,7 +287,7 @@ class Unit:
                 raise self.error(f"backward: gradient {fmt_shape(g.shape)} does not match output "
                                  f"{fmt_shape(y.shape)}")
         eg = self._last_out[0].engine
-        res = run_backward(self._last_out, [g.data for g in gs], self._last_in)
+        res = run_backward(self._last_out, [g.data for g in gs], self._last_in if inputs else ())
         return [None if r is None else eg.wrap(r) for r in res]
 
     def record_forward(self, outputs, inputs=None):
