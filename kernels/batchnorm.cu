@@ -57,21 +57,10 @@ __device__ __forceinline__ void ld_xv(const void* x, long long i, int xmode, flo
         v[j] = __uint_as_float((unsigned)bits[j] << 16);
     }
 }
-// gy[i .. i+V) as gmode says: fp32 (0) or bf16 bits widened exactly (2)
-template <int V>
-__device__ __forceinline__ void ld_gv(const void* gy, long long i, int gmode, float (&g)[V]) {
-    if (gmode == 2) {
-        unsigned short bits[V];
-        ldv<V>(static_cast<const unsigned short*>(gy) + i, bits);
-#pragma unroll
-        for (int j = 0; j < V; ++j) g[j] = __uint_as_float((unsigned)bits[j] << 16);
-    } else {
-        ldv<V>(static_cast<const float*>(gy) + i, g);
-    }
-}
+// gy[i] as gmode says: fp32 (0) or bf16 bits widened exactly (2)
 __device__ __forceinline__ float ld_g(const void* gy, long long i, int gmode) {
     float g[1];
-    ld_gv<1>(gy, i, gmode, g);
+    ld_widen<1>(gy, i, gmode == 2, g);
     return g[0];
 }
 __device__ __forceinline__ float ld_x(const void* x, long long i, int xmode) {
@@ -148,7 +137,7 @@ __device__ __forceinline__ void bn_partial8_rows(const void* __restrict__ x, con
     for (int u = 0; u < U; ++u) {
         const long long i = (r + u * rs) * C + c0;
         ld_xv<8>(x, i, xmode, v[u], bits);
-        if (MODE == 2) ld_gv<8>(gy, i, gmode, g[u]);
+        if (MODE == 2) ld_widen<8>(gy, i, gmode == 2, g[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u)
@@ -347,7 +336,7 @@ __device__ __forceinline__ void bn_bwd_apply_at(const void* __restrict__ gy, con
 #pragma unroll
     for (int u = 0; u < U; ++u) {
         ld_xv<V>(x, i + u * step, xmode, v[u], bits);
-        ld_gv<V>(gy, i + u * step, GM, g[u]);
+        ld_widen<V>(gy, i + u * step, GM == 2, g[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u) {

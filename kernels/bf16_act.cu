@@ -87,19 +87,6 @@ __global__ void add_act_twin(const void* __restrict__ a, const float* am, const 
         add_act_twin_v<ACT, 1>(a, am, ai, ag, ab, amode, b, bm, bi, bg, bb, bmode, y, yb, n, C, p1, p2);
 }
 
-// V gradient values at flat i: fp32, or (bits) bf16 bits widened exactly
-template <int V>
-__device__ __forceinline__ void ld_grad(const void* g, long long i, bool bits, float (&o)[V]) {
-    if (bits) {
-        unsigned short b[V];
-        ldv<V>(static_cast<const unsigned short*>(g) + i, b);
-#pragma unroll
-        for (int j = 0; j < V; ++j) o[j] = __uint_as_float((unsigned)b[j] << 16);
-    } else {
-        ldv<V>(static_cast<const float*>(g) + i, o);
-    }
-}
-
 template <int V>
 __device__ __forceinline__ void act_bwd_sign_v(const void* gy, const void* __restrict__ gy2,
                                                const unsigned short* __restrict__ yb, void* gx,
@@ -107,10 +94,10 @@ __device__ __forceinline__ void act_bwd_sign_v(const void* gy, const void* __res
     VEC_LOOP(V, i, c, n, V) {
         float g[V], g2[V];
         unsigned short b[V];
-        ld_grad<V>(gy, i, gmode & 1, g);
+        ld_widen<V>(gy, i, gmode & 1, g);
         ldv<V>(yb + i, b);
         if (gy2) {
-            ld_grad<V>(gy2, i, gmode & 2, g2);
+            ld_widen<V>(gy2, i, gmode & 2, g2);
 #pragma unroll
             for (int j = 0; j < V; ++j) g[j] += g2[j];
         }
@@ -141,8 +128,8 @@ template <int V>
 __device__ __forceinline__ void add_grads_v(const void* a, const void* b, float* out, long long n, int gmode) {
     VEC_LOOP(V, i, c, n, V) {
         float x[V], y[V];
-        ld_grad<V>(a, i, gmode & 1, x);
-        ld_grad<V>(b, i, gmode & 2, y);
+        ld_widen<V>(a, i, gmode & 1, x);
+        ld_widen<V>(b, i, gmode & 2, y);
 #pragma unroll
         for (int j = 0; j < V; ++j) x[j] += y[j];
         stv<V>(out + i, x);

@@ -90,3 +90,17 @@ __device__ __forceinline__ void ldc(const float* __restrict__ p, long long c, fl
         for (int j = 0; j < V; ++j) o[j] = dflt;
     }
 }
+
+// V values at flat i of an fp32 array, or (bits) of a bf16-bits array read as their exact fp32 value (a gradient
+// handed back as bf16 bits)
+template <int V>
+__device__ __forceinline__ void ld_widen(const void* p, long long i, bool bits, float (&o)[V]) {
+    if (bits) {
+        unsigned short b[V];
+        ldv<V>(static_cast<const unsigned short*>(p) + i, b);
+#pragma unroll
+        for (int j = 0; j < V; ++j) o[j] = __uint_as_float((unsigned)b[j] << 16);
+    } else {
+        ldv<V>(static_cast<const float*>(p) + i, o);
+    }
+}

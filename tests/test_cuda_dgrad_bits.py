@@ -7,17 +7,15 @@ import pytest
 
 from alpha_py import F, alpha, nn
 from alpha_py.errors import ArgumentError
-from cuda_parity import keep_allocator, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
+from cuda_parity import keep_allocator, round_bf16  # noqa: F401 (keep_allocator: autouse)
+from test_cuda_bf16_storage import engine as _engine
 
 pytestmark = pytest.mark.gpu
-_EG = {}
 
 
 def engine(seed=0):
-    require_gpu()
-    if "bf16" not in _EG:
-        _EG["bf16"] = alpha.engine.cuda_float32(0, precision="bf16", auto_graph=False, conv_autotune=False)
-    return _EG["bf16"].set_seed(seed)
+    """The bf16 engine, op by op, untimed algorithm choice (skips without a GPU)."""
+    return _engine("bf16", seed)
 
 
 def _bits_of(a):

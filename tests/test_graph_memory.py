@@ -190,6 +190,17 @@ def _widen(bits):
     return (np.asarray(bits).astype(np.uint32) << 16).view(np.float32)
 
 
+def _twice_step(eg, net):
+    """Forward and backward of Twice(False) on fixed x, gy -> (gX, fc0's weight, h's expected gradient: fc1's part
+    rounded to its bf16 bits (fc1 hands it back as a GradBits), fc2's as it is)."""
+    x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
+    net.forward(x)
+    gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+    gx = net.backward(eg.tensor(gy))[0].numpy()
+    w0, w1, w2 = (u._params["weight"].numpy() for u in (net.fc0, net.fc1, net.fc2))
+    return gx, w0, _widen(_bits(gy @ w1.T)) + gy @ w2.T
+
+
 @pytest.mark.parametrize("takes", [False, True])
 def test_a_gradient_given_as_bits_is_widened_for_a_unit_a_sum_or_a_target_that_does_not_take_it(takes):
     """fc1 hands h its gradient as a GradBits: fc0 gets the bits when it takes them, else their widening (the
@@ -212,12 +223,7 @@ def test_a_gradient_given_as_bits_is_widened_for_a_unit_a_sum_or_a_target_that_d
     net.fc1._bwd, net.fc0._bwd = bwd1, bwd0
     net.fc0.takes_grad_bits = lambda ctx: takes
     try:
-        x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
-        net.forward(x)
-        gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
-        gx = net.backward(eg.tensor(gy))[0].numpy()
-        w0, w1, w2 = (u._params["weight"].numpy() for u in (net.fc0, net.fc1, net.fc2))
-        gh = _widen(_bits(gy @ w1.T)) + gy @ w2.T          # fc1's part rounded to its bits, fc2's as it is
+        gx, w0, gh = _twice_step(eg, net)
         assert got == [np.ndarray]                           # a sum: widened whatever fc0 takes
         np.testing.assert_allclose(net.fc0._params["bias"].grad().numpy(), gh.sum(0), rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(gx, gh @ w0.T, rtol=1e-5, atol=1e-6)
@@ -251,12 +257,7 @@ def test_a_fan_in_with_a_gradient_as_bits_reaches_a_unit_taking_both_unsummed(bi
     net.fc0._bwd = bwd0
     net.fc0.takes_grad_sums, net.fc0.takes_grad_bits = (lambda ctx: True), (lambda ctx: bits_ok)
     try:
-        x = eg.tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
-        net.forward(x)
-        gy = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
-        gx = net.backward(eg.tensor(gy))[0].numpy()
-        w0, w1, w2 = (u._params["weight"].numpy() for u in (net.fc0, net.fc1, net.fc2))
-        gh = _widen(_bits(gy @ w1.T)) + gy @ w2.T
+        gx, w0, gh = _twice_step(eg, net)
         assert got == ([["GradBits", "ndarray"]] if bits_ok else ["ndarray"])
         np.testing.assert_allclose(net.fc0._params["bias"].grad().numpy(), gh.sum(0), rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(gx, gh @ w0.T, rtol=1e-5, atol=1e-6)
