@@ -118,8 +118,7 @@ class CudaBatchNormOps:
         self.launch_flat("batchnorm", f"bn_bwd_apply<{act}>", x2.size,
                          (gy2, x2, mean, inv_std, opt(gamma), opt(beta), s1, s2, gx, i64(x2.shape[0]), i32(c),
                           f32(p1), f32(p2), i32(1 if batch_stats else 0), i32(xmode), i32(gx_bits), i32(gmode)),
-                         vec_c=c,
-                         rows=True)
+                         vec_c=c, rows=True)
         if gamma is None:
             return gx.reshape(gy.shape), None, None
         return gx.reshape(gy.shape), s2 * inv_std, s1

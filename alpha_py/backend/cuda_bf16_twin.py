@@ -253,6 +253,7 @@ class CudaBf16Twins:
                          vec_c=8)
         return gx
 
+
 def _addend(backend, v):
     """An add_act_twin addend as (x, mean, inv, gamma, beta, mode): fp32 (mode 0), a lazy plain BatchNorm output as
     its kept input bits (mode 2), a tensor stored as bits (StoredBits: mode 3); a lazy output of BatchNorm +
