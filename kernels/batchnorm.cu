@@ -358,14 +358,7 @@ __device__ __forceinline__ void bn_bwd_apply_at(const void* __restrict__ gy, con
                 out[j] = gxh * ch.iv[j];
             }
         }
-        if (gbits) {
-            unsigned short ob[V];
-#pragma unroll
-            for (int j = 0; j < V; ++j) ob[j] = bf16_rn(out[j]);
-            stv<V>(static_cast<unsigned short*>(gx) + k, ob);
-        } else {
-            stv<V>(static_cast<float*>(gx) + k, out);
-        }
+        st_narrow<V>(gx, k, gbits, out);
     }
 }
 

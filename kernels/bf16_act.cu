@@ -103,14 +103,7 @@ __device__ __forceinline__ void act_bwd_sign_v(const void* gy, const void* __res
         }
 #pragma unroll
         for (int j = 0; j < V; ++j) g[j] = ((unsigned)b[j] - 1u < 0x7f80u) ? g[j] : g[j] * slope;
-        if (gmode & 4) {
-            unsigned short o[V];
-#pragma unroll
-            for (int j = 0; j < V; ++j) o[j] = bf16_rn(g[j]);
-            stv<V>(static_cast<unsigned short*>(gx) + i, o);
-        } else {
-            stv<V>(static_cast<float*>(gx) + i, g);
-        }
+        st_narrow<V>(gx, i, gmode & 4, g);
     }
 }
 

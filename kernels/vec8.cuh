@@ -3,6 +3,7 @@
 // channel without a division per step, and loads/stores of V elements (V = 8: 16/32-byte vector accesses, V = 1:
 // scalar). A kernel runs its V = 8 body where vec8_ok holds (C and n multiples of 8, every pointer 16-byte aligned).
 #pragma once
+#include "act.cuh"                 // bf16_rn (st_narrow)
 
 // i: the group's first flat index, c: its channel (i % C); needs C % V == 0 (C = V for a flat kernel: c stays 0)
 #define VEC_LOOP(V, i, c, n, C)                                                                                      \
@@ -102,5 +103,18 @@ __device__ __forceinline__ void ld_widen(const void* p, long long i, bool bits, 
         for (int j = 0; j < V; ++j) o[j] = __uint_as_float((unsigned)b[j] << 16);
     } else {
         ldv<V>(static_cast<const float*>(p) + i, o);
+    }
+}
+
+// V fp32 values stored at flat i as they are, or (bits) as their bf16 bits rounded to nearest even
+template <int V>
+__device__ __forceinline__ void st_narrow(void* p, long long i, bool bits, const float (&v)[V]) {
+    if (bits) {
+        unsigned short b[V];
+#pragma unroll
+        for (int j = 0; j < V; ++j) b[j] = bf16_rn(v[j]);
+        stv<V>(static_cast<unsigned short*>(p) + i, b);
+    } else {
+        stv<V>(static_cast<float*>(p) + i, v);
     }
 }
