@@ -118,8 +118,7 @@ class CudaBf16Twins:
         output whose convolution takes gY as bits."""
         if not self.bf16_dgrad_bits or type(x) is not LazyData:
             return False
-        src = x.source
-        return isinstance(src, Recast) or (isinstance(src, StoredBits) and src.grad_bits)
+        return isinstance(x.source, Recast) or self.grad_bits_wanted(x)
 
     def widen_bits(self, bits):
         """The exact fp32 value of bf16 bits (a GradBits read by a unit that takes fp32), registered as its twin."""
@@ -219,13 +218,18 @@ class CudaBf16Twins:
         if a.shape != b.shape or (out is not None and (out.dtype != np.float32 or out.shape != a.shape)):
             raise ArgumentError(f"add_grads: gradients {a.dtype} {tuple(a.shape)} and {b.dtype} {tuple(b.shape)}"
                                 + ("" if out is None else f" into {out.dtype} {tuple(out.shape)}") + " do not match")
-        ab = [v if v.dtype == np.uint16 else self.c(v) for v in (a, b)]
-        if any(v.dtype == np.uint16 and not v.flags.c_contiguous for v in ab):
-            raise ArgumentError(f"add_grads: a gradient given as bf16 bits {tuple(a.shape)} must be C-contiguous")
-        gmode = sum(1 << k for k, v in enumerate(ab) if v.dtype == np.uint16)
+        ab, gmode = self._grad_operands("add_grads", a, b)
         gx = cupy.empty(a.shape, dtype=np.float32) if out is None else out
         self.launch_flat("bf16_act", "add_grads", gx.size, (ab[0], ab[1], gx, i64(gx.size), i32(gmode)), vec_c=8)
         return gx
+
+    def _grad_operands(self, what, *gs):
+        """Gradient operands of a kernel that reads fp32 or bf16 bits (kernels/vec8.cuh ld_widen) -> (the arrays:
+        bits as they are, C-contiguous; fp32 made C-contiguous; None kept; gmode: bit k set where operand k is bits)."""
+        out = [g if g is None or g.dtype == np.uint16 else self.c(g) for g in gs]
+        if any(g is not None and g.dtype == np.uint16 and not g.flags.c_contiguous for g in out):
+            raise ArgumentError(f"{what}: a gradient given as bf16 bits {tuple(gs[0].shape)} must be C-contiguous")
+        return out, sum(1 << k for k, g in enumerate(out) if g is not None and g.dtype == np.uint16)
 
     grad_sums = True          # autograd may hand act_bwd_sign a fan-in's two gradients unsummed (core/autograd.py),
     grad_sums_bits = True     # ... either of them as bf16 bits
@@ -236,14 +240,12 @@ class CudaBf16Twins:
         bit for bit what act_bwd gives from the fp32 y on the summed gradient. gy / gy2 may be bf16 bits (uint16,
         C-contiguous: a convolution's gX handed back as bits), read as their exact fp32 value. out: gx's fp32 array
         (may be gy itself when gy is fp32); gx_bits=True: gx comes back as its bf16 bits (uint16, nearest even)."""
-        gys = [g if g is None or g.dtype == np.uint16 else self.c(g) for g in (gy, gy2)]
         if yb.dtype != np.uint16 or yb.shape != gy.shape or (gy2 is not None and gy2.shape != gy.shape):
             raise ArgumentError(f"act_bwd_sign: bits {yb.dtype} {tuple(yb.shape)} are not the bf16 bits of an output "
                                 f"of the gradient's shape {tuple(gy.shape)}"
                                 + ("" if gy2 is None else f" (second gradient {tuple(gy2.shape)})"))
-        if any(g is not None and g.dtype == np.uint16 and not g.flags.c_contiguous for g in gys):
-            raise ArgumentError(f"act_bwd_sign: a gradient given as bf16 bits {tuple(gy.shape)} must be C-contiguous")
-        gmode = sum(1 << k for k, g in enumerate(gys) if g is not None and g.dtype == np.uint16) + 4 * bool(gx_bits)
+        gys, gmode = self._grad_operands("act_bwd_sign", gy, gy2)
+        gmode += 4 * bool(gx_bits)
         if out is not None and (gx_bits or out.dtype != np.float32 or out.shape != gy.shape):
             raise ArgumentError(f"act_bwd_sign: out {out.dtype} {tuple(out.shape)} is not fp32 {tuple(gy.shape)}"
                                 + (" (gx_bits writes a new array)" if gx_bits else ""))

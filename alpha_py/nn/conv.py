@@ -128,9 +128,7 @@ class Conv3D(_ConvBase):
         self._bias_grad(eg, gy)
         if not needs[0]:
             return (None,)
-        if not gxbits:
-            return (b.conv_bwd_data(gy, w.data, x_shape, self.stride, self.padding),)
-        gx = b.conv_bwd_data(gy, w.data, x_shape, self.stride, self.padding, gx_bits=True)
+        gx = b.conv_bwd_data(gy, w.data, x_shape, self.stride, self.padding, **({"gx_bits": True} if gxbits else {}))
         return (GradBits(gx) if gx.dtype == np.uint16 else gx,)    # (bits where a stride-1 wgmma kernel ran)
 
 

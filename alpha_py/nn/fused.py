@@ -110,8 +110,8 @@ class _FusedAddAct(Fused):
             fp32 = not (sign and bk.residual_bits_ok(a.shape))  # where act' comes from the bits' sign, y is stored
             y, yb = bk.add_act_twin(s.act, a, b, s.p1, s.p2, fp32)    # only as them (a residual stream in bf16)
             if sign:                                # act' from the bits' sign: y's memory can go; the addends'
-                gxbits = (not eg.anomaly and x1.shape == x2.shape       # gradient handed back as bf16 bits where
-                          and bk.dgrad_bits_wanted(x1) and bk.dgrad_bits_wanted(x2))    # both makers read them
+                gxbits = (not eg.anomaly and bk.dgrad_bits_wanted(x1)   # gradient handed back as bf16 bits where
+                          and bk.dgrad_bits_wanted(x2))                 # both makers read them (both lazy, one shape)
                 return (y,), (None, None, yb, x1.shape, x2.shape, gxbits)
         else:
             y = bk.add_act(s.act, a, b, s.p1, s.p2)
