@@ -119,7 +119,7 @@ def test_the_shipped_table_is_well_formed():
         assert gpu and pas in ("fwd", "bwd_data", "bwd_filter"), k
         if k.endswith(("|bf16", "|bf16x", "|bf16g", "|bf16gb", "|bf16b")):   # cuda_bf16.py's (x: on x's bits, g:
             # gY's, b: gX's)
-            assert re.fullmatch(r"bf16mma|bf16wg(128|256)x(64|128)|bf16tma(128|256)x(64|128)", v), (k, v)
+            assert re.fullmatch(r"bf16mma|bf16halo[12]|bf16wg(128|256)x(64|128)|bf16tma(128|256)x(64|128)", v), (k, v)
             continue
         assert re.fullmatch(r"winograd|(gemm|tc)(64|128)x(64|128)|wg128x(64|128)|tma(128|256)x(64|128)", v), (k, v)
         assert k.endswith(("|fp32", "|tf32ks1", "|tf32ks2")), k
