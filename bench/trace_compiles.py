@@ -22,7 +22,8 @@ def _what(source, name_expressions):
     if m:
         return m.group(1)
     names = re.findall(r"__global__\s+void\s+(\w+)", source)
-    return ("cupy:" + ",".join(names))[:60] if names else "(preprocess)"
+    dims = sorted(set(re.findall(r"CArray<[^<>]+?,\s*(\d+)", source)))     # CuPy specialises on the arrays' ndim
+    return ("cupy:" + ",".join(names))[:60] + (f" ndim {'/'.join(dims)}" if dims else "") if names else "(preprocess)"
 
 
 def install():
@@ -57,9 +58,9 @@ def report():
     other = [e for e in LOG if e[0] != "MainThread"]
     print(f"TRACE compiles: main thread {len(main)} ({sum(e[1] for e in main):.2f} s), other threads {len(other)} "
           f"({sum(e[1] for e in other):.2f} s of compile time)", flush=True)
-    for name, s, what, _ in sorted(main, key=lambda e: -e[1])[:40]:
-        print(f"TRACE   main {s:6.3f} s  {what}", flush=True)
-    for name, s, what, t in sorted(LOG, key=lambda e: e[3])[:80]:
+    for name, s, what, t in sorted(main, key=lambda e: -e[1])[:40]:
+        print(f"TRACE   main {s:6.3f} s at {t:6.2f} s  {what}", flush=True)
+    for name, s, what, t in sorted(LOG, key=lambda e: e[3])[:200]:
         print(f"TRACE   at {t:6.2f} - {t + s:6.2f} s  {name[:12]:12s} {what}", flush=True)
     for t, s, key in WAITS:
         print(f"TRACE   main waited at {t:6.2f} s for {s:6.3f} s: {key[1:]}", flush=True)

@@ -18,7 +18,7 @@ from . import kernel_loader as kl
 FORMAT = 1
 RECORD = "kernels_prebuilt.json"
 GEMM_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_filter")     # instances <BM,BN,VEC,MMA>
-BF16_FAMILIES = ("gemm_bf16", "bf16_act")    # bf16 mode only (compute capability >= 8.0)
+BF16_FAMILIES = ("conv_bf16", "gemm_bf16", "bf16_act")    # bf16 mode only (compute capability >= 8.0)
 # the wgmma kernels (sm_90a only) of TF32 and of bf16, split into modules that compile in parallel; longest first
 HOPPER_TF32 = ("conv_wgmma", "conv_wgmma_x", "conv_tma_tf32")
 HOPPER_BF16 = ("conv_wgmma_bf16", "conv_wgmma_mn", "conv_tma_yb", "conv_tma", "conv_tma_wgrad",
@@ -83,7 +83,7 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False, bf16=False):
 
 # families in the order a first step meets them: random numbers (net.init), the image map, the first convolution;
 # the mode's large wgmma modules before them (the longest compiles start first), its bf16 ones after the image map
-BF16_FIRST = ("conv_bf16",) + BF16_FAMILIES + ("conv_tc",)
+BF16_FIRST = BF16_FAMILIES + ("conv_tc",)
 FIRST = ("random", "image", "conv_fwd", "batchnorm", "elementwise", "pool", "reduce", "softmax", "optim",
          "conv_bwd_filter", "winograd", "conv_bwd_data")
 
