@@ -25,7 +25,7 @@ def test_module_specs_per_mode():
     assert ("conv_tc", None) in tf32 and ("conv_tc", "tc_conv_fwd<64,64>") in tf32
     assert ("conv_wgmma", None) not in tf32 and ("conv_wgmma", None) in kp.module_specs(TABLE, 2, hopper=True)
     real = kp.module_specs(kp.family_table(), 2, hopper=True, rare=True)      # bf16 families: in bf16 mode only
-    assert not [s for s in real if s[0] in kp.BF16_FAMILIES + kp.HOPPER_BF16]
+    assert not [s for s in real if s[0] in ("conv_bf16", "gemm_bf16", "bf16_act") + kp.HOPPER_BF16]
     assert "bf16_act" in kp.family_table()
     assert [f for f, _ in real[:3]] == list(kp.HOPPER_TF32)                   # TF32's wgmma and TMA modules first
     assert not set(kp.HOPPER_FAMILIES) & {f for f, _ in kp.module_specs(kp.family_table(), 2, hopper=False, rare=True)}
