@@ -180,8 +180,7 @@ class SoftmaxCrossEntropy(LossFunction):
         return b.linear(loss, (yh.size // c) / n, 0.0)
 
     def _grad(self, b, yh, y, n):
-        p = b.softmax(yh, axis=-1)
-        return b.linear(b.sub(b.mul(p, b.sum(y, axis=-1, keepdims=True)), y), 1.0 / n, 0.0)
+        return b.softmax_ce_grad(yh, y, 1.0 / n)
 
 
 class WeightedSum(LossFunction):

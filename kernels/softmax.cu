@@ -4,6 +4,8 @@
 // | softmax_rows<LOG> | x, y, R, C   (LOG=1: log_softmax)             | ceil(R/8) x 256 (warp per row)  |
 // | softmax_ce_rows   | x, label, prob, row_loss, R, C                | ceil(R/8) x 256 (warp per row)  |
 // |   row_loss[r] = -sum_c label*log_softmax(x);  prob = softmax(x)                                     |
+// | softmax_ce_grad_rows | x, label, g, R, C, alpha, beta              | ceil(R/8) x 256 (warp per row)  |
+// |   g = (softmax(x) * sum_c label - label) * alpha + beta, rounded step by step as the unfused ops      |
 //! instances: softmax_rows<0> softmax_rows<1>
 #include "kahan.cuh"
 
@@ -50,4 +52,25 @@ extern "C" __global__ void softmax_ce_rows(const float* __restrict__ x, const fl
     }
     float s = warp_sum(k.value());
     if (lane == 0) row_loss[r] = -s;
+}
+
+// the crossEntropy gradient after a softmax in one pass: each step rounded on its own (__f*_rn: no contraction into
+// an FMA), so it equals softmax_rows<0>, reduce.cu's row_sum and the separate multiply / subtract / linear kernels
+extern "C" __global__ void softmax_ce_grad_rows(const float* __restrict__ x, const float* __restrict__ label,
+                                                float* __restrict__ g, long long R, int C, float alpha, float beta) {
+    long long r = blockIdx.x * 8LL + (threadIdx.x >> 5);
+    int lane = threadIdx.x & 31;
+    if (r >= R) return;
+    const float* row = x + r * C;
+    const float* lab = label + r * C;
+    float m, lse;
+    row_stats(row, C, lane, m, lse);
+    const float inv = 1.f / expf(lse);
+    Kahan k;
+    for (int c = lane; c < C; c += 32) k.add(lab[c]);
+    const float total = warp_sum(k.value());
+    for (int c = lane; c < C; c += 32) {
+        const float p = __fmul_rn(expf(row[c] - m), inv);
+        g[r * C + c] = __fadd_rn(__fmul_rn(__fsub_rn(__fmul_rn(p, total), lab[c]), alpha), beta);
+    }
 }

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from alpha_py import alpha, nn
+from alpha_py.backend.base import ArrayBackend
 from alpha_py.backend.optim_ops import state_names
 from alpha_py.ops import ACTIVATIONS, OPTIM_RULES
 from alpha_py.errors import MemoryCapError
@@ -50,6 +51,12 @@ def test_softmax_family(shape):
     lg, pg = bg.softmax_ce(dev(x.reshape(-1, shape[-1])), dev(lab.reshape(-1, shape[-1])))
     check("softmax_ce", "loss", lg, lc)
     check("softmax_ce", "prob", pg, pc)
+    soft = np.abs(rand(*shape)) * lab + 0.05                  # soft labels whose rows do not sum to 1
+    for y in (lab, soft):                                     # the fused gradient: bit-equal to the unfused ops
+        want = ArrayBackend.softmax_ce_grad(bg, dev(x), dev(y), 1.0 / shape[0])
+        got = bg.softmax_ce_grad(dev(x), dev(y), 1.0 / shape[0])
+        assert host(got).tobytes() == host(want).tobytes(), shape
+        check("softmax_ce_grad", str(shape), got, bc.softmax_ce_grad(x, y, 1.0 / shape[0]))
 
 
 @pytest.mark.parametrize("shape,axis", [((1000001,), None), ((4097, 67), 0), ((4097, 67), None),
@@ -252,6 +259,10 @@ def test_matmul_and_misc_primitives():
     check("linear2", "", bg.linear2(dev(x), dev(x * 2), 0.5, -1.5, 0.25), bc.linear2(x, x * 2, 0.5, -1.5, 0.25))
     lab = np.array([3, 0, 9, 9, 1])
     check("onehot", "", bg.onehot(dev(lab), 10, 0.9, 0.01), bc.onehot(lab, 10, 0.9, 0.01))
+    for labels, c in ((lab, 10), (np.arange(300) % 7, 7), (np.zeros(0, np.int64), 4)):      # image.cu's onehot_rows
+        got = host(bg.onehot(dev(labels.astype(np.int64)), c, 0.9, 0.01))
+        assert got.dtype == np.float32 and got.shape == (labels.size, c)
+        assert got.tobytes() == bc.onehot(labels, c, 0.9, 0.01).tobytes()
     np.testing.assert_array_equal(host(bg.argmax(dev(x))), bc.argmax(x))
 
 

@@ -156,6 +156,18 @@ class ArrayBackend(ActivationOps, MathOps, OptimOps, FacadeOps):
     def argmax(self, x, axis=-1):
         return x.argmax(axis=axis).astype(self.xp.int32)
 
+    def softmax_ce_grad(self, yh, y, alpha):
+        """(softmax(yh) * sum(y) - y) * alpha over the last axis: softmax + crossEntropy's gradient."""
+        return self.linear(self.sub(self.mul(self.softmax(yh, axis=-1), self.sum(y, axis=-1, keepdims=True)), y),
+                           alpha, 0.0)
+
+    def accuracy(self, yh, y):
+        """0-d mean of rows whose arg-max (last axis) equals the label: y one-hot rows when it has yh's ndim, else
+        index labels (one per row of yh)."""
+        a = self.argmax(yh, axis=-1).reshape(-1)
+        b = (self.argmax(y, axis=-1) if y.ndim == yh.ndim else y).reshape(-1)
+        return self.mean((a == b).astype(self.dtype))
+
     def scalar(self, a):
         """A 0-d/1-element device array -> Python float (synchronises)."""
         return float(a)

@@ -122,8 +122,14 @@ class CudaBackend(CudaBatchNormOps, CudaBf16Ops, CudaBf16Twins, CudaMathOps, Cud
             return self.stager.to_device(arr, out) if arr.size else out
 
     def onehot(self, labels, num_class, on, off):
+        """One launch of image.cu's onehot_rows (no CuPy kernel to compile on a cold machine)."""
         with self.device:
-            return super().onehot(labels, num_class, on, off)
+            lab = cupy.ascontiguousarray(labels, dtype=cupy.int64).reshape(-1)
+            y = cupy.empty((lab.size, int(num_class)), dtype=self.dtype)
+            if y.size:
+                self.launch_flat("image", "onehot_rows", y.size, (lab, y, i64(lab.size), i32(num_class), f32(on),
+                                                                  f32(off)))
+            return y
 
     def to_host(self, a):
         if isinstance(a, np.ndarray) or np.isscalar(a):
@@ -250,6 +256,17 @@ class CudaBackend(CudaBatchNormOps, CudaBf16Ops, CudaBf16Twins, CudaMathOps, Cud
     def log_softmax(self, x, axis=-1):
         return super().log_softmax(x, axis) if axis not in (-1, x.ndim - 1) else self._softmax_rows(x, True)
 
+    def softmax_ce_grad(self, yh, y, alpha):
+        """base.softmax_ce_grad in one launch (softmax.cu softmax_ce_grad_rows; bit-equal to the unfused ops) for
+        float32 predictions of 2 or more dims and labels of their shape."""
+        if yh.ndim < 2 or yh.dtype != np.float32 or y.dtype != np.float32 or y.shape != yh.shape or yh.size == 0:
+            return super().softmax_ce_grad(yh, y, alpha)
+        x, r, c = self._rows(yh)
+        g = cupy.empty_like(x)
+        self.kernel("softmax", "softmax_ce_grad_rows")((-(-r // 8),), (THREADS,), (x, self.c(y), g, i64(r), i32(c),
+                                                                                  f32(alpha), f32(0.0)))
+        return g
+
     def softmax_ce(self, logits, y):
         x, r, c = self._rows(logits)
         lab = self.c(y)
@@ -257,6 +274,21 @@ class CudaBackend(CudaBatchNormOps, CudaBf16Ops, CudaBf16Twins, CudaMathOps, Cud
         row_loss = cupy.empty((r,), dtype=self.dtype)
         self.kernel("softmax", "softmax_ce_rows")((-(-r // 8),), (THREADS,), (x, lab, prob, row_loss, i64(r), i32(c)))
         return self._total(row_loss, 1.0 / r), prob
+
+    _LABEL_KIND = {np.dtype(np.int32): 0, np.dtype(np.int64): 1, np.dtype(np.float32): 2}
+
+    def accuracy(self, yh, y):
+        """base.accuracy in one kernel launch (reduce.cu accuracy_rows) for float32 predictions under 2^24 rows and
+        int32 / int64 / float32 labels; other cases take base's CuPy path."""
+        x, r, c = self._rows(yh)
+        onehot = y.ndim == yh.ndim
+        kind = 3 if onehot and y.dtype == np.float32 else None if onehot else self._LABEL_KIND.get(y.dtype)
+        if x.dtype != np.float32 or kind is None or r == 0 or r >= 1 << 24:
+            return super().accuracy(yh, y)
+        out = cupy.empty((), dtype=np.float32)
+        lab = cupy.ascontiguousarray(y)                  # its own dtype (self.c would cast it to float32)
+        self.kernel("reduce", "accuracy_rows")((1,), (THREADS,), (x, lab, i32(kind), i64(r), i32(c), out, f32(1.0 / r)))
+        return out
 
     # ---------------------------------------------------------------- reductions (Kahan)
     def _total(self, x, scale):

@@ -392,7 +392,11 @@ class Engine(EngineMath):
         return self.result(self.backend.mean(X.data))
 
     def accuracy(self, yh, y):
-        """Fraction of rows whose arg-max agrees (prediction yh vs one-hot or index labels)."""
-        a = self.backend.argmax(yh.data, axis=-1)
-        b = self.backend.argmax(y.data, axis=-1) if y.ndim() == yh.ndim() else y.data.reshape(-1)
-        return self.result(self.backend.mean((a == b).astype(self.backend.dtype)))
+        """Fraction of rows whose arg-max agrees (prediction yh vs one-hot labels of yh's shape, or one index label
+        per row)."""
+        ys, ls = tuple(yh.shape), tuple(y.shape)
+        rows = math.prod(ys[:-1])
+        if len(ys) < 1 or ys[-1] < 1 or (ls != ys if len(ls) == len(ys) else math.prod(ls) != rows):
+            raise ShapeError(f"accuracy: predictions {list(ys)} need one-hot labels of the same shape or {rows} index "
+                             f"labels (one per row), got labels {list(ls)}")
+        return self.result(self.backend.accuracy(yh.data, y.data))
