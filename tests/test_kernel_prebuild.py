@@ -18,8 +18,8 @@ TABLE = {"conv_fwd": (["conv_fwd<64,64,1,0>", "conv_fwd<64,64,1,1>", "conv_fwd<6
 
 def test_module_specs_per_mode():
     fp32 = kp.module_specs(TABLE)
-    assert fp32 == [("reduce", None), ("softmax", None), ("softmax", "softmax_rows<0>"),
-                    ("conv_fwd", "conv_fwd<64,64,1,0>")]               # convolutions after what every step runs
+    assert fp32 == [("conv_fwd", "conv_fwd<64,64,1,0>"), ("reduce", None), ("softmax", None),
+                    ("softmax", "softmax_rows<0>")]                    # in FIRST's order: a forward pass's first
     tf32 = kp.module_specs(TABLE, tf32_ks=2)
     assert ("conv_fwd", "conv_fwd<64,64,0,2>") in tf32 and ("conv_fwd", "conv_fwd<64,64,1,1>") not in tf32
     assert ("conv_tc", None) in tf32 and ("conv_tc", "tc_conv_fwd<64,64>") in tf32
@@ -44,15 +44,22 @@ def test_module_specs_per_mode():
 
 
 def test_queue_order():
-    assert kp.spec_rank("batchnorm", "bn_apply<ACT_LEAKY_RELU>") == 0 < kp.spec_rank("conv_fwd", "conv_fwd<64,64,1,0>")
-    assert kp.spec_rank("conv_fwd", "conv_fwd<64,64,0,0>") == kp.spec_rank("conv_bwd_data", "conv_bwd_data<64,64,1,0>")
-    assert kp.spec_rank("conv_bwd_data", "conv_bwd_data<64,64,1,0>") < kp.spec_rank("conv_bwd_data",
-                                                                                    "conv_bwd_data<64,64,0,0>")
+    assert kp.spec_rank("batchnorm", "bn_apply<ACT_LEAKY_RELU>") == 0 < kp.spec_rank("conv_bwd_filter",
+                                                                                      "conv_bwd_filter<64,64,1,0>")
+    # a forward pass runs forward and backward-data GEMMs (a linear layer's x @ W), VEC 0 for a 10-class head
+    for inst in ("conv_fwd<64,64,0,0>", "conv_bwd_data<64,64,1,0>", "conv_bwd_data<64,64,0,0>"):
+        assert kp.spec_rank(inst[:inst.index("<")], inst) == 0, inst
     assert kp.spec_rank("conv_bwd_data", "conv_bwd_data<64,64,0,0>") < kp.spec_rank("elementwise", "act_fwd<ACT_GELU>")
     specs = kp.module_specs(kp.family_table())
     assert specs[0][0] == "random" and specs.index(("conv_fwd", "conv_fwd<64,64,0,0>")) < specs.index(
         ("conv_bwd_data", "conv_bwd_data<64,64,1,0>"))
+    last_fwd_data = max(i for i, s in enumerate(specs) if s[0] in ("conv_fwd", "conv_bwd_data") and s[1])
+    assert last_fwd_data < min(i for i, s in enumerate(specs) if s[0] == "conv_bwd_filter" and s[1])
     assert kp.spec_rank("optim", "optim_step<OPTIM_ADAM>") == 0 < kp.spec_rank("optim", "optim_step<OPTIM_RADAM>")
+    rank = [kp.spec_rank(*s) for s in specs]
+    assert rank == sorted(rank) and specs[rank.index(1)] == ("conv_bwd_filter", "conv_bwd_filter<128,128,1,0>")
+    assert specs.index(("pool", None)) < specs.index(("winograd", None)) < specs.index(
+        ("conv_bwd_data", "conv_bwd_data<64,64,0,0>"))            # in the order a forward pass meets them
 
 
 def test_module_specs_of_the_real_kernels():

@@ -84,8 +84,8 @@ def module_specs(table, tf32_ks=0, hopper=False, rare=False, bf16=False):
 # families in the order a first step meets them: random numbers (net.init), the image map, the first convolution;
 # the mode's large wgmma modules before them (the longest compiles start first), its bf16 ones after the image map
 BF16_FIRST = BF16_FAMILIES + ("conv_tc",)
-FIRST = ("random", "image", "conv_fwd", "batchnorm", "elementwise", "pool", "reduce", "softmax", "optim",
-         "conv_bwd_filter", "winograd", "conv_bwd_data")
+FIRST = ("random", "image", "conv_fwd", "batchnorm", "elementwise", "pool", "winograd", "conv_bwd_data", "reduce",
+         "softmax", "optim", "conv_bwd_filter")
 
 
 # Dragon-Alpha's math family, batched matMuls, bernouliMul's mask: compiled by `alpha warmup` or on first use
@@ -96,21 +96,21 @@ COMMON_ARGS = ("ACT_IDENTITY", "ACT_RELU", "ACT_LEAKY_RELU", "OPTIM_SGD", "OPTIM
 def spec_rank(family, instance):
     """Queue order (a stable sort): what nearly every training step runs first (the `extern "C"` modules, the
     instances of identity / relu / leakyRelu and of SGD / momentum / Adam(W), random numbers, softmax, Winograd
-    filters, tensor cores), then the implicit-GEMM convolutions (backward-data without vector loads last: a first
-    layer needs none), then the other activations and optimizers, the element-wise math family (kernels/math.cu),
+    filters, tensor cores, the implicit-GEMM forward and backward-data instances: a forward pass runs both, for
+    a fully connected layer's x @ W is a backward-data GEMM, without vector loads for a 10-class head), then the
+    weight-gradient GEMMs, then the other activations and optimizers, the element-wise math family (kernels/math.cu),
     the batched matMuls (kernels/gemm_batched.cu) and bernouliMul's mask: those only with rare=True. Within a
-    rank, families go in FIRST's order."""
+    rank, families go in FIRST's order. (Putting every backward instance after the forward ones was measured
+    slower: BatchNorm's backward then came too late; bench/NOTES-gpu.md.)"""
     if instance is None:
         return 0
     if family in RARE_FAMILIES or instance.startswith(RARE_KERNELS):
         return 3
     args = instance[instance.index("<") + 1:-1].split(",")
     named = [a for a in args if a.startswith(("ACT_", "OPTIM_"))]
-    if named:
-        return 0 if all(a in COMMON_ARGS for a in named) else 3
-    if family in GEMM_FAMILIES:          # VEC 0 (IC % 4 != 0) is the first layer's: forward and filter gradient
-        return 1 if args[2] == "1" or family != "conv_bwd_data" else 2
-    return 0
+    if not all(a in COMMON_ARGS for a in named):
+        return 3
+    return 1 if family == "conv_bwd_filter" else 0
 
 
 def family_table():
