@@ -1,7 +1,8 @@
 """Diagnostic (device): runs a Python script as __main__ with every NVRTC compile of the process timed (CuPy's
 private compile entry point wrapped; cache hits do not compile), then prints how many compiles ran on the main
 thread and on Alpha's compile threads, their seconds, the slowest main-thread ones (CuPy's own kernels too), every
-compile's start and end since the trace began, and where the main thread waited for a module (compiled or awaited).
+compile's start and end since the trace began, where the main thread waited for a module (compiled or awaited), and
+when each training pass of alpha_py's Trainer ran.
 Usage: python3 bench/trace_compiles.py SCRIPT [ARGS...]"""
 import atexit
 import re
@@ -12,6 +13,7 @@ import time
 
 LOG = []            # (thread name, seconds, what, start since T0)
 WAITS = []          # (start since T0, seconds, module key): main-thread kernel_loader.build calls over 50 ms
+EPOCHS = []         # (start, end) since T0 of each alpha_py.trainer.Trainer._epoch call (a training pass)
 T0 = time.perf_counter()
 
 
@@ -50,6 +52,16 @@ def install():
             if dt > 0.05 and threading.current_thread() is threading.main_thread():
                 WAITS.append((t0 - T0, dt, key))
     kernel_loader.build = build
+    from alpha_py import trainer
+    orig_epoch = trainer.Trainer._epoch
+
+    def epoch(self, *a, **kw):
+        t0 = time.perf_counter()
+        try:
+            return orig_epoch(self, *a, **kw)
+        finally:
+            EPOCHS.append((t0 - T0, time.perf_counter() - T0))
+    trainer.Trainer._epoch = epoch
     atexit.register(report)
 
 
@@ -64,6 +76,8 @@ def report():
         print(f"TRACE   at {t:6.2f} - {t + s:6.2f} s  {name[:12]:12s} {what}", flush=True)
     for t, s, key in WAITS:
         print(f"TRACE   main waited at {t:6.2f} s for {s:6.3f} s: {key[1:]}", flush=True)
+    for i, (t, e) in enumerate(EPOCHS):
+        print(f"TRACE   training pass {i + 1} (Trainer._epoch) ran from {t:6.2f} to {e:6.2f} s", flush=True)
 
 
 if __name__ == "__main__":
