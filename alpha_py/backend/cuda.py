@@ -280,11 +280,11 @@ class CudaBackend(CudaBatchNormOps, CudaBf16Ops, CudaBf16Twins, CudaMathOps, Cud
     def accuracy(self, yh, y):
         """base.accuracy in one kernel launch (reduce.cu accuracy_rows) for float32 predictions under 2^24 rows and
         int32 / int64 / float32 labels; other cases take base's CuPy path."""
-        x, r, c = self._rows(yh)
         onehot = y.ndim == yh.ndim
         kind = 3 if onehot and y.dtype == np.float32 else None if onehot else self._LABEL_KIND.get(y.dtype)
-        if x.dtype != np.float32 or kind is None or r == 0 or r >= 1 << 24:
+        if yh.dtype != np.float32 or kind is None or yh.size == 0 or yh.size // yh.shape[-1] >= 1 << 24:
             return super().accuracy(yh, y)
+        x, r, c = self._rows(yh)
         out = cupy.empty((), dtype=np.float32)
         lab = cupy.ascontiguousarray(y)                  # its own dtype (self.c would cast it to float32)
         self.kernel("reduce", "accuracy_rows")((1,), (THREADS,), (x, lab, i32(kind), i64(r), i32(c), out, f32(1.0 / r)))
