@@ -392,11 +392,9 @@ class Engine(EngineMath):
         return self.result(self.backend.mean(X.data))
 
     def accuracy(self, yh, y):
-        """Fraction of rows whose arg-max agrees (prediction yh vs one-hot labels of yh's shape, or one index label
-        per row)."""
-        ys, ls = tuple(yh.shape), tuple(y.shape)
-        rows = math.prod(ys[:-1])
-        if len(ys) < 1 or ys[-1] < 1 or (ls != ys if len(ls) == len(ys) else math.prod(ls) != rows):
+        """Fraction of rows whose arg-max agrees (yh vs one-hot labels of its shape, or one index label per row)."""
+        ys, ls, rows = tuple(yh.shape), tuple(y.shape), math.prod(yh.shape[:-1])
+        if not ys or (ls != ys if len(ls) == len(ys) else math.prod(ls) != rows):
             raise ShapeError(f"accuracy: predictions {list(ys)} need one-hot labels of the same shape or {rows} index "
                              f"labels (one per row), got labels {list(ls)}")
         return self.result(self.backend.accuracy(yh.data, y.data))
