@@ -1,0 +1,103 @@
+"""Bench: one process, JPype — a training step of MnistTrain.MnistNet written as a Java Module against the same
+net written in Python (biased convolutions, BatchNorm, leakyRelu, max pooling, two linear layers; Adam), the two
+timed in alternating rounds so both see the same machine state. Prints each round's ms per step and the ratios
+(Java / Python; not asserted). --engine cuda: both on cuda_float32(0).
+Usage: python bench/java_module_ab.py [--rounds 8] [--steps 40] [--batch 64] [--engine cpu|cuda] [--classes CP]"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bridge_overhead import compile_java  # noqa: E402
+
+
+def python_net(nn, F):
+    class MnistNet(nn.Module):
+        """MnistTrain.MnistNet (java/examples) written in Python."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.bn1, self.pool1 = nn.conv3D(True, 1, 32, 3, 1, 1), nn.batchNorm(32), nn.maxPool2D(2, 2, 0)
+            self.conv2, self.bn2, self.pool2 = nn.conv3D(True, 32, 64, 3, 1, 1), nn.batchNorm(64), nn.maxPool2D(2, 2, 0)
+            self.fc1, self.fc2 = nn.fullconnect(True, 7 * 7 * 64, 128), nn.fullconnect(True, 128, 10)
+
+        def __forward__(self, X):
+            X = self.pool1.forward(F.leakyRelu(self.bn1.forward(self.conv1.forward(X))))
+            X = self.pool2.forward(F.leakyRelu(self.bn2.forward(self.conv2.forward(X))))
+            return self.fc2.forward(F.leakyRelu(self.fc1.forward(F.flatten(X))))
+    return MnistNet()
+
+
+def stepper(alpha_obj, eg, net, batch, labels):
+    """The Dragon-Alpha loop's step on net (Java or Python objects alike) -> a zero-argument callable."""
+    opt = alpha_obj.optim.Adam(net.param_map(), 1e-3)
+    ls = alpha_obj.loss.softmax_crossEntropy()
+    x, y = eg.uniform(-1.0, 1.0, batch, 28, 28, 1), eg.onehot(labels, 10)
+
+    def step():
+        yh = net.forward(x)[0]
+        net.backward(ls.gradient(yh, y))
+        opt.update().clear_grads()
+        net.gc()
+    return step, x
+
+
+def ms_per_step(step, sync, steps):
+    """Best of 3 timed batches of `steps` steps (ms), each ended by a host read (`sync`)."""
+    for _ in range(5):
+        step()
+    sync()
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            step()
+        sync()
+        best = min(best, (time.perf_counter() - t0) / steps * 1e3)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--engine", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--classes", help="class path of compiled alpha-java + examples + py4j jar (default: javac)")
+    a = ap.parse_args()
+    import jpype
+    from alpha_py import F, alpha, nn
+    from alpha_py.java.launcher import default_jvm_options, start_jvm
+
+    cp = a.classes or compile_java(tempfile.mkdtemp(prefix="alpha-module-ab-"))
+    start_jvm(cp.split(os.pathsep), default_jvm_options([]))
+    jalpha = jpype.JClass("alpha.Alpha").alpha
+    jeg = jalpha.engine.cuda_float32(0, "fp32") if a.engine == "cuda" else jalpha.engine.cpu_float32()
+    jeg.set_seed(0)
+    jnet = jpype.JClass("alpha.examples.MnistTrain$MnistNet")().train().init(jeg)
+    jstep, jx = stepper(jalpha, jeg, jnet, a.batch, jpype.JArray(jpype.JInt)([i % 10 for i in range(a.batch)]))
+    eg = alpha.engine.cuda_float32(0) if a.engine == "cuda" else alpha.engine.cpu_float32()
+    eg.set_seed(0)
+    net = python_net(nn, F).train().init(eg)
+    pstep, px = stepper(alpha, eg, net, a.batch, [i % 10 for i in range(a.batch)])
+    jsync, psync = (lambda: jnet.param_map().values().iterator().next().value()), (lambda: px.value())
+    ratios = []
+    for r in range(a.rounds):                # alternating which side goes first
+        if r % 2 == 0:
+            p, j = ms_per_step(pstep, psync, a.steps), ms_per_step(jstep, jsync, a.steps)
+        else:
+            j, p = ms_per_step(jstep, jsync, a.steps), ms_per_step(pstep, psync, a.steps)
+        ratios.append(j / p)
+        print(f"round {r + 1}: Python {p:.3f} ms, Java Module {j:.3f} ms, Java / Python {j / p:.3f}", flush=True)
+    ratios.sort()
+    print(f"MnistNet b{a.batch} ({a.engine} engine), Java Module / Python over JPype: median "
+          f"{ratios[len(ratios) // 2]:.3f}x, range {ratios[0]:.3f}-{ratios[-1]:.3f}x ({a.rounds} rounds)")
+
+
+if __name__ == "__main__":
+    main()
