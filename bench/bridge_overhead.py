@@ -47,6 +47,22 @@ def make_engine(kind):
     return alpha.engine.cpu_float32()
 
 
+def python_mnist_net(nn, F):
+    """MnistTrain.MnistNet (java/examples) written in Python, a new instance."""
+    class MnistNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.bn1, self.pool1 = nn.conv3D(True, 1, 32, 3, 1, 1), nn.batchNorm(32), nn.maxPool2D(2, 2, 0)
+            self.conv2, self.bn2, self.pool2 = nn.conv3D(True, 32, 64, 3, 1, 1), nn.batchNorm(64), nn.maxPool2D(2, 2, 0)
+            self.fc1, self.fc2 = nn.fullconnect(True, 7 * 7 * 64, 128), nn.fullconnect(True, 128, 10)
+
+        def __forward__(self, X):
+            X = self.pool1.forward(F.leakyRelu(self.bn1.forward(self.conv1.forward(X))))
+            X = self.pool2.forward(F.leakyRelu(self.bn2.forward(self.conv2.forward(X))))
+            return self.fc2.forward(F.leakyRelu(self.fc1.forward(F.flatten(X))))
+    return MnistNet()
+
+
 def native(reps, steps, kind, big=512):
     """The same operations in Python, no bridge (step() closes over net/opt, rebound below)."""
     sys.path.insert(0, REPO)
@@ -75,22 +91,8 @@ def native(reps, steps, kind, big=512):
 
     from alpha_py import F
 
-    class MnistNet(nn.Module):
-        """MnistTrain.MnistNet (java/examples) written in Python."""
-
-        def __init__(self):
-            super().__init__()
-            self.conv1, self.bn1, self.pool1 = nn.conv3D(True, 1, 32, 3, 1, 1), nn.batchNorm(32), nn.maxPool2D(2, 2, 0)
-            self.conv2, self.bn2, self.pool2 = nn.conv3D(True, 32, 64, 3, 1, 1), nn.batchNorm(64), nn.maxPool2D(2, 2, 0)
-            self.fc1, self.fc2 = nn.fullconnect(True, 7 * 7 * 64, 128), nn.fullconnect(True, 128, 10)
-
-        def __forward__(self, X):
-            X = self.pool1.forward(F.leakyRelu(self.bn1.forward(self.conv1.forward(X))))
-            X = self.pool2.forward(F.leakyRelu(self.bn2.forward(self.conv2.forward(X))))
-            return self.fc2.forward(F.leakyRelu(self.fc1.forward(F.flatten(X))))
-
     eg.set_seed(0)
-    net = MnistNet().train().init(eg)
+    net = python_mnist_net(nn, F).train().init(eg)
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
     step()
     print(f"module_step_ms {best_us(step, 5 * steps) / 1e3:.2f}")
@@ -107,7 +109,7 @@ def native(reps, steps, kind, big=512):
             return self.fc3.forward(F.relu(self.fc2.forward(F.relu(self.fc1.forward(X)))))
 
     eg.set_seed(0)                                     # MnistNet at a GPU-bound batch, each timed batch synced
-    net = MnistNet().train().init(eg)
+    net = python_mnist_net(nn, F).train().init(eg)
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
     x, y = eg.uniform(-1.0, 1.0, big, 28, 28, 1), eg.onehot([i % 10 for i in range(big)], 10)
     probe = next(iter(net.param_map().values()))

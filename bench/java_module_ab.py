@@ -13,24 +13,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bridge_overhead import compile_java  # noqa: E402
-
-
-def python_net(nn, F):
-    class MnistNet(nn.Module):
-        """MnistTrain.MnistNet (java/examples) written in Python."""
-
-        def __init__(self):
-            super().__init__()
-            self.conv1, self.bn1, self.pool1 = nn.conv3D(True, 1, 32, 3, 1, 1), nn.batchNorm(32), nn.maxPool2D(2, 2, 0)
-            self.conv2, self.bn2, self.pool2 = nn.conv3D(True, 32, 64, 3, 1, 1), nn.batchNorm(64), nn.maxPool2D(2, 2, 0)
-            self.fc1, self.fc2 = nn.fullconnect(True, 7 * 7 * 64, 128), nn.fullconnect(True, 128, 10)
-
-        def __forward__(self, X):
-            X = self.pool1.forward(F.leakyRelu(self.bn1.forward(self.conv1.forward(X))))
-            X = self.pool2.forward(F.leakyRelu(self.bn2.forward(self.conv2.forward(X))))
-            return self.fc2.forward(F.leakyRelu(self.fc1.forward(F.flatten(X))))
-    return MnistNet()
+from bridge_overhead import compile_java, python_mnist_net  # noqa: E402
 
 
 def stepper(alpha_obj, eg, net, batch, labels):
@@ -83,7 +66,7 @@ def main():
     jstep, jx = stepper(jalpha, jeg, jnet, a.batch, jpype.JArray(jpype.JInt)([i % 10 for i in range(a.batch)]))
     eg = alpha.engine.cuda_float32(0) if a.engine == "cuda" else alpha.engine.cpu_float32()
     eg.set_seed(0)
-    net = python_net(nn, F).train().init(eg)
+    net = python_mnist_net(nn, F).train().init(eg)
     pstep, px = stepper(alpha, eg, net, a.batch, [i % 10 for i in range(a.batch)])
     jsync, psync = (lambda: jnet.param_map().values().iterator().next().value()), (lambda: px.value())
     ratios = []
