@@ -7,13 +7,12 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bridge_overhead import compile_java, python_mnist_net  # noqa: E402
+from bridge_overhead import best_synced_ms, compile_java, python_mnist_net  # noqa: E402
 
 
 def stepper(alpha_obj, eg, net, batch, labels):
@@ -27,22 +26,16 @@ def stepper(alpha_obj, eg, net, batch, labels):
         net.backward(ls.gradient(yh, y))
         opt.update().clear_grads()
         net.gc()
-    return step, x
+    return step
 
 
-def ms_per_step(step, sync, steps):
-    """Best of 3 timed batches of `steps` steps (ms), each ended by a host read (`sync`)."""
+def ms_per_step(step, probe, steps):
+    """5 warm-up steps, then bridge_overhead.best_synced_ms: each timed batch ends with a read of `probe` (a
+    parameter the update writes, so queued GPU work counts)."""
     for _ in range(5):
         step()
-    sync()
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            step()
-        sync()
-        best = min(best, (time.perf_counter() - t0) / steps * 1e3)
-    return best
+    probe.value()
+    return best_synced_ms(step, steps, probe.value)
 
 
 def main():
@@ -63,18 +56,18 @@ def main():
     jeg = jalpha.engine.cuda_float32(0, "fp32") if a.engine == "cuda" else jalpha.engine.cpu_float32()
     jeg.set_seed(0)
     jnet = jpype.JClass("alpha.examples.MnistTrain$MnistNet")().train().init(jeg)
-    jstep, jx = stepper(jalpha, jeg, jnet, a.batch, jpype.JArray(jpype.JInt)([i % 10 for i in range(a.batch)]))
+    jstep = stepper(jalpha, jeg, jnet, a.batch, jpype.JArray(jpype.JInt)([i % 10 for i in range(a.batch)]))
     eg = alpha.engine.cuda_float32(0) if a.engine == "cuda" else alpha.engine.cpu_float32()
     eg.set_seed(0)
     net = python_mnist_net(nn, F).train().init(eg)
-    pstep, px = stepper(alpha, eg, net, a.batch, [i % 10 for i in range(a.batch)])
-    jsync, psync = (lambda: jnet.param_map().values().iterator().next().value()), (lambda: px.value())
+    pstep = stepper(alpha, eg, net, a.batch, [i % 10 for i in range(a.batch)])
+    jprobe, pprobe = jnet.param_map().values().iterator().next(), next(iter(net.param_map().values()))
     ratios = []
     for r in range(a.rounds):                # alternating which side goes first
         if r % 2 == 0:
-            p, j = ms_per_step(pstep, psync, a.steps), ms_per_step(jstep, jsync, a.steps)
+            p, j = ms_per_step(pstep, pprobe, a.steps), ms_per_step(jstep, jprobe, a.steps)
         else:
-            j, p = ms_per_step(jstep, jsync, a.steps), ms_per_step(pstep, psync, a.steps)
+            j, p = ms_per_step(jstep, jprobe, a.steps), ms_per_step(pstep, pprobe, a.steps)
         ratios.append(j / p)
         print(f"round {r + 1}: Python {p:.3f} ms, Java Module {j:.3f} ms, Java / Python {j / p:.3f}", flush=True)
     ratios.sort()
