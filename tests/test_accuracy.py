@@ -79,7 +79,7 @@ def test_gpu_accuracy_launches_our_kernel_only(monkeypatch):
     assert float(bk.accuracy(yh, lab.astype(np.uint8))) == float(bk.accuracy(yh, lab))
 
 
-def test_the_train_step_accuracy_uses_the_engine_primitive():
+def test_index_labels_count_the_rows_whose_argmax_matches():
     eg = alpha.engine.cpu_float32()
     yh = eg.tensor(np.eye(4, dtype=np.float32), [4, 4])
     assert eg.accuracy(yh, eg.tensor(np.array([0, 1, 2, 0], np.int32), [4])).get() == pytest.approx(0.75)
