@@ -1,10 +1,12 @@
 """Sync mode waits once per public call (Engine.public): a net's forward/backward, a loss, an update, an F op
 each end with one wait for the device, not one per op inside; async mode waits for none; a call that raises
-leaves the engine waiting again at the next call. Counted on the CPU engine through its synchronize()."""
+leaves the engine waiting again at the next call; work under eg.background() (a data iterator's prefetch thread)
+waits for none. Counted on the CPU engine through its synchronize()."""
 import numpy as np
 import pytest
 
 from alpha_py import F, alpha, nn
+from alpha_py.data.dataset import DataSet
 from alpha_py.engine.autoloop import AutoLoop
 from alpha_py.errors import ShapeError
 
@@ -64,3 +66,30 @@ def test_a_call_that_raises_leaves_the_next_call_waiting():
     del waits[:]
     net.forward(x)
     assert len(waits) == 1
+
+
+def test_background_work_waits_for_nothing_and_only_on_its_own_thread():
+    """A data iterator's prefetch thread queues its batch under eg.background(): no sync-mode wait there; the same
+    calls on another thread at the same time, and on this thread after the block, wait as before."""
+    import threading
+    eg, net, waits = setup()
+    events = []
+    eg.backend.event = lambda: events.append(1) or "event"
+    img = np.zeros((2, 8, 8, 3), np.uint8)
+    with eg.background():
+        t = eg.images(img)
+        eg.onehot([0, 1], 5)
+        net.forward(t)
+        other = threading.Thread(target=lambda: eg.tensor([1.0, 2.0]))
+        other.start()
+        other.join()
+        assert waits == [1] and len(events) >= 3      # the other thread waited; this one made events instead
+        assert t.syncer._event == "event"
+    eg.tensor([1.0])
+    assert waits == [1, 1]
+    ds = DataSet(np.zeros((6, 4, 4, 3), np.uint8), np.arange(6) % 5, 5)
+    it = ds.buffered_iter(eg, 4, seed=0)
+    del waits[:]
+    pair = it.next()
+    assert waits == [] and pair.input.syncer._event == "event"
+    it.close()

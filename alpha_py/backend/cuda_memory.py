@@ -1,6 +1,6 @@
 """Backend layer (CUDA): binds a memp1/2/3 pool (or CuPy's own pool) to CuPy's allocator hook, carves private
 pools for captured CUDA graphs out of it, caches small device tables uploaded without waiting, stages
-host<->device copies through one pinned host buffer, and counts what costs the host (waits for the device,
+host<->device copies through one pinned host ring buffer, and counts what costs the host (waits for the device,
 allocations). Imported only by cuda.py (after CuPy is known to work); imports cupy, numpy,
 alpha_py.core.mempool and errors."""
 import collections
@@ -239,10 +239,11 @@ class DeviceTables:
 
 
 class PinnedStager:
-    """One page-locked host buffer of `nbytes` that every transfer passes through in chunks. Before the
-    buffer is refilled the previous copy out of it must have finished (an event guards it; a wait is
-    counted only when it blocks); a lock serialises threads (e.g. a data iterator prefetching batches
-    while the main thread trains)."""
+    """One page-locked host buffer of `nbytes` that every transfer passes through, used as a ring: each copy
+    takes the next free range and records an event after it, and a range is refilled only once the copies that
+    last used it have finished (a wait is counted only when it blocks). So an upload queued behind work already
+    on the GPU returns at once (a data iterator prefetching batches while the main thread trains); a lock
+    serialises threads."""
 
     def __init__(self, nbytes, counters):
         self._lock = threading.Lock()
@@ -250,32 +251,42 @@ class PinnedStager:
         self.nbytes = max(int(nbytes), 1 << 16)
         self._mem = cupy.cuda.alloc_pinned_memory(self.nbytes)
         self._buf = np.frombuffer(self._mem, dtype=np.uint8, count=self.nbytes)
-        self._done = None                       # event recorded after the last use of the buffer
+        self._head = 0                          # where the next range starts
+        self._inflight = collections.deque()    # (lo, hi, event) of copies not yet known to be done, oldest first
 
-    def _wait_buffer(self):
-        if self._done is not None:
-            if not self._done.done:
+    def _reserve(self, n):
+        """The range [lo, lo + n) of the buffer, free to overwrite: copies still using it are waited for."""
+        lo = self._head if self._head + n <= self.nbytes else 0
+        hi = lo + n
+        fl = self._inflight
+        while fl and fl[0][2].done:             # copies finish in order on one stream: drop the finished ones
+            fl.popleft()
+        for a, b, ev in fl:
+            if a < hi and lo < b and not ev.done:
                 self.counters.syncs += 1
-                self._done.synchronize()
-            self._done = None
+                ev.synchronize()
+        self._head = hi
+        return lo, hi
+
+    def _issued(self, lo, hi, stream):
+        ev = cupy.cuda.Event(disable_timing=True)
+        ev.record(stream)
+        self._inflight.append((lo, hi, ev))
 
     def to_device(self, host, out):
-        """Copy a C-contiguous host array into the C-contiguous device array `out` (same bytes)."""
+        """Copy a C-contiguous host array into the C-contiguous device array `out` (same bytes); returns
+        without waiting for the copy (it runs in order on the current stream)."""
         src = host.reshape(-1).view(np.uint8)
         dst = out.reshape(-1).view(cupy.uint8)
-        with self._lock:
-            self._copy_in(src, dst)
-        return out
-
-    def _copy_in(self, src, dst):
         stream = cupy.cuda.get_current_stream()
-        for lo in range(0, src.size, self.nbytes):
-            hi = min(lo + self.nbytes, src.size)
-            self._wait_buffer()
-            self._buf[: hi - lo] = src[lo:hi]
-            dst[lo:hi].set(self._buf[: hi - lo], stream=stream)
-            self._done = cupy.cuda.Event(disable_timing=True)
-            self._done.record(stream)
+        with self._lock:
+            for lo in range(0, src.size, self.nbytes):
+                n = min(self.nbytes, src.size - lo)
+                a, b = self._reserve(n)
+                self._buf[a:b] = src[lo:lo + n]
+                dst[lo:lo + n].set(self._buf[a:b], stream=stream)
+                self._issued(a, b, stream)
+        return out
 
     def to_host(self, dev):
         """Device array -> new host array (blocks until the data has arrived)."""
@@ -286,10 +297,10 @@ class PinnedStager:
         stream = cupy.cuda.get_current_stream()
         with self._lock:
             for lo in range(0, src.size, self.nbytes):
-                hi = min(lo + self.nbytes, src.size)
-                self._wait_buffer()
-                src[lo:hi].get(stream=stream, out=self._buf[: hi - lo])
+                n = min(self.nbytes, src.size - lo)
+                a, b = self._reserve(n)
+                src[lo:lo + n].get(stream=stream, out=self._buf[a:b])
                 self.counters.syncs += 1
                 stream.synchronize()
-                dst[lo:hi] = self._buf[: hi - lo]
+                dst[lo:lo + n] = self._buf[a:b]
         return out

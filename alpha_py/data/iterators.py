@@ -130,7 +130,7 @@ class BufferedTensorIter(TensorIter):
 
     def _schedule(self, engine, batch):
         rows, epoch, start = self._take(batch)
-        fut = self._pool.submit(self._make, engine, rows, epoch, start)
+        fut = self._pool.submit(self._make_background, engine, rows, epoch, start)
         self._pending = (fut, engine, batch, start, len(rows))
 
     def _drop_pending(self):
@@ -140,6 +140,15 @@ class BufferedTensorIter(TensorIter):
             self._pending = None
             return start
         return None
+
+    def _make_background(self, engine, rows, epoch, start):
+        """The batch's uploads and kernels are queued without waiting (engine.background()): in stream order
+        they come before the step that reads them, and waiting would wait for the step queued before them."""
+        modes = getattr(engine, "background", None)
+        if modes is None:
+            return self._make(engine, rows, epoch, start)
+        with modes():
+            return self._make(engine, rows, epoch, start)
 
     def hasNext(self):
         return self._pending is not None or super().hasNext()

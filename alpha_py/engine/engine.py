@@ -7,13 +7,11 @@ import threading
 import numpy as np
 
 from ..errors import ArgumentError, NonFiniteError, ShapeError, fmt_shape
-from ..core.tensor import LazyData, Result, Syncer, Tensor
+from ..core.tensor import LazyData, Result, Tensor
 from .engine_math import EngineMath
+from .engine_modes import ThreadModes
 from .image_engine import ImageEngine
 from ..precision import check_precision
-
-
-_NO_EVENT = Syncer(None)         # shared: a Syncer without an event has nothing to wait for or change
 
 
 def parse_dims(dims, fn):
@@ -30,7 +28,7 @@ def parse_dims(dims, fn):
     return tuple(out)
 
 
-class Engine(EngineMath):
+class Engine(ThreadModes, EngineMath):
     """User-facing engine: `alpha.engine.cpu_float32()` / `cuda_float32(...)`."""
 
     def __init__(self, backend, type_name):
@@ -180,74 +178,6 @@ class Engine(EngineMath):
         return c.snapshot() if c is not None else {}
 
     # ------------------------------------------------------------------ internal
-    def _stepping(self):
-        return getattr(self._local, "stepping", False)
-
-    @contextlib.contextmanager
-    def stepping(self):
-        """Run a training step on this thread without waits: no sync after each op (even in sync mode)
-        and no completion event per tensor; results are read through Results (alpha.train_step)."""
-        prev = self._stepping()
-        self._local.stepping = True
-        try:
-            yield self
-        finally:
-            self._local.stepping = prev
-
-    @contextlib.contextmanager
-    def deferring(self):
-        """Buffer updates asked for inside (update_buffer: BatchNorm's running statistics) run at its end, in
-        order, and only if the block finishes: a training step that raises changes no buffer."""
-        prev = getattr(self._local, "pending", None)
-        pending = self._local.pending = []
-        try:
-            yield self
-            for fn in pending:
-                fn()
-        finally:
-            self._local.pending = prev
-
-    def discard_deferred(self):
-        """Drop the buffer updates queued so far in the enclosing deferring() (a step whose update is skipped)."""
-        pending = getattr(self._local, "pending", None)
-        if pending is not None:
-            pending.clear()
-
-    def update_buffer(self, fn):
-        """Run fn (an in-place update of a unit's buffer) now, or at the end of the enclosing deferring()."""
-        pending = getattr(self._local, "pending", None)
-        if pending is None:
-            fn()
-        else:
-            pending.append(fn)
-
-    def wait_if_sync(self):
-        """In sync mode, outside a train step and outside a public call: wait for the queued work."""
-        if self.is_sync and not self._stepping() and not getattr(self._local, "depth", 0):
-            self.backend.synchronize()
-
-    def public(self, fn, args):
-        """Run a public call (a unit's forward/backward/gc, a loss, an optimizer update): in sync mode its
-        work is waited for once, when the outermost such call returns, not after each op inside it (a
-        net's forward waits once, not once per unit). Nothing between can observe the difference: host
-        reads wait for the device themselves."""
-        loc = self._local
-        depth = getattr(loc, "depth", 0)
-        loc.depth = depth + 1
-        try:
-            out = fn(*args)
-        finally:
-            loc.depth = depth
-        if not depth and self.is_sync and not self._stepping():
-            self.backend.synchronize()
-        return out
-
-    def syncer(self):
-        """The Syncer of a new tensor: a completion event in async mode, none when sync or stepping."""
-        if self.is_sync or self._stepping():
-            return _NO_EVENT
-        return Syncer(self.backend.event())
-
     def copy_into(self, dst, src):
         """dst[...] = src, queued like any op, without allocating (arrays of one shape)."""
         copy = getattr(self.backend, "copy_into", None)
