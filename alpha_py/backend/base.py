@@ -283,6 +283,16 @@ class ArrayBackend(ActivationOps, MathOps, OptimOps, FacadeOps):
     def conv_fwd(self, x, w, stride, pad):
         raise NotImplementedError("conv_fwd")
 
+    def conv_fwd_biased(self, x, w, bias, stride, pad, infer=False):
+        """conv_fwd (infer: an eval-mode forward, conv_fwd_eval where a backend has one) plus the bias on every
+        output channel."""
+        fwd = getattr(self, "conv_fwd_eval", None) if infer else None
+        return self.add((fwd or self.conv_fwd)(x, w, stride, pad), bias)
+
+    def bias_grad(self, gy):
+        """A bias's gradient: gy [..., C] summed over all its leading dims -> [C]."""
+        return self.sum(gy.reshape(-1, gy.shape[-1]), axis=0)
+
     def conv_bwd_data(self, gy, w, x_shape, stride, pad):
         raise NotImplementedError("conv_bwd_data")
 

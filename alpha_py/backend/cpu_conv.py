@@ -196,19 +196,30 @@ class FusedConvOps:
         oh, ow = x_shape[1] + 2 * pad[0] - 2, x_shape[2] + 2 * pad[1] - 2
         return WINO4 and w_shape[0] * w_shape[3] <= WINO4_MAX_FILTER and oh * ow >= WINO4_MIN_PIXELS
 
-    def conv_fwd(self, x, w, stride, pad, infer=False):
-        """The forward convolution; infer (conv_fwd_eval): an eval-mode forward, which may take F(4x4, 3x3)."""
+    def conv_fwd(self, x, w, stride, pad, infer=False, ep=None):
+        """The forward convolution; infer (conv_fwd_eval): an eval-mode forward, which may take F(4x4, 3x3); ep: the
+        kernels' epilogue (conv_fwd_biased's bias; not for 1x1 convolutions, whose GEMM has none)."""
         if not self.fused:
             return super().conv_fwd(x, w, stride, pad)
         oc, fh, fw, ic = w.shape
         if self._use_winograd(fh, fw, stride, pad) and ic > 1:
             if infer and self._use_winograd4(x.shape, w.shape, pad):
-                return self._winograd4(x, w, pad)
-            return self._winograd(x, w, pad, False)
+                return self._winograd4(x, w, pad, ep)
+            return self._winograd(x, w, pad, False, ep)
         if self._tap_major(fh, fw, ic, stride, pad):
-            return self._conv_rows(x, w, stride, pad)
-        y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w).reshape(oc, -1), fh, fw, stride, pad)
+            return self._conv_rows(x, w, stride, pad, ep)
+        y2, (n, oh, ow) = self._conv_tiles(x, np.ascontiguousarray(w).reshape(oc, -1), fh, fw, stride, pad, ep)
         return y2.reshape(n, oh, ow, oc)
+
+    def conv_fwd_biased(self, x, w, bias, stride, pad, infer=False):
+        """conv_fwd + bias with the bias added in the kernels' epilogue as each output tile is written (the same
+        bits as the separate add); a 1x1 convolution (plain GEMM) adds it after."""
+        oc, fh, fw, _ = w.shape
+        if not self.fused or self._pointwise(fh, fw, stride, pad):
+            return super().conv_fwd_biased(x, w, bias, stride, pad, infer)
+        rows = np.zeros((5, oc), dtype=self.dtype)
+        rows[0] = bias
+        return self.conv_fwd(x, w, stride, pad, infer, (rows, 3) + self._no_ep()[2:])
 
     def conv_fwd_eval(self, x, w, stride, pad):
         """Conv3D's forward in eval mode: F(4x4, 3x3) where it pays (inference only: its ~1e-5 errors cost the

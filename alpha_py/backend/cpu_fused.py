@@ -136,8 +136,10 @@ def _kernels():
         import tempfile
 
         import numba
+
+        from .cpu_kernel_cache import folder
         user = getattr(os, "getuid", lambda: 0)()
-        numba.config.CACHE_DIR = os.path.join(tempfile.gettempdir(), f"alpha_py-numba-{user}")
+        numba.config.CACHE_DIR = folder(os.path.join(tempfile.gettempdir(), f"alpha_py-{user}"))
         for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_gemm", "cpu_kernels_norm", "cpu_kernels_wino",
                      "cpu_kernels_wino4"):
             sys.modules.pop(f"{__package__}.{name}", None)
@@ -218,6 +220,13 @@ class FusedCpuOps:
             mean, var = m64.astype(self.dtype), v64.astype(self.dtype)
         t = self.dtype.type
         return mean, var, t(1) / np.sqrt(var + t(eps))
+
+    def bias_grad(self, gy):
+        """Column sums in float64 over fixed chunks (the same bits for any thread count), rounded once."""
+        if not self.fused or gy.size == 0:
+            return super().bias_grad(gy)
+        g2 = np.ascontiguousarray(gy).reshape(-1, gy.shape[-1])
+        return self._k()[1].col_sums(g2).astype(self.dtype)
 
     def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):
         if not self.fused:

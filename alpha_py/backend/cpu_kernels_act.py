@@ -3,7 +3,7 @@ chain of passes, in the NumPy reference's formulas (act_ops.py), only where meas
 Numba's scalar libm tanh/exp lose to NumPy's SIMD ones for tanh and gelu forward, gelu and elu backward.
 Imports numpy, numba only."""
 import numpy as np
-from numba import njit, prange
+from .cpu_kernel_cache import njit, prange
 
 SMOOTH_FWD = {"softplus": 1, "sigmoid": 3, "hard_sigmoid": 5}                  # name -> kernel code
 SMOOTH_BWD = {"softplus": 1, "sigmoid": 3, "tanh": 4, "hard_sigmoid": 5}

@@ -2,7 +2,7 @@
 not an argmax scatter; backward is a gather per input pixel: no scatter, no atomics). NHWC, channels innermost;
 parallel over (image, row). The convolutions' kernels are in cpu_kernels_gemm.py. Imports numpy, numba only."""
 import numpy as np
-from numba import njit, prange
+from .cpu_kernel_cache import njit, prange
 
 
 @njit(cache=True)

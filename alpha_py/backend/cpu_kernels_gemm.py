@@ -2,7 +2,7 @@
 the whole step; each BLAS call single-threaded, on a slice of rows): row-split GEMMs, A^T@B over row ranges, and the
 convolutions as tile-wise im2col + GEMM (the tile's columns stay in L2). Imports numpy, numba (np.dot needs scipy)."""
 import numpy as np
-from numba import njit, prange
+from .cpu_kernel_cache import njit, prange
 
 from .cpu_kernels_norm import epilogue, max4
 

@@ -7,7 +7,7 @@ float64, so results are bit-identical for any thread count."""
 import math
 
 import numpy as np
-from numba import njit, prange
+from .cpu_kernel_cache import njit, prange
 
 CHUNKS = 64
 # The fused activations are piecewise linear: act(z) = min(z, hi) if z > lo else neg * z, act'(z) = 1 if lo < z < hi
@@ -34,18 +34,19 @@ def bn_act_value(z, mean, inv, gamma, beta, lo, hi, neg, one):
 
 
 # ep [5, OC] rows: conv bias, BN mean, BN 1/sqrt(var + eps), BN gamma, BN beta. mode: 0 the convolution alone,
-# 1 batchNorm(+act) after it, 2 bias then batchNorm(+act) (the bias rounded first, as the unfused conv adds it).
+# 1 batchNorm(+act) after it, 2 bias then batchNorm(+act) (the bias rounded first, as the unfused conv adds it),
+# 3 the bias alone (a biased convolution's training forward).
 
 
 @njit(cache=True)
 def epilogue(rows, ep, mode, lo, hi, neg, one):
     """rows [M, OC] (output pixels' channels) through the chain's epilogue, in place."""
     m, oc = rows.shape
-    if mode == 2:
+    if mode >= 2:
         for r in range(m):
             for o in range(oc):
                 rows[r, o] = rows[r, o] + ep[0, o]
-    if mode >= 1:
+    if mode == 1 or mode == 2:
         for r in range(m):
             for o in range(oc):
                 rows[r, o] = bn_act_value(rows[r, o], ep[1, o], ep[2, o], ep[3, o], ep[4, o], lo, hi, neg, one)
@@ -66,6 +67,24 @@ def max4(out, src, a, b, c, d):
         if src[d, o] > best:
             best = src[d, o]
         out[o] = best
+
+
+@njit(parallel=True, cache=True)
+def col_sums(x2):
+    """Per-column sums of x2 [M, C] in float64 (a bias's gradient: gY summed over its rows)."""
+    m, c = x2.shape
+    nch = max(1, min(CHUNKS, m))
+    part = np.zeros((nch, c), np.float64)
+    for k in prange(nch):
+        r0, r1 = k * m // nch, (k + 1) * m // nch
+        for r in range(r0, r1):
+            for j in range(c):
+                part[k, j] += np.float64(x2[r, j])
+    out = np.zeros(c, np.float64)
+    for k in range(nch):
+        for j in range(c):
+            out[j] += part[k, j]
+    return out
 
 
 @njit(parallel=True, cache=True)

@@ -3,7 +3,7 @@ of 2x2 output tiles: input transform B^T d B into the thread's buffer, 16 single
 transformed filter G g G^T, output transform A^T m A; the grad-filter pairs the input transform with A g A^T of the
 output gradient and ends with G^T dU G. 2.25x fewer multiplies than im2col + GEMM. Imports numpy, numba."""
 import numpy as np
-from numba import njit, prange
+from .cpu_kernel_cache import njit, prange
 
 from .cpu_kernels_gemm import _add_into, _span
 from .cpu_kernels_norm import epilogue, max4

@@ -3,7 +3,7 @@ output tiles: input transform B^T d B of each 6x6 window into the thread's buffe
 the transformed filter G g G^T, output transform A^T m A (with the eval chains' epilogue and 2x2 max pool). 4x fewer
 multiplies than im2col (F(2x2, 3x3): 2.25x), error a few times F(2x2)'s. Imports numpy, numba, sibling kernels."""
 import numpy as np
-from numba import njit, prange
+from .cpu_kernel_cache import njit, prange
 
 from .cpu_kernels_gemm import _span
 from .cpu_kernels_norm import epilogue, max4

@@ -43,6 +43,7 @@ def _calls(b):
     g, be = np.ones(4, t), np.zeros(4, t)
     z, mean, var, inv = b.bn_act_fwd("leakyRelu", x, g, be, 1e-5, p1=0.01)
     b.bn_act_bwd("leakyRelu", z, x, mean, inv, g, be, True, 0.01)
+    b.bias_grad(x)
     b.act_fwd("relu", x)
     b.act_bwd("relu", x, x, x)
     b.add_act("relu", x, x)

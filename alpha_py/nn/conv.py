@@ -67,7 +67,7 @@ class _ConvBase(Unit):
 
     def _bias_grad(self, eg, gy):
         if self.biased:
-            self.bias().accumulate_grad(eg.backend.sum(gy.reshape(-1, gy.shape[-1]), axis=0))
+            self.bias().accumulate_grad(eg.backend.bias_grad(gy))
 
 
 class Conv3D(_ConvBase):
@@ -99,9 +99,11 @@ class Conv3D(_ConvBase):
             keep = []                            # (y comes back as bits only where a wgmma kernel kept x's cast)
             y = b.conv_fwd(x, self.weight().data, self.stride, self.padding, keep=keep, y_bits=bits)
             return (self._bf16_out(eg, y, gbits),), ((x.shape, keep[0], gbits, False) if keep else x)  # not x itself
+        if self.biased:                          # (the CPU kernels add the bias as they write each output tile)
+            y = b.conv_fwd_biased(x, self.weight().data, self.bias().data, self.stride, self.padding, not self.training)
+            return (y,), x
         fwd = b.conv_fwd if self.training else getattr(b, "conv_fwd_eval", b.conv_fwd)   # CPU: F(4x4) at inference
-        y = fwd(x, self.weight().data, self.stride, self.padding)
-        return (self._add_bias(eg, y),), x
+        return (fwd(x, self.weight().data, self.stride, self.padding),), x
 
     def _bf16_out(self, eg, y, grad_bits):
         """A bf16 training forward's output: stored as the bf16 bits the kernel wrote (uint16; a BatchNorm reads them

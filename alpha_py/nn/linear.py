@@ -43,7 +43,7 @@ class FullConnect(Unit):
         gy = gys[0].reshape(-1, self.out_features)
         w.accumulate_grad(b.matmul(x2, gy, ta=True))
         if self.biased:
-            self._params["bias"].accumulate_grad(b.sum(gy, axis=0))
+            self._params["bias"].accumulate_grad(b.bias_grad(gy))
         if not needs[0]:
             return (None,)
         return (b.matmul(gy, w.data, tb=True).reshape(gys[0].shape[:-1] + (self.in_features,)),)

@@ -1,0 +1,35 @@
+"""Backend layer: where the CPU engine's Numba kernels are cached on disk. Numba checks a cached kernel against its
+own file's time stamp only, so a kernel that inlines another module's function (the convolutions' epilogue) would
+load stale machine code after that module alone changed; the folder is therefore named by a hash of every kernel
+module's source. The kernel modules import njit/prange from here, so the folder is set before any is decorated."""
+import glob
+import hashlib
+import os
+
+import numba
+from numba import njit, prange  # noqa: F401  (re-exported: the kernel modules' decorators)
+
+
+def source_hash(where=None):
+    """12 hex digits over the cpu_kernels_*.py sources in `where` (default: this package), in name order."""
+    h, where = hashlib.sha1(), where or os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(where, "cpu_kernels_*.py"))):
+        h.update(os.path.basename(path).encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
+
+
+def folder(root):
+    """The cache folder under root for these sources."""
+    return os.path.join(root, f"alpha_py-numba-{source_hash()}")
+
+
+def _root():
+    """$NUMBA_CACHE_DIR where set, else the Alpha cache folder ($ALPHA_CACHE_DIR, else ~/.cache/alpha_py)."""
+    return (numba.config.CACHE_DIR or os.environ.get("ALPHA_CACHE_DIR")
+            or os.path.join(os.path.expanduser("~"), ".cache", "alpha_py"))
+
+
+if "alpha_py-numba-" not in os.path.basename(numba.config.CACHE_DIR or ""):
+    numba.config.CACHE_DIR = folder(_root())
