@@ -75,3 +75,19 @@ def test_the_cache_folder_is_named_by_every_kernel_source(tmp_path):
     with open(tmp_path / "cpu_kernels_norm.py", "a") as f:     # an inlined helper's module changes alone
         f.write("\n# changed\n")
     assert cpu_kernel_cache.source_hash(str(tmp_path)) != h
+
+
+def test_an_unwritable_cache_root_falls_back_to_a_temporary_folder(tmp_path):
+    import subprocess
+    import sys
+    import tempfile
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(ALPHA_CACHE_DIR=str(blocker), PYTHONPATH=os.pathsep.join(
+        p for p in (os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.environ.get("PYTHONPATH")) if p))
+    r = subprocess.run([sys.executable, "-c", "import numba; from alpha_py.backend import cpu_kernel_cache; "
+                        "print(numba.config.CACHE_DIR)"], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    got = r.stdout.strip().splitlines()[-1]
+    assert got.startswith(tempfile.gettempdir()) and got.endswith(f"alpha_py-numba-{cpu_kernel_cache.source_hash()}")

@@ -1,10 +1,10 @@
-"""Backend layer: where the CPU engine's Numba kernels are cached on disk. Numba checks a cached kernel against its
-own file's time stamp only, so a kernel that inlines another module's function (the convolutions' epilogue) would
-load stale machine code after that module alone changed; the folder is therefore named by a hash of every kernel
-module's source. The kernel modules import njit/prange from here, so the folder is set before any is decorated."""
+"""Backend layer: the CPU engine's Numba cache folder, named by a hash of every kernel module's source (Numba checks
+a cached kernel against its own file only; the convolutions inline another module's epilogue). The kernel modules
+import njit/prange from here, so the folder is set before any is decorated; an unwritable root: a temp folder."""
 import glob
 import hashlib
 import os
+import tempfile
 
 import numba
 from numba import njit, prange  # noqa: F401  (re-exported: the kernel modules' decorators)
@@ -31,5 +31,22 @@ def _root():
             or os.path.join(os.path.expanduser("~"), ".cache", "alpha_py"))
 
 
+def _writable(path):
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(path, os.W_OK)
+
+
+def choose():
+    """The folder for this process: under _root(), else (not writable: a read-only home) a temporary one."""
+    path = folder(_root())
+    if not _writable(path):
+        user = getattr(os, "getuid", lambda: 0)()
+        path = folder(os.path.join(tempfile.gettempdir(), f"alpha_py-{user}"))
+    return path
+
+
 if "alpha_py-numba-" not in os.path.basename(numba.config.CACHE_DIR or ""):
-    numba.config.CACHE_DIR = folder(_root())
+    numba.config.CACHE_DIR = choose()
