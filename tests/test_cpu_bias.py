@@ -52,6 +52,9 @@ def test_bias_grad_sums_in_float64_with_the_same_bits_for_any_thread_count():
     b64 = alpha.engine.cpu_float64().backend
     np.testing.assert_allclose(b64.bias_grad(g.astype(np.float64)), want, rtol=1e-12)
     assert np.array_equal(b64.bias_grad(np.zeros((0, 5))), np.zeros(5))
+    small = rand(64, 10)                                                  # a linear layer's: NumPy, in float64 too
+    np.testing.assert_array_equal(alpha.engine.cpu_float32().backend.bias_grad(small),
+                                  small.astype(np.float64).sum(axis=0).astype(np.float32))
 
 
 @pytest.mark.parametrize("make", [lambda: nn.conv3D(True, 3, 4, 3, 1, 1), lambda: nn.conv3D(True, 1, 5, 3, 2, 1),

@@ -222,10 +222,13 @@ class FusedCpuOps:
         return mean, var, t(1) / np.sqrt(var + t(eps))
 
     def bias_grad(self, gy):
-        """Column sums in float64 over fixed chunks (the same bits for any thread count), rounded once."""
+        """Column sums in float64, rounded once: NumPy's for small gradients (a linear layer's: no thread pool to
+        wake), else the kernel's over fixed chunks (the same bits for any thread count)."""
         if not self.fused or gy.size == 0:
             return super().bias_grad(gy)
         g2 = np.ascontiguousarray(gy).reshape(-1, gy.shape[-1])
+        if g2.size < PARALLEL_MIN:
+            return g2.sum(axis=0, dtype=np.float64).astype(self.dtype)
         return self._k()[1].col_sums(g2).astype(self.dtype)
 
     def bn_fwd(self, x, gamma, beta, eps, mean=None, var=None):

@@ -34,7 +34,7 @@ class ThreadModes:
 
     def background(self):
         """Work queued on this thread inside returns without sync mode's waits, and its tensors carry completion
-        events (tensor.sync() waits for them): a data iterator's prefetch thread, whose batch is queued ahead of
+        events (tensor.c() waits for them): a data iterator's prefetch thread, whose batch is queued ahead of
         the training step that reads it and must not wait behind the step queued before it."""
         return self._thread_flag("background")
 
@@ -67,7 +67,7 @@ class ThreadModes:
 
     def wait_if_sync(self):
         """In sync mode, outside a train step and outside a public call: wait for the queued work."""
-        if self.is_sync and not self._no_waits() and not getattr(self._local, "depth", 0):
+        if self.is_sync and not getattr(self._local, "depth", 0) and not self._no_waits():
             self.backend.synchronize()
 
     def public(self, fn, args):
