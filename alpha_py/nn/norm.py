@@ -53,7 +53,7 @@ class Affine(_FeatureUnit):
         b, w = eg.backend, self._params["weight"]
         gy = gys[0].reshape(-1, self.features)
         w.accumulate_grad(b.sum(b.mul(gy, x2), axis=0))
-        self._params["bias"].accumulate_grad(b.sum(gy, axis=0))
+        self._params["bias"].accumulate_grad(b.bias_grad(gy))
         return (b.mul(gy, w.data).reshape(gys[0].shape) if needs[0] else None,)
 
 
@@ -255,7 +255,7 @@ class LayerNorm(_FeatureUnit):
         if self._affine:
             w = self._params["weight"]
             w.accumulate_grad(b.sum(b.mul(gy, xhat), axis=0))
-            self._params["bias"].accumulate_grad(b.sum(gy, axis=0))
+            self._params["bias"].accumulate_grad(b.bias_grad(gy))
         if not needs[0]:
             return (None,)
         gxh = b.mul(gy, w.data) if self._affine else gy
