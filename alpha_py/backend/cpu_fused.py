@@ -126,25 +126,8 @@ def _kernels():
     """The kernel modules, imported on first use (importing numba costs ~0.3 s; compiling is per kernel).
     OpenMP's default wait policy (spin a while, then sleep) stays: every GEMM of a step runs inside the same pool
     (cpu_conv.py), and a sleeping worker takes ~0.3 ms to wake on a VM (bench/NOTES-cpu.md)."""
-    try:
-        from . import (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino,
-                       cpu_kernels_wino4)
-    except RuntimeError as e:      # no writable cache folder (read-only install, no home): a temporary one
-        if "cannot cache" not in str(e):
-            raise
-        import sys
-        import tempfile
-
-        import numba
-
-        from .cpu_kernel_cache import folder
-        user = getattr(os, "getuid", lambda: 0)()
-        numba.config.CACHE_DIR = folder(os.path.join(tempfile.gettempdir(), f"alpha_py-{user}"))
-        for name in ("cpu_kernels_act", "cpu_kernels_conv", "cpu_kernels_gemm", "cpu_kernels_norm", "cpu_kernels_wino",
-                     "cpu_kernels_wino4"):
-            sys.modules.pop(f"{__package__}.{name}", None)
-        from . import (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino,
-                       cpu_kernels_wino4)
+    from . import (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino,
+                   cpu_kernels_wino4)        # (their cache folder, a writable one: cpu_kernel_cache.py)
     _KERNELS[:] = [(cpu_kernels_conv, cpu_kernels_norm, cpu_kernels_act, cpu_kernels_gemm, cpu_kernels_wino,
                     cpu_kernels_wino4)]
     return _KERNELS[0]

@@ -144,10 +144,7 @@ class BufferedTensorIter(TensorIter):
     def _make_background(self, engine, rows, epoch, start):
         """The batch's uploads and kernels are queued without waiting (engine.background()): in stream order
         they come before the step that reads them, and waiting would wait for the step queued before them."""
-        modes = getattr(engine, "background", None)
-        if modes is None:
-            return self._make(engine, rows, epoch, start)
-        with modes():
+        with engine.background():
             return self._make(engine, rows, epoch, start)
 
     def hasNext(self):
