@@ -18,14 +18,19 @@ __device__ __forceinline__ void row_stats(const float* row, int C, int lane, flo
     lse = logf(warp_sum(k.value()));
 }
 
+// one warp per row, 8 rows per 256-thread block: declares r, lane and row (x's row r; threads past R return), then
+// m and lse, the row's max and log-sum-exp
+#define WARP_ROW_STATS(x, R, C)                                \
+    const long long r = blockIdx.x * 8LL + (threadIdx.x >> 5); \
+    const int lane = threadIdx.x & 31;                         \
+    if (r >= (R)) return;                                      \
+    const float* row = (x) + r * (C);                          \
+    float m, lse;                                              \
+    row_stats(row, (C), lane, m, lse)
+
 template <int LOG>
 __global__ void softmax_rows(const float* __restrict__ x, float* __restrict__ y, long long R, int C) {
-    long long r = blockIdx.x * 8LL + (threadIdx.x >> 5);
-    int lane = threadIdx.x & 31;
-    if (r >= R) return;
-    const float* row = x + r * C;
-    float m, lse;
-    row_stats(row, C, lane, m, lse);
+    WARP_ROW_STATS(x, R, C);
     float* out = y + r * C;
     if (LOG) {
         for (int c = lane; c < C; c += 32) out[c] = row[c] - m - lse;
@@ -37,13 +42,8 @@ __global__ void softmax_rows(const float* __restrict__ x, float* __restrict__ y,
 
 extern "C" __global__ void softmax_ce_rows(const float* __restrict__ x, const float* __restrict__ label,
                                            float* __restrict__ prob, float* __restrict__ row_loss, long long R, int C) {
-    long long r = blockIdx.x * 8LL + (threadIdx.x >> 5);
-    int lane = threadIdx.x & 31;
-    if (r >= R) return;
-    const float* row = x + r * C;
+    WARP_ROW_STATS(x, R, C);
     const float* lab = label + r * C;
-    float m, lse;
-    row_stats(row, C, lane, m, lse);
     Kahan k;
     for (int c = lane; c < C; c += 32) {
         float ls = row[c] - m - lse;
@@ -58,13 +58,8 @@ extern "C" __global__ void softmax_ce_rows(const float* __restrict__ x, const fl
 // an FMA), so it equals softmax_rows<0>, reduce.cu's row_sum and the separate multiply / subtract / linear kernels
 extern "C" __global__ void softmax_ce_grad_rows(const float* __restrict__ x, const float* __restrict__ label,
                                                 float* __restrict__ g, long long R, int C, float alpha, float beta) {
-    long long r = blockIdx.x * 8LL + (threadIdx.x >> 5);
-    int lane = threadIdx.x & 31;
-    if (r >= R) return;
-    const float* row = x + r * C;
+    WARP_ROW_STATS(x, R, C);
     const float* lab = label + r * C;
-    float m, lse;
-    row_stats(row, C, lane, m, lse);
     const float inv = 1.f / expf(lse);
     Kahan k;
     for (int c = lane; c < C; c += 32) k.add(lab[c]);

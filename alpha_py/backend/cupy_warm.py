@@ -36,8 +36,8 @@ def _ops():
         ("sum", lambda cp, x, y, lab: (x.sum(), x.sum(axis=0), x.sum(axis=1, keepdims=True))),
         ("mean", lambda cp, x, y, lab: (x.mean(), x.mean(axis=0))),
         ("max", lambda cp, x, y, lab: (x.max(), x.max(axis=1))),
-        ("argmax", lambda cp, x, y, lab: x.argmax(axis=1).astype(np.int32)),      # eg.accuracy no longer needs
-        ("equal", lambda cp, x, y, lab: (lab == lab[::-1]).sum()),               # these two (reduce.cu)
+        ("argmax", lambda cp, x, y, lab: x.argmax(axis=1).astype(np.int32)),      # last: eg.accuracy is reduce.cu's;
+        ("equal", lambda cp, x, y, lab: (lab == lab[::-1]).sum()),               # eg.row_max_index, straight_equal
     ]
 
 
