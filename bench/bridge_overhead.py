@@ -2,7 +2,8 @@
 bulk transfer of a 64 MB tensor each way (MB/s) and one MnistCNN training step (batch 64, Adam) from
 Java through JPype and Py4J vs native Python: op by op (zoo net, Java Module) and through
 alpha.train_step (one bridge call per step). Compiles alpha-java + examples with javac, runs
-java/examples/alpha/examples/BridgeBench.java under each bridge, prints a table (not asserted).
+java/examples/alpha/examples/BridgeBench.java under each bridge, prints a table (not asserted). Each step row
+is timed after 2 s of warm-up steps, in batches that end with a parameter read, so queued GPU work counts.
 Usage: python bench/bridge_overhead.py [--reps 3000] [--steps 10] [--big 512] [--engine cuda] [--jvm-opt OPT]"""
 import argparse
 import os
@@ -28,6 +29,14 @@ def best_us(fn, reps):
     return best
 
 
+def warm(step, seconds=2.0):
+    """Run step until `seconds` have passed (at least twice), as BridgeBench.warm does before a CNN row."""
+    end, n = time.perf_counter() + seconds, 0
+    while n < 2 or time.perf_counter() < end:
+        step()
+        n += 1
+
+
 def best_synced_ms(step, n, wait):
     """Lowest mean ms per step over 5 batches of n steps, each batch ending with wait() (queued GPU work counts)."""
     best = float("inf")
@@ -38,6 +47,11 @@ def best_synced_ms(step, n, wait):
         wait()
         best = min(best, (time.perf_counter() - t0) / n * 1e3)
     return best
+
+
+def first(net):
+    """The net's first parameter: reading its value waits for the queued steps."""
+    return next(iter(net.param_map().values()))
 
 
 def make_engine(kind):
@@ -86,16 +100,17 @@ def native(reps, steps, kind, big=512):
         opt.update().clear_grads()
         net.gc()
 
-    step()
-    print(f"bridge python\ntrivial_us {trivial:.2f}\nforward_us {fwd:.2f}\nstep_ms {best_us(step, 5 * steps) / 1e3:.2f}")
+    warm(step)
+    print(f"bridge python\ntrivial_us {trivial:.2f}\nforward_us {fwd:.2f}")
+    print(f"step_ms {best_synced_ms(step, 5 * steps, first(net).value):.3f}")
 
     from alpha_py import F
 
     eg.set_seed(0)
     net = python_mnist_net(nn, F).train().init(eg)
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
-    step()
-    print(f"module_step_ms {best_us(step, 5 * steps) / 1e3:.2f}")
+    warm(step)
+    print(f"module_step_ms {best_synced_ms(step, 5 * steps, first(net).value):.3f}")
 
     class SmallNet(nn.Module):
         """BridgeBench.SmallNet written in Python."""
@@ -112,10 +127,9 @@ def native(reps, steps, kind, big=512):
     net = python_mnist_net(nn, F).train().init(eg)
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
     x, y = eg.uniform(-1.0, 1.0, big, 28, 28, 1), eg.onehot([i % 10 for i in range(big)], 10)
-    probe = next(iter(net.param_map().values()))
     for _ in range(20):
         step()
-    print(f"big_module_step_ms {best_synced_ms(step, 5 * steps, probe.value):.3f}")
+    print(f"big_module_step_ms {best_synced_ms(step, 5 * steps, first(net).value):.3f}")
 
     eg.set_seed(0)
     net = SmallNet().train().init(eg)
@@ -123,7 +137,7 @@ def native(reps, steps, kind, big=512):
     x, y = eg.gaussian(0.0, 1.0, 16, 32), eg.onehot([i % 10 for i in range(16)], 10)
     step()
     best_us(step, reps // 4)
-    print(f"small_module_step_ms {best_us(step, reps // 2) / 1e3:.4f}")
+    print(f"small_module_step_ms {best_synced_ms(step, max(1, reps // 10), first(net).value):.4f}")
     x, y = eg.uniform(-1.0, 1.0, 64, 28, 28, 1), eg.onehot([i % 10 for i in range(64)], 10)
 
     eg.set_seed(0)                                     # the zoo CNN through alpha.train_step

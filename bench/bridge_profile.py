@@ -1,14 +1,15 @@
 """Bench: where the time of a Java Module's training step goes under JPype — the 3-layer MLP of
-BridgeBench (SmallLoop, batch 16, Adam) driven from Java, each bridge request timed on the Python side
-(per request kind), against the same step in Python timed per phase — and the parts of one relu.forward
-call: a bare JPype proxy round trip (long[] in, long[] out) and the Python dispatcher's share. Prints µs
+BridgeBench (ModuleLoop, batch 16, Adam; --net cnn: MnistTrain.MnistNet, batch 64) driven from Java,
+each bridge request timed on the Python side (per request kind), against the same step in Python timed
+per phase — and the parts of one relu.forward call: a bare JPype proxy round trip (long[] in, long[]
+out) and the Python dispatcher's share. Prints µs
 (best of 5 runs; not asserted). --engine cuda: both sides on cuda_float32(0) (auto_graph on); --classes: a compiled
 class path (alpha-java + examples + py4j jar) instead of javac (the device machine has no JDK).
 Also the Java step with request templates off and on (Bridge.templates, alternating) and, --cprofile N, the N
 costliest functions of a cProfile of the Java steps; --diff N, the N functions whose profiled own time per step
 grows most from the Python loop to the Java one; --spy times chosen methods per step on both sides.
-Usage: python bench/bridge_profile.py [--steps 1000] [--no-batch] [--no-lazy] [--engine cpu|cuda] [--classes CP]
-       [--cprofile N] [--diff N] [--spy module:Class.method,...]"""
+Usage: python bench/bridge_profile.py [--steps 1000] [--net mlp|cnn] [--no-batch] [--no-lazy] [--engine cpu|cuda]
+       [--classes CP] [--cprofile N] [--diff N] [--spy module:Class.method,...]"""
 import argparse
 import collections
 import os
@@ -20,7 +21,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bridge_overhead import compile_java  # noqa: E402
+from bridge_overhead import compile_java, python_mnist_net  # noqa: E402
 
 
 SPIED = {}                # "Class.method" -> [seconds, calls] while --spy is on
@@ -80,7 +81,7 @@ def print_diff(py_own, java_own, top):
         print(f"{d:8.1f}  {k[:60]:60s} {p[0]:5.1f} {p[1]:6.1f} {p[2]:7.1f} | {j[0]:5.1f} {j[1]:6.1f} {j[2]:7.1f}")
 
 
-def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jvm_opts=(), diff=False):
+def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jvm_opts=(), diff=False, net="mlp"):
     import jpype
     from alpha_py.java.launcher import start_jvm
 
@@ -89,9 +90,11 @@ def java_side(steps, batch, lazy=True, engine="cpu", classes=None, profile=0, jv
                                                 f"-Dalpha.bridge.lazy={str(lazy).lower()}", *jvm_opts])
     engines = jpype.JClass("alpha.Alpha").alpha.engine
     eg = engines.cuda_float32(0, "fp32") if engine == "cuda" else engines.cpu_float32()   # as Python's cuda_float32(0)
-    loop = jpype.JClass("alpha.examples.BridgeBench$SmallLoop")(eg)
-    for _ in range(20):                 # ~6000 steps: the JIT needs seconds to reach the steady state
-        loop.run(300)
+    loop = jpype.JClass("alpha.examples.BridgeBench$ModuleLoop")(eg, net)
+    end, n = time.perf_counter() + 4.0, 0
+    while n < 20 and (n < 2 or time.perf_counter() < end):   # up to 6000 steps: the JIT needs seconds to settle
+        loop.run(300 if net == "mlp" else 100)
+        n += 1
     d, handle, clock = endpoint.dispatcher, endpoint.dispatcher.handle, time.perf_counter
     spent, count = collections.defaultdict(float), collections.Counter()
 
@@ -187,7 +190,7 @@ def call_parts(endpoint):
     return proxy, disp, direct
 
 
-def python_side(steps, engine="cpu", diff=False):
+def python_side(steps, engine="cpu", diff=False, which="mlp"):
     from alpha_py import F, alpha, nn
 
     class SmallNet(nn.Module):
@@ -201,9 +204,11 @@ def python_side(steps, engine="cpu", diff=False):
 
     eg = alpha.engine.cuda_float32(0) if engine == "cuda" else alpha.engine.cpu_float32()
     eg.set_seed(0)
-    net = SmallNet().train().init(eg)
+    net = (python_mnist_net(nn, F) if which == "cnn" else SmallNet()).train().init(eg)
     opt, ls = alpha.optim.Adam(net.param_map(), 1e-3), alpha.loss.softmax_crossEntropy()
-    x, y = eg.gaussian(0.0, 1.0, 16, 32), eg.onehot([i % 10 for i in range(16)], 10)
+    batch = 64 if which == "cnn" else 16
+    x = eg.uniform(-1.0, 1.0, batch, 28, 28, 1) if which == "cnn" else eg.gaussian(0.0, 1.0, batch, 32)
+    y = eg.onehot([i % 10 for i in range(batch)], 10)
     clock, parts = time.perf_counter, collections.defaultdict(float)
 
     def step():
@@ -246,6 +251,8 @@ def python_side(steps, engine="cpu", diff=False):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=1000)
+    ap.add_argument("--net", choices=("mlp", "cnn"), default="mlp",
+                    help="the Module: BridgeBench.SmallNet at batch 16, or MnistTrain.MnistNet at batch 64")
     ap.add_argument("--no-batch", dest="batch", action="store_false")
     ap.add_argument("--no-lazy", dest="lazy", action="store_false")
     ap.add_argument("--engine", choices=("cpu", "cuda"), default="cpu")
@@ -265,11 +272,12 @@ def main():
     if a.spy:
         spy(a.spy.split(","))
     plain, (timed_us, reqs), (proxy, disp, direct), java_own = java_side(
-        a.steps, a.batch, a.lazy, a.engine, a.classes, a.cprofile, a.jvm_opts, diff=a.diff > 0)
+        a.steps, a.batch, a.lazy, a.engine, a.classes, a.cprofile, a.jvm_opts, diff=a.diff > 0, net=a.net)
     print(f"one relu.forward: JPype proxy round trip (long[] in and out, no dispatch) {proxy:.2f} us; "
           f"through the Python dispatcher {disp:.2f} us vs called directly {direct:.2f} us "
           f"(dispatcher share {disp - direct:.2f} us)")
-    (py_us, parts), py_own = python_side(a.steps, a.engine, a.diff > 0) if a.python_side else ((float("nan"), {}), None)
+    (py_us, parts), py_own = (python_side(a.steps, a.engine, a.diff > 0, a.net) if a.python_side
+                              else ((float("nan"), {}), None))
     in_python = sum(v for v, _ in reqs.values())
     print(f"Java Module step over JPype: {plain:.1f} us ({timed_us:.1f} us with the request timer); "
           f"Python handling its requests {in_python:.1f} us; outside them (Java, JPype) {timed_us - in_python:.1f} us")

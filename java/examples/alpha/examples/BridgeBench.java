@@ -36,6 +36,8 @@ import alpha.optim.Optimizer;
  * Each figure is the best of 5 batches (the machine may be shared). Prints "key value" lines.
  */
 public class BridgeBench {
+    static final double WARM_S = 2.0;     // seconds of warm-up steps before a CNN row is timed (both sides)
+
     /** Best (lowest) mean over 5 batches of reps/5 calls, in microseconds: robust to a busy machine. */
     static double time(Runnable r, int reps) {
         int per = Math.max(1, reps / 5);
@@ -46,6 +48,34 @@ public class BridgeBench {
             best = Math.min(best, (System.nanoTime() - t0) / 1e3 / per);
         }
         return best;
+    }
+
+    /** Lowest mean milliseconds per step over 5 batches of n steps, each batch ending with a read of `probe` (it
+     *  waits for the queued steps): a step's throughput, whether the host or the GPU bounds it. */
+    static double timeSynced(Runnable step, int n, alpha.nn.Parameter probe) {
+        double best = Double.MAX_VALUE;
+        for (int k = 0; k < 5; k++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) step.run();
+            probe.value();
+            best = Math.min(best, (System.nanoTime() - t0) / 1e6 / n);
+        }
+        return best;
+    }
+
+    static alpha.nn.Parameter first(Unit net) {
+        return net.param_map().values().iterator().next();
+    }
+
+    /** Runs r until `seconds` have passed (at least twice): the JIT compiles the step's Java path and the loop
+     *  recorder captures it before it is timed, so a row measures the steady state, as the Python side does. */
+    static void warm(Runnable r, double seconds) {
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        int n = 0;
+        while (n < 2 || System.nanoTime() < end) {
+            r.run();
+            n++;
+        }
     }
 
     /** A small MLP as a Java Module (bench/bridge_overhead.py has the same net in Python). */
@@ -68,19 +98,24 @@ public class BridgeBench {
         return (System.nanoTime() - t0) / 1e3 / n;
     }
 
-    /** SmallNet training steps driven from Java, for bench/bridge_profile.py (JPype: Python times each request). */
-    public static final class SmallLoop {
-        private final SmallNet net;
+    /** Training steps of a Java Module driven from Java, for bench/bridge_profile.py (JPype: Python times each
+     *  request): "mlp", SmallNet at batch 16; "cnn", MnistTrain.MnistNet at batch 64 (Adam, softmax cross-entropy). */
+    public static final class ModuleLoop {
+        private final alpha.nn.Module net;
         private final Optimizer opt;
         private final LossFunction ls = alpha.loss.softmax_crossEntropy();
         private final Tensor x, y;
 
-        public SmallLoop(Engine eg) {
+        public ModuleLoop(Engine eg, String which) {
             eg.set_seed(0);
-            net = new SmallNet().train().init(eg);
+            boolean cnn = "cnn".equals(which);
+            if (!cnn && !"mlp".equals(which))
+                throw new IllegalArgumentException("BridgeBench.ModuleLoop: net must be \"mlp\" or \"cnn\", got " + which);
+            net = (cnn ? new MnistTrain.MnistNet() : new SmallNet()).train().init(eg);
             opt = alpha.optim.Adam(net.param_map(), 1e-3f);
-            x = eg.gaussian(0f, 1f, 16, 32);
-            int[] labels = new int[16];
+            int batch = cnn ? 64 : 16;
+            x = cnn ? eg.uniform(-1f, 1f, batch, 28, 28, 1) : eg.gaussian(0f, 1f, batch, 32);
+            int[] labels = new int[batch];
             for (int i = 0; i < labels.length; i++) labels[i] = i % 10;
             y = eg.onehot(labels, 10);
         }
@@ -152,7 +187,8 @@ public class BridgeBench {
         long r0 = b.requests();
         step.run();
         System.out.printf("calls_per_step %d%n", b.requests() - r0);
-        System.out.printf("step_ms %.2f%n", time(step, 5 * steps) / 1e3);
+        warm(step, WARM_S);
+        System.out.printf("step_ms %.3f%n", timeSynced(step, 5 * steps, first(net)));
 
         eg.set_seed(0);                                     // the same CNN as a Java Module
         MnistTrain.MnistNet jnet = new MnistTrain.MnistNet().train().init(eg);
@@ -167,7 +203,8 @@ public class BridgeBench {
         r0 = b.requests();
         jstep.run();
         System.out.printf("module_calls_per_step %d%n", b.requests() - r0);
-        System.out.printf("module_step_ms %.2f%n", time(jstep, 5 * steps) / 1e3);
+        warm(jstep, WARM_S);
+        System.out.printf("module_step_ms %.3f%n", timeSynced(jstep, 5 * steps, first(jnet)));
 
         eg.set_seed(0);                                     // a small MLP Module: host-bound, as a GPU step is
         SmallNet snet = new SmallNet().train().init(eg);
@@ -185,7 +222,7 @@ public class BridgeBench {
         sstep.run();
         System.out.printf("small_module_calls_per_step %d%n", b.requests() - r0);
         for (int i = 0; i < 6000; i += 300) time(sstep, 300);   // the JIT needs seconds to reach the steady state
-        System.out.printf("small_module_step_ms %.4f%n", time(sstep, reps / 2) / 1e3);
+        System.out.printf("small_module_step_ms %.4f%n", timeSynced(sstep, Math.max(1, reps / 10), first(snet)));
 
         int nb = args.length > 2 ? Integer.parseInt(args[2]) : 512;    // the Java Module CNN, a GPU-bound batch
         eg.set_seed(0);
@@ -194,7 +231,6 @@ public class BridgeBench {
         int[] blabels = new int[nb];
         for (int i = 0; i < nb; i++) blabels[i] = i % 10;
         Tensor bx = eg.uniform(-1f, 1f, nb, 28, 28, 1), by = eg.onehot(blabels, 10);
-        alpha.nn.Parameter probe = bnet.param_map().values().iterator().next();
         Runnable bstep = () -> {
             Tensor yh = bnet.forward(bx)[0];
             bnet.backward(ls.gradient(yh, by));
@@ -202,14 +238,7 @@ public class BridgeBench {
             bnet.gc();
         };
         for (int i = 0; i < 20; i++) bstep.run();
-        double bbest = Double.MAX_VALUE;
-        for (int k = 0; k < 5; k++) {
-            long t0 = System.nanoTime();
-            for (int i = 0; i < 5 * steps; i++) bstep.run();
-            probe.value();                                  // waits for the queued steps
-            bbest = Math.min(bbest, (System.nanoTime() - t0) / 1e6 / (5 * steps));
-        }
-        System.out.printf("big_module_step_ms %.3f%n", bbest);
+        System.out.printf("big_module_step_ms %.3f%n", timeSynced(bstep, 5 * steps, first(bnet)));
 
         eg.set_seed(0);                                     // the zoo CNN through alpha.train_step
         Unit tnet = nn.MnistCNN().train().init(eg);
