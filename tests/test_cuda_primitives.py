@@ -248,6 +248,23 @@ def test_matmul_on_own_gemm_all_transposes(m, k, n, ta, tb):
     check("matmul", f"{m},{k},{n},{ta},{tb}", bg.matmul(dev(a), dev(b), ta=ta, tb=tb), bc.matmul(a, b, ta=ta, tb=tb))
 
 
+@pytest.mark.parametrize("m,k,n", [(64, 3136, 128), (512, 3136, 128), (64, 512, 10), (1, 5000, 3), (3, 1000, 1)])
+def test_matmul_with_few_output_tiles_splits_its_sum(m, k, n):
+    """A@B whose output fills few GEMM tiles and whose k is long (a large fan-in fullconnect at a small batch) runs
+    split over k (matmul_splits), and still matches the CPU; a big output keeps the one-pass kernel."""
+    bc, bg = both()
+    assert bg.matmul_splits(m, k, n) and not bg.matmul_splits(2049, 33, 130)
+    a, b = rand(m, k), rand(k, n)
+    names, launch = [], bg.kernel
+    bg.kernel = lambda fam, name, smem=0: names.append(name) or launch(fam, name, smem)
+    try:
+        got = bg.matmul(dev(a), dev(b))
+    finally:
+        del bg.kernel
+    assert any(name.startswith("conv_bwd_filter<") for name in names), names
+    check("matmul", f"split {m},{k},{n}", got, bc.matmul(a, b))
+
+
 def test_matmul_and_misc_primitives():
     bc, bg = both()
     a, b = rand(65, 130), rand(130, 33)

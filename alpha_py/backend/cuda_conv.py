@@ -14,6 +14,8 @@ from .cuda_winograd import CudaWinogradOps, winograd_applicable
 i32, i64 = np.int32, np.int64
 THREADS = 256
 GEMM_TILES = ((128, 128), (128, 64), (64, 128), (64, 64))
+MATMUL_SPLIT_MIN = 2      # matmul: slices of k below which A@B keeps the one-pass bwd-data GEMM (matmul_splits)
+MATMUL_SPLIT_ROWS = 128   # ... and the least rows of k per slice where it splits
 
 
 def _parsed(name):
@@ -242,13 +244,13 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
                               lambda bm, bn: self._gemm_bwd_filter(x, gy, w_shape, stride, pad, bm, bn),
                               (128 if oc > 64 else 64, 128 if kw > 64 else 64), wino, tc)
 
-    def _gemm_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, mma=None):
+    def _gemm_bwd_filter(self, x, gy, w_shape, stride, pad, bm, bn, mma=None, min_rows=256):
         oc, fh, fw, ic = w_shape
         _, oh, ow, _ = gy.shape
         kw = fh * fw * ic
         rows = gy.shape[0] * oh * ow
         tiles = -(-oc // bm) * -(-kw // bn)
-        s, chunk = self._split_k(rows, tiles)
+        s, chunk = self._split_k(rows, tiles, min_rows)
         gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
         ws = gw if s == 1 else cupy.empty((s, oc, kw), dtype=self.dtype)
         vec = int(ic % 4 == 0 and oc % 4 == 0 and aligned(x, gy))
@@ -288,10 +290,21 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         elif tb:                    # C[m, n] = sum_k A[m, k] B[n, k]
             c = self._gemm_fwd(a.reshape(m, 1, 1, k), b.reshape(n, 1, 1, k), one, zero, (1, 1),
                                *self._fc_tiles(m, n), mma=0)
+        elif self.matmul_splits(m, k, n):    # few output tiles, a long sum: the bwd-filter kernel splits k (A^T)
+            c = self._gemm_bwd_filter(b.reshape(k, 1, 1, n), cupy.ascontiguousarray(a.T).reshape(k, 1, 1, m),
+                                      (m, 1, 1, n), one, zero, *self._fc_tiles(m, n), mma=0, min_rows=MATMUL_SPLIT_ROWS)
         else:                       # C[m, n] = sum_k A[m, k] B[k, n]
             c = self._gemm_bwd_data(a.reshape(m, 1, 1, k), b.reshape(k, 1, 1, n), (m, 1, 1, n), one, zero,
                                     *self._fc_tiles(m, n), mma=0)
         return c.reshape(m, n)
+
+    def matmul_splits(self, m, k, n):
+        """Does A@B ([m, k] @ [k, n]) split its reduction? Where its output has too few tiles to fill the GPU and
+        k is long (a fullconnect with a large fan-in at a small batch: one block would run the whole sum),
+        it runs as A^T's bwd-filter GEMM, whose k splits over MATMUL_SPLIT_MIN or more blocks (on the H200, a
+        [64, 3136] @ [3136, 128] took 276 us in one pass and 20 us split in 25)."""
+        bm, bn = self._fc_tiles(m, n)
+        return self._split_k(k, -(-m // bm) * -(-n // bn), MATMUL_SPLIT_ROWS)[0] >= MATMUL_SPLIT_MIN
 
     def _fc_tiles(self, m, n):
         return (128 if m >= 2048 else 64), (128 if n > 64 else 64)
@@ -330,8 +343,8 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
         s = max(1, min(-(-4 * self.sm_count // tiles), -(-rows // 64)))
         gw = cupy.empty(tuple(w_shape), dtype=self.dtype)
         ws = gw if s == 1 else cupy.empty((s, fh, fw, c), dtype=self.dtype)
-        self.kernel("dwconv", "dw_bwd_filter")((-(-c // 32), fh * fw, s), (32, 8),
-                                               (x, gy, ws) + self._dw_geom(x.shape, w_shape, gy.shape[1:3], stride, pad))
+        geom = self._dw_geom(x.shape, w_shape, gy.shape[1:3], stride, pad)
+        self.kernel("dwconv", "dw_bwd_filter")((-(-c // 32), fh * fw, s), (32, 8), (x, gy, ws) + geom)
         if s > 1:
             self._sum_slices(ws, s, fh * fw * c, gw)
         return gw
