@@ -89,6 +89,11 @@ def native(reps, steps, kind, big=512):
     trivial = best_us(small.ndim, reps)
     fwd = best_us(lambda: relu.forward(small), reps)
     relu.gc()
+    ceg = alpha.engine.cpu_float32()               # the same call on a CPU engine (BridgeBench's cpu_forward_us)
+    crelu, csmall = nn.relu().init(ceg), ceg.ones(1, 4)
+    best_us(lambda: crelu.forward(csmall), reps)
+    print(f"cpu_forward_us {best_us(lambda: crelu.forward(csmall), reps):.2f}")
+    crelu.gc()
     net = nn.MnistCNN().train().init(eg)
     opt = alpha.optim.Adam(net.param_map(), 1e-3)
     ls = alpha.loss.softmax_crossEntropy()
@@ -209,6 +214,7 @@ def main():
     for k in bridges:
         res[k]["overhead"] = float(res[k]["forward_us"]) - float(py["forward_us"])
         res[k]["trivial_overhead"] = float(res[k]["trivial_us"]) - float(py["trivial_us"])
+        res[k]["cpu_overhead"] = float(res[k]["cpu_forward_us"]) - float(py["cpu_forward_us"])
 
     def row(name, key, fmt="10.1f", base=True):
         cells = [format(float(py[key]), fmt) if base else format("-", ">10s")]
@@ -220,6 +226,8 @@ def main():
     row("  bridge overhead per call (us)", "trivial_overhead", base=False)
     row("relu.forward([1,4]) per call (us)", "forward_us")
     row("  bridge overhead per call (us)", "overhead", base=False)
+    row("relu.forward on a CPU engine (us)", "cpu_forward_us")
+    row("  bridge overhead per call (us)", "cpu_overhead", base=False)
     row("64 MB tensor Java->Python (MB/s)", "put_MBps", "10.0f", base=False)
     row("64 MB tensor Python->Java (MB/s)", "get_MBps", "10.0f", base=False)
     for name, key, calls in (("MnistCNN train step, batch 64 (ms)", "step_ms", "calls_per_step"),

@@ -158,6 +158,15 @@ public class BridgeBench {
         double fwd = time(() -> relu.forward(small), reps);
         relu.gc();
         System.out.printf("bridge %s%ntrivial_us %.2f%nforward_us %.2f%n", alpha.bridge(), trivial, fwd);
+        Engine ceg = alpha.engine.cpu_float32();            // the same call on a CPU engine: no GPU wait in it,
+        Unit crelu = nn.relu().init(ceg);                   // so the bridge's share stands out of the noise
+        Tensor csmall = ceg.ones(1, 4);
+        for (int w = 0; w < 10; w++) {
+            time(() -> crelu.forward(csmall), 2000);
+            crelu.gc();
+        }
+        System.out.printf("cpu_forward_us %.2f%n", time(() -> crelu.forward(csmall), reps));
+        crelu.gc();
 
         int n = 16 << 20;                                   // 16M floats = 64 MB
         float[] data = new float[n];
