@@ -81,3 +81,39 @@ def test_act_bwd_takes_a_fan_in_s_second_gradient_and_an_output_array(backend, a
     got = b.act_bwd(act, own, x, y, 0.0, 0.0, gy2, own)
     assert got is own
     close(own, want, np.float32)
+
+
+@pytest.mark.parametrize("name,p1", [("relu", 0.0), ("leakyRelu", 0.01), ("relu6", 0.0), (None, 0.0)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_piecewise_activations_below_the_pool_size_run_on_one_thread_with_the_same_bits(name, p1, dtype):
+    """act_fwd / act_bwd / add_act below cpu_fused.PARALLEL_MIN elements take the one-thread kernels (no OpenMP
+    region to wake); they give the pool kernels' bits, and the NumPy reference's values."""
+    from alpha_py.backend import cpu_kernels_norm as kn
+    from alpha_py.backend.cpu_fused import PARALLEL_MIN
+    b, ref = CpuBackend(dtype), NumpyCpuBackend(dtype)
+    x, gy = inputs(dtype, (5, 7))
+    x.reshape(-1)[7:9] = [6.0, 7.5]                 # relu6's cap
+    pw = b._piecewise(name, p1)
+    for par, one, args in ((kn.act_fwd_flat, kn.act_fwd_flat_1, (x,)), (kn.act_bwd_flat, kn.act_bwd_flat_1, (gy, x)),
+                           (kn.add_act_flat, kn.add_act_flat_1, (x, gy))):
+        flat = [a.reshape(-1) for a in args]
+        o1, o2 = np.empty(x.size, dtype), np.empty(x.size, dtype)
+        par(*flat, *pw, o1)
+        one(*flat, *pw, o2)
+        np.testing.assert_array_equal(o1, o2)
+    if name is None:                                # (the identity: the backend adds without an activation)
+        return
+    names = [k for n in ("act_fwd_flat", "act_bwd_flat", "add_act_flat") for k in (n, n + "_1")]
+    used, real = [], {k: getattr(kn, k) for k in names}
+    for k, fn in real.items():
+        setattr(kn, k, lambda *a, _r=fn, _k=k: used.append(_k) or _r(*a))
+    try:
+        np.testing.assert_array_equal(b.act_fwd(name, x, p1), ref.act_fwd(name, x, p1))
+        np.testing.assert_array_equal(b.act_bwd(name, gy, x, None, p1), ref.act_bwd(name, gy, x, None, p1))
+        np.testing.assert_array_equal(b.add_act(name, x, gy, p1), ref.add_act(name, x, gy, p1))
+        wide = np.ones(PARALLEL_MIN, dtype)
+        b.add_act(name, wide, wide, p1)
+    finally:
+        for k, fn in real.items():
+            setattr(kn, k, fn)
+    assert used == ["act_fwd_flat_1", "act_bwd_flat_1", "add_act_flat_1", "add_act_flat"], used

@@ -25,7 +25,10 @@ for name, dt in (("cpu_float32", np.float32), ("cpu_float64", np.float64)):
     opt.update().clear_grads()
     net.gc().eval()
     net(x)[0].numpy()
-    eg.backend.act_bwd("sigmoid", x.data, x.data, eg.backend.act_fwd("sigmoid", x.data))
+    b, z = eg.backend, x.data
+    b.act_bwd("sigmoid", z, z, b.act_fwd("sigmoid", b.add_act("relu", z, z)))
+    wide = np.ones(1 << 15, dt)                     # cpu_fused.PARALLEL_MIN: the pool's activation kernels
+    b.act_bwd("relu", wide, wide, b.add_act("relu", b.act_fwd("relu", wide), wide))
 misses = {}
 for mod in (cpu_kernels_act, cpu_kernels_conv, cpu_kernels_gemm, cpu_kernels_norm, cpu_kernels_wino, cpu_kernels_wino4):
     for k, v in vars(mod).items():
@@ -49,5 +52,6 @@ def test_warmup_cpu_fills_the_kernel_cache(tmp_path):
     used = {k: v for k, v in stats.items() if v != [0, 0]}
     assert {"wino4_fwd", "wino4_filter", "conv_fwd_narrow", "conv_bwd_filter", "conv_rows_t", "gemm_ksplit",
             "maxpool_fwd", "maxpool_bwd", "bn_stats", "bn_act_apply", "bn_act_bwd_sums", "bn_act_bwd_apply",
-            "adam_flat", "smooth_fwd_flat", "smooth_bwd_flat"} <= set(used), stats
+            "adam_flat", "smooth_fwd_flat", "smooth_bwd_flat", "act_fwd_flat", "act_fwd_flat_1", "act_bwd_flat",
+            "act_bwd_flat_1", "add_act_flat", "add_act_flat_1"} <= set(used), stats
     assert all(miss == 0 for _, miss in used.values()), {k: v for k, v in used.items() if v[1]}

@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import ArgumentError
 from .optim_ops import optim_scalars
 
-PARALLEL_MIN = 1 << 15  # elements below which an element-wise op stays one NumPy call
+PARALLEL_MIN = 1 << 15  # elements below which an element-wise op stays one NumPy call (or one thread)
 SGD_FAMILY = {"sgd": (0, None, None), "momentum": (1, "velocity", "beta"), "sgdmn": (2, "velocity", "momentum"),
               "rmsprop": (3, "exp_avg_sq", "beta")}      # rule -> (kernel code, state, its decay hyper-parameter)
 
@@ -280,8 +280,9 @@ class FusedCpuOps:
             return out
         if not self.fused or pw is None:
             return super().act_fwd(name, x, p1, p2)
-        out = np.empty(x.shape, dtype=self.dtype)
-        self._k()[1].act_fwd_flat(np.ascontiguousarray(x).reshape(-1), *pw, out.reshape(-1))
+        out, k = np.empty(x.shape, dtype=self.dtype), self._k()[1]
+        (k.act_fwd_flat if x.size >= PARALLEL_MIN else k.act_fwd_flat_1)(np.ascontiguousarray(x).reshape(-1), *pw,
+                                                                           out.reshape(-1))
         return out
 
     def act_bwd(self, name, gy, x, y, p1=0.0, p2=0.0, gy2=None, out=None):
@@ -298,9 +299,9 @@ class FusedCpuOps:
             return out
         if not self.fused or pw is None:
             return super().act_bwd(name, gy, x, y, p1, p2)
-        out = np.empty(x.shape, dtype=self.dtype)
-        self._k()[1].act_bwd_flat(np.ascontiguousarray(gy).reshape(-1), np.ascontiguousarray(x).reshape(-1),
-                                  *pw, out.reshape(-1))
+        out, k = np.empty(x.shape, dtype=self.dtype), self._k()[1]
+        (k.act_bwd_flat if x.size >= PARALLEL_MIN else k.act_bwd_flat_1)(
+            np.ascontiguousarray(gy).reshape(-1), np.ascontiguousarray(x).reshape(-1), *pw, out.reshape(-1))
         return out
 
     def add(self, a, b):
@@ -326,9 +327,9 @@ class FusedCpuOps:
         pw = self._piecewise(name, p1) if name is not None else None
         if not self.fused or pw is None or a.shape != b.shape:
             return super().add_act(name, a, b, p1, p2)
-        out = np.empty(a.shape, dtype=self.dtype)
-        self._k()[1].add_act_flat(np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1),
-                                  *pw, out.reshape(-1))
+        out, k = np.empty(a.shape, dtype=self.dtype), self._k()[1]
+        (k.add_act_flat if a.size >= PARALLEL_MIN else k.add_act_flat_1)(
+            np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1), *pw, out.reshape(-1))
         return out
 
     # ---------------------------------------------------------------- optimizer

@@ -173,6 +173,27 @@ def act_bwd_flat(gy, x, lo, hi, neg, one, out):
         out[i] = gy[i] * _dact(x[i], lo, hi, neg, one)
 
 
+# One-thread twins of the three kernels above, for arrays below cpu_fused.PARALLEL_MIN: a parallel region costs a
+# pool wake-up (~5 us on the main thread, 60-400 us on another thread once two threads own OpenMP pools;
+# bench/NOTES-cpu.md) for a few microseconds of work. The same formulas, so the same bits.
+@njit(cache=True)
+def act_fwd_flat_1(x, lo, hi, neg, one, out):
+    for i in range(x.size):
+        out[i] = _act(x[i], lo, hi, neg, one)
+
+
+@njit(cache=True)
+def add_act_flat_1(a, b, lo, hi, neg, one, out):
+    for i in range(a.size):
+        out[i] = _act(a[i] + b[i], lo, hi, neg, one)
+
+
+@njit(cache=True)
+def act_bwd_flat_1(gy, x, lo, hi, neg, one, out):
+    for i in range(x.size):
+        out[i] = gy[i] * _dact(x[i], lo, hi, neg, one)
+
+
 @njit(cache=True)
 def _regularised(gi, wi, l1, l2):
     """g' = g + l1*sign(w) + l2*w in the NumPy reference's order (a zero term is skipped)."""

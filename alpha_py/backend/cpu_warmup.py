@@ -6,6 +6,7 @@ import time
 import numpy as np
 
 from .cpu import CpuBackend
+from .cpu_fused import PARALLEL_MIN
 
 
 def _calls(b):
@@ -44,9 +45,10 @@ def _calls(b):
     z, mean, var, inv = b.bn_act_fwd("leakyRelu", x, g, be, 1e-5, p1=0.01)
     b.bn_act_bwd("leakyRelu", z, x, mean, inv, g, be, True, 0.01)
     b.bias_grad(x)
-    b.act_fwd("relu", x)
-    b.act_bwd("relu", x, x, x)
-    b.add_act("relu", x, x)
+    for a in (x, np.ones(PARALLEL_MIN, t)):     # the one-thread kernels, and the pool's from PARALLEL_MIN up
+        b.act_fwd("relu", a)
+        b.act_bwd("relu", a, a, a)
+        b.add_act("relu", a, a)
     b.act_bwd("sigmoid", x, x, b.act_fwd("sigmoid", x))
     hp = {"step": 1, "lr": 1e-3, "L1": 0.0, "L2": 0.0, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8}
     wt = [np.zeros(8, t)]
