@@ -3,7 +3,7 @@
 // Operands are fp32 in device memory and rounded to bf16 (round-to-nearest-even, cvt.rn.bf16x2.f32) as they are
 // staged into shared memory: the conversion happens at the kernel boundary, storage stays fp32. C is fp32 [M, N].
 // | kernel          | args                                          | launch                                  |
-// | gemm_bf16_64x64 | a, b, c, M, N, K, sam, sak, sbk, sbn (i64)   | (ceil(N/64), ceil(M/64)) x 128 threads |
+// | gemm_bf16_64x64 | a, b, c, M, N, K, sam, sak, sbk, sbn (i64), kc | (ceil(N/64), ceil(M/64), S) x 128 threads |
 // | gemm_bf16_128<VA,VB> | the same                                 | (ceil(N/128), ceil(M/128)) x 256 threads |
 // gemm_bf16_128: block tile 128x128x32, 8 warps as 2 (m) x 4 (n), each 64x32; the next k-tile is loaded into
 // registers while the tensor cores work on the current one (two shared stages, one barrier per k-tile). VA / VB:
@@ -13,13 +13,14 @@
 //! instances: gemm_bf16_128<1,2> gemm_bf16_128<2,0> gemm_bf16_128<2,1> gemm_bf16_128<2,2>
 // Block tile 64x64x16; 4 warps as 2x2, each a 32x32 tile = 2 (m16) x 4 (n8) mma tiles. Shared tiles are K-major
 // [64][16+8] bf16 (a row stride of 12 words: the fragment reads of one warp hit 32 distinct banks).
-// Any M, N, K >= 1 and any strides (edges zero-filled); no alignment needed.
+// Any M, N, K >= 1 and any strides (edges zero-filled); no alignment needed. Split k: block z sums k in
+// [z*kc, min(K, (z+1)*kc)) into c + z*M*N (kc a multiple of 16; S = 1 and kc >= K: the whole sum into c).
 
 #include "bf16_mma.cuh"
 
 extern "C" __global__ void __launch_bounds__(128) gemm_bf16_64x64(const float* __restrict__ a,
         const float* __restrict__ b, float* __restrict__ c,
-        int M, int N, int K, long long sam, long long sak, long long sbk, long long sbn) {
+        int M, int N, int K, long long sam, long long sak, long long sbk, long long sbn, int kc) {
     __shared__ __align__(16) unsigned short As[GB_BM][GB_LD];     // As[m][k]
     __shared__ __align__(16) unsigned short Bs[GB_BN][GB_LD];     // Bs[n][k]
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -34,7 +35,9 @@ extern "C" __global__ void __launch_bounds__(128) gemm_bf16_64x64(const float* _
 #pragma unroll
             for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
 
-    for (int k0 = 0; k0 < K; k0 += GB_BK) {
+    const int kb = blockIdx.z * kc, ke = min(K, kb + kc);
+    c += (long long)blockIdx.z * M * N;
+    for (int k0 = kb; k0 < ke; k0 += GB_BK) {
         // stage: 64 rows x 8 k-pairs per operand = 512 pairs, 4 per thread; fp32 -> bf16 here
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
@@ -42,12 +45,12 @@ extern "C" __global__ void __launch_bounds__(128) gemm_bf16_64x64(const float* _
             const int m = m0 + row, n = n0 + row;
             float a0 = 0.f, a1 = 0.f, b0 = 0.f, b1 = 0.f;
             if (m < M) {
-                if (kk < K) a0 = a[m * sam + kk * sak];
-                if (kk + 1 < K) a1 = a[m * sam + (kk + 1) * sak];
+                if (kk < ke) a0 = a[m * sam + kk * sak];
+                if (kk + 1 < ke) a1 = a[m * sam + (kk + 1) * sak];
             }
             if (n < N) {
-                if (kk < K) b0 = b[kk * sbk + n * sbn];
-                if (kk + 1 < K) b1 = b[(kk + 1) * sbk + n * sbn];
+                if (kk < ke) b0 = b[kk * sbk + n * sbn];
+                if (kk + 1 < ke) b1 = b[(kk + 1) * sbk + n * sbn];
             }
             *reinterpret_cast<unsigned*>(&As[row][2 * (p & 7)]) = gb_pack(a0, a1);
             *reinterpret_cast<unsigned*>(&Bs[row][2 * (p & 7)]) = gb_pack(b0, b1);

@@ -6,7 +6,7 @@ import pytest
 
 from alpha_py import alpha
 from alpha_py.errors import ArgumentError
-from cuda_parity import ERRORS, cpu, keep_allocator, rel_err, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
+from cuda_parity import ERRORS, cpu, host, keep_allocator, rel_err, require_gpu, round_bf16  # noqa: F401 (keep_allocator: autouse)
 
 pytestmark = pytest.mark.gpu
 U = 2.0 ** -8           # unit roundoff of bf16 (8-bit significand, round to nearest)
@@ -27,7 +27,8 @@ def bound(k):
 
 
 SHAPES = [(1, 1, 1), (1, 37, 5), (3, 17, 9), (64, 64, 64), (65, 130, 33), (127, 16, 200), (1, 1000, 10),
-          (257, 301, 129), (2048, 64, 1152), (2047, 77, 1031), (1536, 100, 2048)]    # last three: 128x128 tiles
+          (257, 301, 129), (64, 3136, 128), (3, 4001, 7),          # long k on few 64x64 tiles: split over blocks
+          (2048, 64, 1152), (2047, 77, 1031), (1536, 100, 2048)]    # last three: 128x128 tiles
 
 
 @pytest.mark.parametrize("m,k,n", SHAPES)
@@ -46,6 +47,26 @@ def test_matmul_bf16_parity(m, k, n, ta, tb):
         assert e > 1e-4, f"relative error {e:.3g}: no bf16 rounding seen"
     exact = bc.matmul(round_bf16(a), round_bf16(b), ta, tb)   # same rounding on the CPU: fp32-close
     assert rel_err(got, exact) < 1e-5 + k * 2.0 ** -24
+
+
+def test_matmul_bf16_splits_a_long_k_over_blocks():
+    """[64, 3136] @ [3136, 128] (a fullconnect with a large fan-in at batch 64) fills two 64x64 tiles: its k is split
+    over slices (grid z) summed in order, the same bits on every call."""
+    bg = bf16().backend
+    rng = np.random.default_rng(5)
+    a, b = (bg.from_host(rng.standard_normal(s).astype(np.float32)) for s in ((64, 3136), (3136, 128)))
+    grids, kernel = [], bg.kernel
+
+    def spy(fam, name, smem=0):
+        k = kernel(fam, name, smem)
+        return lambda grid, block, args, **kw: grids.append((name, grid)) or k(grid, block, args, **kw)
+    bg.kernel = spy
+    try:
+        first = host(bg.matmul(a, b))
+    finally:
+        del bg.kernel
+    assert grids[0][0] == "gemm_bf16_64x64" and grids[0][1][2] > 1, grids
+    np.testing.assert_array_equal(host(bg.matmul(a, b)), first)
 
 
 # (N, H, W, IC), (OC, FH, FW), stride, pad: N = 1, channels not multiples of 4/8/16, odd H/W, strides 1/2
