@@ -110,7 +110,8 @@ public class BridgeBench {
             eg.set_seed(0);
             boolean cnn = "cnn".equals(which);
             if (!cnn && !"mlp".equals(which))
-                throw new IllegalArgumentException("BridgeBench.ModuleLoop: net must be \"mlp\" or \"cnn\", got " + which);
+                throw new IllegalArgumentException(
+                        "BridgeBench.ModuleLoop: net must be \"mlp\" or \"cnn\", got " + which);
             net = (cnn ? new MnistTrain.MnistNet() : new SmallNet()).train().init(eg);
             opt = alpha.optim.Adam(net.param_map(), 1e-3f);
             int batch = cnn ? 64 : 16;
