@@ -1,25 +1,17 @@
 """Bench: the CPU engine's per-call cost of relu.forward from the main thread and from a second thread, alone and
 while another live thread owns an OpenMP pool (Numba's parallel kernels give each calling thread its own; with two,
 libgomp throttles its spin-wait and every parallel region wakes sleeping workers). Sizes below and above
-cpu_fused.PARALLEL_MIN. Prints microseconds per call (best of 3; not asserted).
+cpu_fused.PARALLEL_MIN. Prints microseconds per call (the best of 5 batches; not asserted).
 Usage: python bench/cpu_threads.py [--calls 2000] [--sizes 4,4096,262144]"""
 import argparse
 import os
 import sys
 import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-
-def per_call_us(fn, calls):
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / calls * 1e6)
-    return best
+from bridge_overhead import best_us  # noqa: E402
 
 
 def on_thread(fn):
@@ -42,7 +34,7 @@ def main():
     print(f"{'elements':>9s} {'main':>8s} {'thread':>8s} {'main, another thread holding a pool':>37s}  (us per call)")
     for n in (int(s) for s in a.sizes.split(",")):
         x = eg.ones(1, n)
-        run = lambda: per_call_us(lambda: relu.forward(x), a.calls)   # noqa: E731
+        run = lambda: best_us(lambda: relu.forward(x), a.calls)   # noqa: E731
         main_us = run()
         thread_us = on_thread(run)                 # the main thread's pool exists: two pools while it runs
         held, stop = threading.Event(), threading.Event()
