@@ -13,7 +13,7 @@ from ..precision import BF16_MIN_CC, check_precision
 from .base import out_size
 from .cuda_tma import TMA_TILES
 
-BF16_SPLIT_ROWS = 128     # matmul_bf16 on 64x64 tiles: least rows of k per slice where a long k is split
+BF16_SPLIT_ROWS = 128     # matmul_bf16 on 64x64 tiles: _split_k's min_rows for a long k (one slice per 128 rows)
 
 i32, i64 = np.int32, np.int64
 
@@ -71,9 +71,7 @@ class CudaBf16Ops:
         args = (a, b, c, i32(m), i32(n), i32(k), i64(sam), i64(sak), i64(sbk), i64(sbn))
         if -(-m // 128) * -(-n // 128) < self.sm_count:         # too few 128x128 tiles to fill the GPU
             tiles = -(-n // 64) * -(-m // 64)                   # ... and a long k: split it over ~4 blocks per SM
-            s = max(1, min(-(-4 * self.sm_count // tiles), k // BF16_SPLIT_ROWS))
-            kc = -(-(-(-k // s)) // 16) * 16                    # rows of k per slice, whole 16-row steps
-            s = -(-k // kc)
+            s, kc = self._split_k(k, tiles, BF16_SPLIT_ROWS, 16)  # (rows of k per slice: whole 16-row steps)
             ws = c if s == 1 else cupy.empty((s, m, n), dtype=np.float32)
             self.kernel("gemm_bf16", "gemm_bf16_64x64")((-(-n // 64), -(-m // 64), s), (128,),
                                                         args[:2] + (ws,) + args[3:] + (i32(kc),))

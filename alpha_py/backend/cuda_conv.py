@@ -15,7 +15,7 @@ i32, i64 = np.int32, np.int64
 THREADS = 256
 GEMM_TILES = ((128, 128), (128, 64), (64, 128), (64, 64))
 MATMUL_SPLIT_MIN = 2      # matmul: slices of k below which A@B keeps the one-pass bwd-data GEMM (matmul_splits)
-MATMUL_SPLIT_ROWS = 128   # ... and the least rows of k per slice where it splits
+MATMUL_SPLIT_ROWS = 128   # ... and _split_k's min_rows for it (one slice per 128 rows of k, rounded up)
 
 
 def _parsed(name):
@@ -223,10 +223,11 @@ class CudaConvOps(CudaWinogradOps, CudaTensorCoreConvOps, CudaTmaConvOps):
             (gy, w, gx) + self._geom(x_shape, (fh, fw), oc, (oh, ow), stride, pad))
         return gx
 
-    def _split_k(self, rows, tiles, min_rows=256):
-        """Slices S of a reduction over `rows` so that tiles*S blocks fill the GPU about 4 times."""
+    def _split_k(self, rows, tiles, min_rows=256, align=8):
+        """(S, chunk): slices of a reduction over `rows` so that tiles*S blocks fill the GPU about 4 times, at most
+        one per `min_rows` rows (ceil), each `chunk` rows long, a multiple of `align`."""
         s = max(1, min(-(-4 * self.sm_count // tiles), -(-rows // min_rows)))
-        chunk = -(-(-(-rows // s)) // 8) * 8
+        chunk = -(-(-(-rows // s)) // align) * align
         return -(-rows // chunk), chunk
 
     def conv_bwd_filter(self, x, gy, w_shape, stride, pad, x_bf16=None):
